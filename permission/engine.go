@@ -1,0 +1,176 @@
+package permission
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// Subject is what the engine needs to know about a tool. The tool package
+// adapts every tool to it, filling in documented defaults for tools that do not
+// implement the optional parts.
+type Subject interface {
+	// Name is the tool name rules are filed under ("Bash", "mcp__fs__read_file").
+	Name() string
+	// ReadOnly reports whether this invocation only reads (the fast path).
+	ReadOnly(input json.RawMessage) bool
+	// CheckPermissions is the tool's own opinion of the call. It returns
+	// Passthrough when it has none. An error means the check itself broke; the
+	// engine passes it on and the call must not run.
+	CheckPermissions(ctx context.Context, input json.RawMessage, pc *Context) (Decision, error)
+	// MatchRule reports whether rule (whose Tool is Name()) applies to input.
+	// The rule's Behavior is given so a tool can match conservatively: an
+	// allow rule must cover the whole input, a deny rule any part of it.
+	MatchRule(rule Rule, input json.RawMessage) bool
+	// Suggestions returns rules that would allow this call next time.
+	Suggestions(input json.RawMessage) []Rule
+}
+
+// Engine evaluates calls against a [Context]. An Engine is cheap; make one per
+// check or keep one per agent. It reads the Context and never changes it.
+type Engine struct {
+	ctx *Context
+}
+
+// NewEngine returns an engine over c. A nil c means Default mode without rules.
+func NewEngine(c *Context) *Engine {
+	if c == nil {
+		c = &Context{Mode: Default}
+	}
+	return &Engine{ctx: c}
+}
+
+// Check decides the call of s with input, in the order documented for the
+// package. The returned error is never a permission answer: it means the tool's
+// check failed, and the call must not run.
+func (e *Engine) Check(ctx context.Context, s Subject, input json.RawMessage) (Decision, error) {
+	mode := e.ctx.Mode
+	if mode == "" {
+		mode = Default
+	}
+	name := s.Name()
+
+	// 1. Deny rules.
+	if r, ok := e.match(e.ctx.Deny, s, input); ok {
+		return Decision{
+			Behavior: Deny,
+			Message:  fmt.Sprintf("Permission to use %s has been denied", name),
+			Reason:   "Rule: " + r.String(),
+		}, nil
+	}
+	// 2. Ask rules.
+	if r, ok := e.match(e.ctx.Ask, s, input); ok {
+		d := Decision{
+			Behavior:    Ask,
+			Message:     fmt.Sprintf("Permission required for %s", name),
+			Reason:      "Rule: " + r.String(),
+			Suggestions: s.Suggestions(input),
+		}
+		if mode == DontAsk {
+			return dontAsk(name, d), nil
+		}
+		return d, nil
+	}
+	// 3. Read-only fast path.
+	if s.ReadOnly(input) {
+		return Decision{
+			Behavior: Allow,
+			Message:  fmt.Sprintf("Permission granted for %s (read-only invocation)", name),
+			Reason:   "Read-only operations are auto-allowed",
+		}, nil
+	}
+	// 4. The tool's own check.
+	if mode != Explore {
+		d, err := s.CheckPermissions(ctx, input, e.ctx)
+		if err != nil {
+			return Decision{}, fmt.Errorf("permission check of %s: %w", name, err)
+		}
+		if d.Reason == "" {
+			d.Reason = "Tool check: " + name
+		}
+		switch d.Behavior {
+		case Allow, Deny:
+			return d, nil
+		case Ask:
+			if d.BypassImmune {
+				switch mode {
+				case Default, AcceptEdits:
+					d.Suggestions = s.Suggestions(input)
+					return d, nil
+				case DontAsk:
+					d.Suggestions = s.Suggestions(input)
+					return dontAsk(name, d), nil
+				}
+				// Bypass ignores even immune asks.
+			}
+		case Passthrough:
+		default:
+			return Decision{}, fmt.Errorf("permission check of %s: invalid behavior %q", name, d.Behavior)
+		}
+		// 5. Allow rules.
+		if r, ok := e.match(e.ctx.Allow, s, input); ok {
+			return Decision{
+				Behavior:     Allow,
+				Message:      fmt.Sprintf("Permission granted for %s", name),
+				Reason:       "Rule: " + r.String(),
+				UpdatedInput: input,
+			}, nil
+		}
+	}
+	// 6. The mode's fallback.
+	switch mode {
+	case Bypass:
+		return Decision{
+			Behavior: Allow,
+			Message:  fmt.Sprintf("Permission granted for %s (bypass mode)", name),
+			Reason:   "Bypass mode allows all operations",
+		}, nil
+	case Explore:
+		return Decision{
+			Behavior: Deny,
+			Message:  fmt.Sprintf("Permission denied for %s (explore mode is read-only)", name),
+			Reason:   "Explore mode does not allow modifications",
+		}, nil
+	case DontAsk:
+		return Decision{
+			Behavior: Deny,
+			Message:  fmt.Sprintf("Permission denied for %s (dont_ask mode - user not available)", name),
+			Reason:   "User is not available to answer permission prompts",
+		}, nil
+	case Default, AcceptEdits:
+		return Decision{
+			Behavior:    Ask,
+			Message:     fmt.Sprintf("Permission required for %s", name),
+			Reason:      "Mode: " + string(mode),
+			Suggestions: s.Suggestions(input),
+		}, nil
+	}
+	return Decision{}, fmt.Errorf("permission check of %s: unknown mode %q", name, mode)
+}
+
+// dontAsk converts an Ask into the Deny that DontAsk mode gives instead. The
+// suggestions stay (a caller may show them later); BypassImmune does not carry
+// over, as the result is no longer an Ask.
+func dontAsk(name string, d Decision) Decision {
+	return Decision{
+		Behavior:    Deny,
+		Message:     fmt.Sprintf("Permission denied for %s (dont_ask mode - ASK converted to DENY, user not available)", name),
+		Reason:      "DONT_ASK mode converted ASK to DENY. Original reason: " + d.Reason,
+		Suggestions: d.Suggestions,
+	}
+}
+
+// match returns the first rule of rules that is filed under s's name and
+// applies to input. Empty content matches everything.
+func (e *Engine) match(rules []Rule, s Subject, input json.RawMessage) (Rule, bool) {
+	name := s.Name()
+	for _, r := range rules {
+		if r.Tool != name {
+			continue
+		}
+		if r.Content == "" || s.MatchRule(r, input) {
+			return r, true
+		}
+	}
+	return Rule{}, false
+}
