@@ -54,7 +54,7 @@ func (e *Engine) Check(ctx context.Context, s Subject, input json.RawMessage) (D
 	if r, ok := e.match(e.ctx.Deny, s, input); ok {
 		return Decision{
 			Behavior: Deny,
-			Message:  fmt.Sprintf("Permission to use %s has been denied", name),
+			Message:  "Permission to use " + name + " has been denied",
 			Reason:   "Rule: " + r.String(),
 		}, nil
 	}
@@ -62,7 +62,7 @@ func (e *Engine) Check(ctx context.Context, s Subject, input json.RawMessage) (D
 	if r, ok := e.match(e.ctx.Ask, s, input); ok {
 		d := Decision{
 			Behavior:    Ask,
-			Message:     fmt.Sprintf("Permission required for %s", name),
+			Message:     "Permission required for " + name,
 			Reason:      "Rule: " + r.String(),
 			Suggestions: s.Suggestions(input),
 		}
@@ -75,7 +75,7 @@ func (e *Engine) Check(ctx context.Context, s Subject, input json.RawMessage) (D
 	if s.ReadOnly(input) {
 		return Decision{
 			Behavior: Allow,
-			Message:  fmt.Sprintf("Permission granted for %s (read-only invocation)", name),
+			Message:  "Permission granted for " + name + " (read-only invocation)",
 			Reason:   "Read-only operations are auto-allowed",
 		}, nil
 	}
@@ -111,7 +111,7 @@ func (e *Engine) Check(ctx context.Context, s Subject, input json.RawMessage) (D
 		if r, ok := e.match(e.ctx.Allow, s, input); ok {
 			return Decision{
 				Behavior:     Allow,
-				Message:      fmt.Sprintf("Permission granted for %s", name),
+				Message:      "Permission granted for " + name,
 				Reason:       "Rule: " + r.String(),
 				UpdatedInput: input,
 			}, nil
@@ -122,25 +122,25 @@ func (e *Engine) Check(ctx context.Context, s Subject, input json.RawMessage) (D
 	case Bypass:
 		return Decision{
 			Behavior: Allow,
-			Message:  fmt.Sprintf("Permission granted for %s (bypass mode)", name),
+			Message:  "Permission granted for " + name + " (bypass mode)",
 			Reason:   "Bypass mode allows all operations",
 		}, nil
 	case Explore:
 		return Decision{
 			Behavior: Deny,
-			Message:  fmt.Sprintf("Permission denied for %s (explore mode is read-only)", name),
+			Message:  "Permission denied for " + name + " (explore mode is read-only)",
 			Reason:   "Explore mode does not allow modifications",
 		}, nil
 	case DontAsk:
 		return Decision{
 			Behavior: Deny,
-			Message:  fmt.Sprintf("Permission denied for %s (dont_ask mode - user not available)", name),
+			Message:  "Permission denied for " + name + " (dont_ask mode - user not available)",
 			Reason:   "User is not available to answer permission prompts",
 		}, nil
 	case Default, AcceptEdits:
 		return Decision{
 			Behavior:    Ask,
-			Message:     fmt.Sprintf("Permission required for %s", name),
+			Message:     "Permission required for " + name,
 			Reason:      "Mode: " + string(mode),
 			Suggestions: s.Suggestions(input),
 		}, nil
@@ -154,7 +154,7 @@ func (e *Engine) Check(ctx context.Context, s Subject, input json.RawMessage) (D
 func dontAsk(name string, d Decision) Decision {
 	return Decision{
 		Behavior:    Deny,
-		Message:     fmt.Sprintf("Permission denied for %s (dont_ask mode - ASK converted to DENY, user not available)", name),
+		Message:     "Permission denied for " + name + " (dont_ask mode - ASK converted to DENY, user not available)",
 		Reason:      "DONT_ASK mode converted ASK to DENY. Original reason: " + d.Reason,
 		Suggestions: d.Suggestions,
 	}

@@ -1,0 +1,29 @@
+// Package tool defines what a tool is and runs calls to tools for an agent.
+//
+// A [Tool] describes itself ([Info]: name, description, JSON Schema of its
+// input, and flags such as ReadOnly and ConcurrencySafe), gives its opinion of
+// a call (CheckPermissions) and runs it (Call), streaming [Chunk]s. Optional
+// interfaces refine how the permission engine sees it: [ReadOnlyChecker],
+// [RuleMatcher], [Suggester].
+//
+// A [Toolkit] holds the tools of an agent, organised in groups that the model
+// switches on and off with the reset_tools meta tool, plus dynamic [Source]s
+// such as MCP servers. For every [Call] it:
+//
+//  1. finds the tool among the active groups;
+//  2. parses the input JSON and validates it against the tool's schema;
+//  3. asks the permission engine (package permission), with the agent's
+//     [State]: a denied call ends here, a call needing approval comes back
+//     [StatusAsking] with the decision and suggested rules, an External tool's
+//     call comes back [StatusSubmitted];
+//  4. runs the tool, accumulating its chunks into a [Result].
+//
+// Every failure the model can act on (an unknown tool, bad JSON, a field of
+// the wrong type, a denial, a tool that panicked) is a result with an
+// explanatory text, never a Go error: Go errors mean broken infrastructure.
+// [Toolkit.CallBatch] runs the calls of one model turn, in parallel where the
+// tools allow it.
+//
+// [NewFunction] turns a typed Go function into a tool, inferring its schema
+// from the input struct.
+package tool

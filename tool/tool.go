@@ -1,0 +1,103 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"iter"
+
+	"github.com/toolscope/toolscope/permission"
+)
+
+// Tool is something an agent can call. Implementations describe themselves with
+// [Info], judge a call with CheckPermissions, and run it with Call.
+//
+// A tool may also implement [ReadOnlyChecker], [RuleMatcher] and [Suggester];
+// without them the documented defaults apply.
+type Tool interface {
+	// Info describes the tool. It must return the same value on every call.
+	Info() Info
+	// CheckPermissions gives the tool's own opinion of a call: Allow, Deny, Ask
+	// (with BypassImmune for dangerous inputs) or Passthrough. The input has
+	// already been validated against the schema. The agent's state, when there
+	// is one, is available through [StateFromContext].
+	CheckPermissions(ctx context.Context, input json.RawMessage, pc *permission.Context) (permission.Decision, error)
+	// Call runs the tool, yielding its output as chunks while it works. A failure
+	// the model should see is a chunk with [StatusError]; a non-nil error means
+	// the infrastructure broke and ends the call. Call must stop soon after ctx
+	// is cancelled. It is never invoked for External tools.
+	Call(ctx context.Context, call *Call) iter.Seq2[*Chunk, error]
+}
+
+// Info describes a tool.
+type Info struct {
+	// Name is what the model calls the tool by: letters, digits, '_' and '-'.
+	Name string
+	// Description tells the model what the tool does and when to use it.
+	Description string
+	// InputSchema is a JSON Schema of type object for the call's input.
+	InputSchema json.RawMessage
+	// ConcurrencySafe tools may run in parallel with other such calls.
+	ConcurrencySafe bool
+	// ReadOnly tools never change anything; the permission engine lets every
+	// call of theirs through (unless a rule says otherwise).
+	ReadOnly bool
+	// External tools are run by the caller, not by the toolkit (see
+	// [StatusSubmitted]).
+	External bool
+	// StateInjected tools receive the agent's [State] in [Call.State].
+	StateInjected bool
+	// MCP tools come from an MCP server named MCPName.
+	MCP     bool
+	MCPName string
+}
+
+// ReadOnlyChecker is implemented by tools whose read-only-ness depends on the
+// input (a Bash command may or may not write). Without it, Info.ReadOnly is used.
+type ReadOnlyChecker interface {
+	CheckReadOnly(input json.RawMessage) bool
+}
+
+// RuleMatcher is implemented by tools that understand rule content, such as
+// "git log:*" for Bash or "src/**" for Read. Without it a tool only supports
+// whole-tool rules. The rule's Behavior tells how strictly to match: an allow
+// rule must cover all of the input, a deny or ask rule any part of it.
+type RuleMatcher interface {
+	MatchRule(rule permission.Rule, input json.RawMessage) bool
+}
+
+// Suggester is implemented by tools that can propose rules allowing calls like
+// this one. Without it the suggestion is an allow rule for the whole tool.
+type Suggester interface {
+	Suggestions(input json.RawMessage) []permission.Rule
+}
+
+// Call is one invocation of a tool, as the model asked for it.
+type Call struct {
+	// ID is the model's id for the call; results carry it back.
+	ID string `json:"id"`
+	// Name is the tool's name.
+	Name string `json:"name"`
+	// Input is the JSON object of arguments.
+	Input json.RawMessage `json:"input"`
+	// State is the agent's state. The toolkit reads permissions and active
+	// groups from it, and passes it on only to StateInjected tools. Nil means a
+	// fresh state in Default mode.
+	State *State `json:"-"`
+	// Approved means the user already allowed this call: the toolkit does not
+	// consult the permission engine again (it still validates the input).
+	Approved bool `json:"approved,omitempty"`
+}
+
+type stateKey struct{}
+
+// WithState returns a context carrying s, as the toolkit passes it to
+// CheckPermissions and Call.
+func WithState(ctx context.Context, s *State) context.Context {
+	return context.WithValue(ctx, stateKey{}, s)
+}
+
+// StateFromContext returns the agent state the toolkit put in ctx, or nil.
+func StateFromContext(ctx context.Context) *State {
+	s, _ := ctx.Value(stateKey{}).(*State)
+	return s
+}

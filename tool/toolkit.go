@@ -1,0 +1,602 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"log/slog"
+	"regexp"
+	"runtime/debug"
+	"slices"
+	"sync"
+
+	"github.com/toolscope/toolscope/permission"
+)
+
+// BasicGroup is the name of the group that is always active.
+const BasicGroup = "basic"
+
+// Source supplies tools that are only known at run time, such as the tools of
+// an MCP server. The toolkit lists them on demand; a source that fails is
+// logged and skipped, so one broken server never takes the agent down.
+type Source interface {
+	// Name identifies the source in logs and errors.
+	Name() string
+	// Tools lists the source's current tools.
+	Tools(ctx context.Context) ([]Tool, error)
+}
+
+// Group is a named set of tools that an agent can switch on and off with the
+// reset_tools meta tool, so the model is not shown every tool at once.
+type Group struct {
+	Name string
+	// Description tells the model what the group is for (required).
+	Description string
+	// Instructions are shown to the model when the group is switched on.
+	Instructions string
+	Tools        []Tool
+	Sources      []Source
+}
+
+// ToolkitOptions configures a [Toolkit]. The zero value is an empty toolkit.
+type ToolkitOptions struct {
+	// Tools and Sources make up the "basic" group, which is always active.
+	Tools   []Tool
+	Sources []Source
+	// Groups are further groups, inactive until switched on.
+	Groups []Group
+	// Logger receives warnings (a failing source, a tool that panicked).
+	// Nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// Toolkit holds an agent's tools and runs calls to them: it finds the tool,
+// checks the input against the tool's schema, asks the permission engine, and
+// runs the tool, turning every failure into a result the model can act on.
+//
+// A Toolkit is safe for concurrent use. It keeps no per-agent data: that is in
+// the [State] each [Call] carries.
+type Toolkit struct {
+	mu     sync.RWMutex
+	groups []*groupEntry // groups[0] is basic
+	byName map[string]*entry
+	logger *slog.Logger
+	// schemas caches the compiled schemas of dynamic tools by their JSON.
+	schemas sync.Map
+	meta    *entry
+}
+
+type groupEntry struct {
+	Group
+	tools []*entry
+}
+
+type entry struct {
+	tool   Tool
+	info   Info
+	schema *compiledSchema
+	group  string
+}
+
+var toolName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,128}$`)
+
+// NewToolkit returns a toolkit with the tools and groups of opts. It reports a
+// tool with an invalid name or schema, two tools with one name, a group named
+// "basic", two groups with one name, or a group without a description.
+func NewToolkit(opts *ToolkitOptions) (*Toolkit, error) {
+	if opts == nil {
+		opts = &ToolkitOptions{}
+	}
+	tk := &Toolkit{byName: map[string]*entry{}, logger: opts.Logger}
+	if tk.logger == nil {
+		tk.logger = slog.Default()
+	}
+	tk.groups = append(tk.groups, &groupEntry{Group: Group{Name: BasicGroup, Sources: opts.Sources}})
+	for _, g := range opts.Groups {
+		switch {
+		case g.Name == BasicGroup:
+			return nil, fmt.Errorf("toolkit: the group name %q is reserved for the always-active group", BasicGroup)
+		case !toolName.MatchString(g.Name):
+			return nil, fmt.Errorf("toolkit: invalid group name %q (use letters, digits, '_' and '-')", g.Name)
+		case g.Description == "":
+			return nil, fmt.Errorf("toolkit: group %q needs a description (the model reads it to decide whether to switch the group on)", g.Name)
+		case tk.group(g.Name) != nil:
+			return nil, fmt.Errorf("toolkit: two groups are named %q", g.Name)
+		}
+		tk.groups = append(tk.groups, &groupEntry{Group: Group{Name: g.Name, Description: g.Description, Instructions: g.Instructions, Sources: g.Sources}})
+	}
+	if err := tk.Add(BasicGroup, opts.Tools...); err != nil {
+		return nil, err
+	}
+	for _, g := range opts.Groups {
+		if err := tk.Add(g.Name, g.Tools...); err != nil {
+			return nil, err
+		}
+	}
+	if len(tk.groups) > 1 {
+		m := &resetTools{tk: tk}
+		s, err := compileSchema(m.Info().InputSchema)
+		if err != nil {
+			return nil, err
+		}
+		tk.meta = &entry{tool: m, info: m.Info(), schema: s, group: BasicGroup}
+	}
+	return tk, nil
+}
+
+func (tk *Toolkit) group(name string) *groupEntry {
+	for _, g := range tk.groups {
+		if g.Name == name {
+			return g
+		}
+	}
+	return nil
+}
+
+// Add registers tools in the named group. A name already taken by another tool
+// is an error: tools are never silently replaced.
+func (tk *Toolkit) Add(group string, tools ...Tool) error {
+	tk.mu.Lock()
+	defer tk.mu.Unlock()
+	g := tk.group(group)
+	if g == nil {
+		return fmt.Errorf("toolkit: no group named %q", group)
+	}
+	var added []*entry
+	for _, t := range tools {
+		e, err := newEntry(t, group)
+		if err != nil {
+			return err
+		}
+		if _, dup := tk.byName[e.info.Name]; dup || e.info.Name == resetToolsName || slices.ContainsFunc(added, func(a *entry) bool { return a.info.Name == e.info.Name }) {
+			return fmt.Errorf("toolkit: a tool named %q is already registered", e.info.Name)
+		}
+		added = append(added, e)
+	}
+	for _, e := range added {
+		tk.byName[e.info.Name] = e
+		g.tools = append(g.tools, e)
+	}
+	return nil
+}
+
+func newEntry(t Tool, group string) (*entry, error) {
+	if t == nil {
+		return nil, errors.New("toolkit: nil tool")
+	}
+	info := t.Info()
+	if !toolName.MatchString(info.Name) {
+		return nil, fmt.Errorf("toolkit: invalid tool name %q (use 1 to 128 letters, digits, '_' and '-')", info.Name)
+	}
+	s, err := compileSchema(info.InputSchema)
+	if err != nil {
+		return nil, fmt.Errorf("toolkit: tool %q: %w", info.Name, err)
+	}
+	return &entry{tool: t, info: info, schema: s, group: group}, nil
+}
+
+// Remove unregisters the named tools, from whatever group they are in.
+func (tk *Toolkit) Remove(names ...string) {
+	tk.mu.Lock()
+	defer tk.mu.Unlock()
+	for _, n := range names {
+		e := tk.byName[n]
+		if e == nil {
+			continue
+		}
+		delete(tk.byName, n)
+		g := tk.group(e.group)
+		g.tools = slices.DeleteFunc(g.tools, func(x *entry) bool { return x == e })
+	}
+}
+
+// Groups returns the groups other than basic, in order.
+func (tk *Toolkit) Groups() []Group {
+	tk.mu.RLock()
+	defer tk.mu.RUnlock()
+	var gs []Group
+	for _, g := range tk.groups[1:] {
+		gs = append(gs, Group{Name: g.Name, Description: g.Description, Instructions: g.Instructions})
+	}
+	return gs
+}
+
+// dynamicEntry wraps a tool from a source, caching its compiled schema.
+func (tk *Toolkit) dynamicEntry(t Tool, group string) (*entry, error) {
+	info := t.Info()
+	if !toolName.MatchString(info.Name) {
+		return nil, fmt.Errorf("invalid tool name %q", info.Name)
+	}
+	key := string(info.InputSchema)
+	if s, ok := tk.schemas.Load(key); ok {
+		return &entry{tool: t, info: info, schema: s.(*compiledSchema), group: group}, nil
+	}
+	s, err := compileSchema(info.InputSchema)
+	if err != nil {
+		return nil, fmt.Errorf("tool %q: %w", info.Name, err)
+	}
+	tk.schemas.Store(key, s)
+	return &entry{tool: t, info: info, schema: s, group: group}, nil
+}
+
+// entries returns the tools of the named groups (basic is always included),
+// in group order: the reset_tools meta tool first, then static tools, then
+// each source's tools. A dynamic tool whose name is taken is dropped with a
+// warning.
+func (tk *Toolkit) entries(ctx context.Context, groups []string, all bool) []*entry {
+	tk.mu.RLock()
+	gs := slices.Clone(tk.groups)
+	meta := tk.meta
+	var out []*entry
+	seen := map[string]bool{}
+	if meta != nil {
+		out = append(out, meta)
+		seen[meta.info.Name] = true
+	}
+	var sources []struct {
+		src   Source
+		group string
+	}
+	for _, g := range gs {
+		if !all && g.Name != BasicGroup && !slices.Contains(groups, g.Name) {
+			continue
+		}
+		for _, e := range g.tools {
+			out = append(out, e)
+			seen[e.info.Name] = true
+		}
+		for _, s := range g.Sources {
+			sources = append(sources, struct {
+				src   Source
+				group string
+			}{s, g.Name})
+		}
+	}
+	tk.mu.RUnlock()
+	for _, s := range sources {
+		tools, err := s.src.Tools(ctx)
+		if err != nil {
+			tk.logger.Warn("toolkit: tool source failed; its tools are unavailable", "source", s.src.Name(), "err", err)
+			continue
+		}
+		for _, t := range tools {
+			e, err := tk.dynamicEntry(t, s.group)
+			if err != nil {
+				tk.logger.Warn("toolkit: skipping a tool of a source", "source", s.src.Name(), "err", err)
+				continue
+			}
+			if seen[e.info.Name] {
+				tk.logger.Warn("toolkit: skipping a tool whose name is taken", "source", s.src.Name(), "tool", e.info.Name)
+				continue
+			}
+			seen[e.info.Name] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Tools returns the tools available with the given groups active (basic is
+// always active).
+func (tk *Toolkit) Tools(ctx context.Context, activeGroups []string) []Tool {
+	var ts []Tool
+	for _, e := range tk.entries(ctx, activeGroups, false) {
+		ts = append(ts, e.tool)
+	}
+	return ts
+}
+
+// lookup finds the tool a call names among the active groups. The string
+// result is the error text for the model when there is none.
+func (tk *Toolkit) lookup(ctx context.Context, name string, active []string) (*entry, string) {
+	tk.mu.RLock()
+	e := tk.byName[name]
+	meta := tk.meta
+	tk.mu.RUnlock()
+	if meta != nil && name == meta.info.Name {
+		return meta, ""
+	}
+	if e == nil {
+		for _, x := range tk.entries(ctx, nil, true) {
+			if x.info.Name == name {
+				e = x
+				break
+			}
+		}
+	}
+	if e == nil {
+		return nil, fmt.Sprintf("ToolNotFoundError: The tool named '%s' doesn't exist.", name)
+	}
+	if e.group != BasicGroup && !slices.Contains(active, e.group) {
+		return nil, fmt.Sprintf("ToolGroupInactiveError: The tool '%s' in group '%s' is currently inactive. You should first activate the group by calling the 'reset_tools' tool.", name, e.group)
+	}
+	return e, ""
+}
+
+// Format is a provider's shape for tool schemas.
+type Format string
+
+// The schema formats.
+const (
+	// FormatOpenAI: {"type":"function","function":{"name","description","parameters"}}.
+	FormatOpenAI Format = "openai"
+	// FormatAnthropic: {"name","description","input_schema"}.
+	FormatAnthropic Format = "anthropic"
+	// FormatMCP: an MCP Tool: {"name","description","inputSchema","annotations"}.
+	FormatMCP Format = "mcp"
+)
+
+// Schemas returns the schemas of the tools available with the given groups
+// active, in the requested format, ready to send to a model.
+func (tk *Toolkit) Schemas(ctx context.Context, activeGroups []string, f Format) ([]json.RawMessage, error) {
+	var out []json.RawMessage
+	for _, e := range tk.entries(ctx, activeGroups, false) {
+		schema, desc := e.schema.json, e.info.Description
+		var v any
+		switch f {
+		case FormatOpenAI, "":
+			v = map[string]any{"type": "function", "function": map[string]any{"name": e.info.Name, "description": desc, "parameters": schema}}
+		case FormatAnthropic:
+			v = map[string]any{"name": e.info.Name, "description": desc, "input_schema": schema}
+		case FormatMCP:
+			m := map[string]any{"name": e.info.Name, "description": desc, "inputSchema": schema}
+			if e.info.ReadOnly {
+				m["annotations"] = map[string]any{"readOnlyHint": true}
+			}
+			v = m
+		default:
+			return nil, fmt.Errorf("toolkit: unknown schema format %q (want openai, anthropic or mcp)", f)
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// Call runs one call to the end and returns its accumulated result. The error
+// is non-nil only when the infrastructure failed (a tool's stream returned an
+// error); the result then still says what happened, as an error result.
+// Everything the model did wrong (an unknown tool, bad JSON, an input that
+// breaks the schema) and every permission outcome is a result, not an error.
+func (tk *Toolkit) Call(ctx context.Context, call *Call) (*Result, error) {
+	r := &Result{ID: call.ID, Name: call.Name, Input: call.Input}
+	for c, err := range tk.Stream(ctx, call) {
+		if err != nil {
+			_ = r.Append(Errorf("Tool '%s' failed: %v", call.Name, err))
+			r.finish()
+			return r, err
+		}
+		if err := r.Append(c); err != nil {
+			_ = r.Append(Errorf("Tool '%s' produced malformed output: %v", call.Name, err))
+			r.finish()
+			return r, err
+		}
+	}
+	if r.Decision != nil && len(r.Decision.UpdatedInput) > 0 {
+		r.Input = r.Decision.UpdatedInput
+	}
+	r.finish()
+	return r, nil
+}
+
+// InterruptedText is what the model reads when a call was cancelled.
+const InterruptedText = "<system-reminder>The tool call has been interrupted by the user.</system-reminder>"
+
+// Stream runs one call and yields its chunks as they come: first any chunk of
+// the toolkit itself (an error for a call that cannot run, a denied, asking or
+// submitted chunk carrying the permission Decision, or, for an allowed call, an
+// empty chunk carrying it), then the tool's own chunks. A call whose ctx is
+// cancelled ends with an interrupted chunk. A tool that panics ends with an
+// error chunk instead of crashing the agent.
+func (tk *Toolkit) Stream(ctx context.Context, call *Call) iter.Seq2[*Chunk, error] {
+	return func(yield func(*Chunk, error) bool) {
+		st := call.State
+		if st == nil {
+			st = NewState(nil)
+		}
+		e, missing := tk.lookup(ctx, call.Name, st.ActiveGroups())
+		if e == nil {
+			yield(Errorf("%s", missing), nil)
+			return
+		}
+		input := call.Input
+		if len(input) == 0 {
+			input = json.RawMessage(`{}`)
+		}
+		m, err := decodeInput(call.Name, input)
+		if err != nil {
+			yield(Errorf("%s", err.Error()), nil)
+			return
+		}
+		if err := e.schema.validate(call.Name, m); err != nil {
+			yield(Errorf("%s", err.Error()), nil)
+			return
+		}
+		ctx = WithState(ctx, st)
+		var d permission.Decision
+		if call.Approved {
+			d = permission.Decision{Behavior: permission.Allow, Message: fmt.Sprintf("Permission granted for %s (approved by the user)", call.Name), Reason: "User approval"}
+		} else {
+			d, err = permission.NewEngine(st.Permissions()).Check(ctx, subject{e}, input)
+			if err != nil {
+				yield(Errorf("Permission check failed for tool '%s', so it was not run: %v", call.Name, err), nil)
+				return
+			}
+		}
+		switch d.Behavior {
+		case permission.Deny:
+			yield(&Chunk{Content: []Block{TextBlock(d.Message)}, Status: StatusDenied, Decision: &d}, nil)
+			return
+		case permission.Ask, permission.Passthrough:
+			d.Behavior = permission.Ask
+			yield(&Chunk{Status: StatusAsking, Decision: &d}, nil)
+			return
+		}
+		if len(d.UpdatedInput) > 0 && string(d.UpdatedInput) != string(input) {
+			m, err := decodeInput(call.Name, d.UpdatedInput)
+			if err == nil {
+				err = e.schema.validate(call.Name, m)
+			}
+			if err != nil {
+				yield(Errorf("Permission check of tool '%s' rewrote the input into an invalid one: %v", call.Name, err), nil)
+				return
+			}
+			input = d.UpdatedInput
+		}
+		if e.info.External {
+			yield(&Chunk{Status: StatusSubmitted, Decision: &d}, nil)
+			return
+		}
+		if !yield(&Chunk{Decision: &d}, nil) {
+			return
+		}
+		if ctx.Err() != nil {
+			yield(&Chunk{Content: []Block{TextBlock(InterruptedText)}, Status: StatusInterrupted}, nil)
+			return
+		}
+		tc := &Call{ID: call.ID, Name: call.Name, Input: input, Approved: call.Approved}
+		if e.info.StateInjected {
+			tc.State = st
+		}
+		tk.run(ctx, e, tc, yield)
+	}
+}
+
+// run streams the tool's chunks to yield, converting a panic of the tool into
+// an error chunk. A panic of the consumer (inside yield) is not the tool's and
+// propagates.
+func (tk *Toolkit) run(ctx context.Context, e *entry, tc *Call, yield func(*Chunk, error) bool) {
+	// flags are in one struct so that the closures share one allocation.
+	var f struct{ inYield, stopped bool }
+	defer func() {
+		if f.inYield || f.stopped {
+			return
+		}
+		if v := recover(); v != nil {
+			tk.logger.Error("toolkit: tool panicked", "tool", e.info.Name, "panic", v, "stack", string(debug.Stack()))
+			yield(Errorf("Tool '%s' failed with an internal error (panic: %v). This is a bug in the tool, not in your input; try another approach.", e.info.Name, v), nil)
+		}
+	}()
+	interrupted := false
+	for c, err := range e.tool.Call(ctx, tc) {
+		if err != nil {
+			f.stopped = true
+			yield(nil, fmt.Errorf("tool %s: %w", e.info.Name, err))
+			return
+		}
+		if c == nil {
+			continue
+		}
+		interrupted = interrupted || c.Status == StatusInterrupted
+		f.inYield = true
+		ok := yield(c, nil)
+		f.inYield = false
+		if !ok {
+			f.stopped = true
+			return
+		}
+	}
+	if ctx.Err() != nil && !interrupted {
+		yield(&Chunk{Content: []Block{TextBlock(InterruptedText)}, Status: StatusInterrupted}, nil)
+	}
+}
+
+// CallBatch runs the calls of one model turn and returns their results in call
+// order. Consecutive calls to concurrency-safe tools run in parallel; the
+// others run one at a time. Once a call needs approval or an external result,
+// the calls after its run are not started: they come back [StatusPending], to
+// be sent again after the answer, so that no call overtakes one it may depend
+// on. The error joins the infrastructure errors of all calls.
+func (tk *Toolkit) CallBatch(ctx context.Context, calls []*Call) ([]*Result, error) {
+	results := make([]*Result, len(calls))
+	safe := make([]bool, len(calls))
+	for i, c := range calls {
+		safe[i] = true // unknown tools are safe: they only produce an error result
+		active := []string(nil)
+		if c.State != nil {
+			active = c.State.ActiveGroups()
+		}
+		if e, _ := tk.lookup(ctx, c.Name, active); e != nil {
+			safe[i] = e.info.ConcurrencySafe
+		}
+	}
+	var (
+		mu   sync.Mutex
+		errs []error
+	)
+	call := func(i int) {
+		r, err := tk.Call(ctx, calls[i])
+		results[i] = r
+		if err != nil {
+			mu.Lock()
+			errs = append(errs, err)
+			mu.Unlock()
+		}
+	}
+	waiting := func(r *Result) bool { return r.Status == StatusAsking || r.Status == StatusSubmitted }
+	stop := false
+	for i := 0; i < len(calls); {
+		j := i + 1
+		for j < len(calls) && safe[j] == safe[i] {
+			j++
+		}
+		switch {
+		case stop:
+		case safe[i]:
+			var wg sync.WaitGroup
+			for k := i; k < j; k++ {
+				wg.Go(func() { call(k) })
+			}
+			wg.Wait()
+			stop = slices.ContainsFunc(results[i:j], waiting)
+		default:
+			for k := i; k < j && !stop; k++ {
+				call(k)
+				stop = waiting(results[k])
+			}
+		}
+		i = j
+	}
+	for i, r := range results {
+		if r == nil {
+			results[i] = &Result{ID: calls[i].ID, Name: calls[i].Name, Input: calls[i].Input, Status: StatusPending}
+		}
+	}
+	return results, errors.Join(errs...)
+}
+
+// subject adapts a registered tool to [permission.Subject], with the
+// documented defaults for the optional interfaces.
+type subject struct{ e *entry }
+
+func (s subject) Name() string { return s.e.info.Name }
+
+func (s subject) ReadOnly(input json.RawMessage) bool {
+	if c, ok := s.e.tool.(ReadOnlyChecker); ok {
+		return c.CheckReadOnly(input)
+	}
+	return s.e.info.ReadOnly
+}
+
+func (s subject) CheckPermissions(ctx context.Context, input json.RawMessage, pc *permission.Context) (permission.Decision, error) {
+	return s.e.tool.CheckPermissions(ctx, input, pc)
+}
+
+func (s subject) MatchRule(r permission.Rule, input json.RawMessage) bool {
+	if m, ok := s.e.tool.(RuleMatcher); ok {
+		return m.MatchRule(r, input)
+	}
+	return r.Content == ""
+}
+
+func (s subject) Suggestions(input json.RawMessage) []permission.Rule {
+	if g, ok := s.e.tool.(Suggester); ok {
+		return g.Suggestions(input)
+	}
+	return []permission.Rule{{Tool: s.e.info.Name, Behavior: permission.Allow, Source: "suggested"}}
+}

@@ -1,0 +1,57 @@
+package tool
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestCheckerAgreesWithJSONSchema runs inputs through the fast checker and
+// through jsonschema-go: both must accept and reject the same inputs.
+func TestCheckerAgreesWithJSONSchema(t *testing.T) {
+	schemas := []string{
+		`{"type":"object","properties":{"a":{"type":"string","minLength":2,"maxLength":4,"pattern":"^x"},"n":{"type":"integer","minimum":0,"maximum":10},"f":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1}},"required":["a"],"additionalProperties":false}`,
+		`{"type":"object","properties":{"l":{"type":["null","array"],"items":{"type":"string","enum":["x","y"]},"minItems":1,"maxItems":2},"m":{"type":"object","additionalProperties":{"type":"boolean"}},"c":{"const":3}}}`,
+		`{"type":"object","properties":{"o":{"type":"object","properties":{"k":{"type":"integer"}},"required":["k"],"additionalProperties":false},"e":{"enum":[1,"1",null,[1]]}}}`,
+	}
+	inputs := []string{`{}`, `{"a":"xy"}`, `{"a":"x"}`, `{"a":"xyzzz"}`, `{"a":"yy"}`, `{"a":"xy","n":3}`, `{"a":"xy","n":3.5}`, `{"a":"xy","n":11}`,
+		`{"a":"xy","n":-1}`, `{"a":"xy","f":0}`, `{"a":"xy","f":0.5}`, `{"a":"xy","f":1}`, `{"a":"xy","z":1}`, `{"a":1}`, `{"a":null}`,
+		`{"l":null}`, `{"l":[]}`, `{"l":["x"]}`, `{"l":["x","z"]}`, `{"l":["x","y","x"]}`, `{"m":{"p":true}}`, `{"m":{"p":1}}`, `{"c":3}`, `{"c":3.0}`, `{"c":"3"}`,
+		`{"o":{"k":1}}`, `{"o":{}}`, `{"o":{"k":1,"j":2}}`, `{"o":{"k":"1"}}`, `{"e":1}`, `{"e":"1"}`, `{"e":null}`, `{"e":[1]}`, `{"e":2}`, `{"e":[2]}`}
+	for _, sj := range schemas {
+		cs, err := compileSchema(json.RawMessage(sj))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cs.fast == nil {
+			t.Fatalf("schema not compiled to the fast checker: %s", sj)
+		}
+		for _, in := range inputs {
+			var v map[string]any
+			json.Unmarshal([]byte(in), &v)
+			fastErr := cs.fast.check(v, "")
+			slowErr := cs.resolved.Validate(v)
+			if (fastErr == nil) != (slowErr == nil) {
+				t.Errorf("schema %s\ninput %s: fast=%v jsonschema=%v", sj, in, fastErr, slowErr)
+			}
+		}
+	}
+}
+
+func TestFullValidatorFallback(t *testing.T) {
+	cs, err := compileSchema(json.RawMessage(`{"type":"object","properties":{"x":{"anyOf":[{"type":"string"},{"type":"integer"}]}},"required":["x"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cs.fast != nil {
+		t.Fatal("anyOf compiled to the fast checker")
+	}
+	if err := cs.validate("t", map[string]any{"x": 1.0}); err != nil {
+		t.Fatal(err)
+	}
+	err = cs.validate("t", map[string]any{"x": true})
+	want := `Input validation failed for tool 't': field "x": `
+	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "boolean") {
+		t.Fatalf("got  %v\nwant %s…", err, want)
+	}
+}
