@@ -1,0 +1,13 @@
+# The project's test command; .ci/run calls it too.
+.PHONY: test bench fuzz
+test:
+	go vet ./...
+	go test -race ./...
+
+bench:
+	go test -run '^$$' -bench . -benchmem ./...
+
+# A short fuzzing pass over every parser.
+fuzz:
+	go test -run '^$$' -fuzz FuzzParseRule -fuzztime 20s ./permission
+	go test -run '^$$' -fuzz FuzzRuleRoundTrip -fuzztime 20s ./permission
