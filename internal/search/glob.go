@@ -1,0 +1,138 @@
+package search
+
+import (
+	"cmp"
+	"container/heap"
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/toolscope/toolscope/internal/walk"
+)
+
+// DefaultGlobLimit is the number of files [Glob] returns when Limit is 0.
+const DefaultGlobLimit = 100
+
+// GlobOptions configures [Glob]. nil means defaults.
+type GlobOptions struct {
+	Limit int // most files returned; 0 means DefaultGlobLimit
+}
+
+// GlobResult lists the newest matching files.
+type GlobResult struct {
+	Files     []string // absolute paths, newest modification time first, ties by path
+	Truncated bool     // more than len(Files) files matched
+	Total     int      // files that matched
+}
+
+// Glob matches pattern against the regular files under root and returns the
+// newest ones. The pattern uses doublestar syntax ("**", "*", "?", "[...]",
+// "{a,b}") relative to root; an absolute pattern inside root is accepted. The
+// files are those `rg --files --hidden` lists: hidden files are included,
+// .git is skipped, .gitignore is honoured, and no symbolic link is followed
+// out of root. An invalid pattern gives an error wrapping
+// [doublestar.ErrBadPattern].
+func Glob(ctx context.Context, root, pattern string, opts *GlobOptions) (*GlobResult, error) {
+	limit := DefaultGlobLimit
+	if opts != nil && opts.Limit > 0 {
+		limit = opts.Limit
+	}
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	pat := filepath.ToSlash(pattern)
+	if filepath.IsAbs(pattern) {
+		rel, err := filepath.Rel(root, filepath.Clean(pattern))
+		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+			return nil, fmt.Errorf("glob pattern %q is outside the search directory %s", pattern, root)
+		}
+		pat = filepath.ToSlash(rel)
+	}
+	for strings.HasPrefix(pat, "./") {
+		pat = pat[2:]
+	}
+	if !doublestar.ValidatePattern(pat) {
+		return nil, fmt.Errorf("invalid glob pattern %q: %w", pattern, doublestar.ErrBadPattern)
+	}
+
+	// Enter only the directories on the way to the pattern's fixed leading part.
+	wopts := walk.Options{GitIgnore: true, Hidden: true}
+	if base, _ := doublestar.SplitPattern(pat); base != "." {
+		wopts.Override = func(rel string, isDir bool) walk.Match {
+			if isDir && !strings.HasPrefix(base+"/", rel+"/") && !strings.HasPrefix(rel, base+"/") {
+				return walk.Ignore
+			}
+			return walk.None
+		}
+	}
+	h := &newest{limit: limit}
+	for e, err := range walk.Files(ctx, root, &wopts) {
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			continue // unreadable directories are skipped
+		}
+		if !doublestar.MatchUnvalidated(pat, e.Rel) {
+			continue
+		}
+		h.total++
+		var mtime time.Time
+		if fi, err := e.Info(); err == nil {
+			mtime = fi.ModTime()
+		}
+		h.offer(globFile{e.Path, mtime})
+	}
+	files := make([]string, 0, h.Len())
+	slices.SortFunc(h.files, compareFiles)
+	for _, f := range h.files {
+		files = append(files, f.path)
+	}
+	return &GlobResult{Files: files, Truncated: h.total > len(files), Total: h.total}, nil
+}
+
+type globFile struct {
+	path  string
+	mtime time.Time
+}
+
+// compareFiles orders newest first, then by path.
+func compareFiles(a, b globFile) int {
+	if c := b.mtime.Compare(a.mtime); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.path, b.path)
+}
+
+// newest keeps the limit best files in a heap whose root is the worst kept.
+type newest struct {
+	files []globFile
+	limit int
+	total int
+}
+
+func (h *newest) Len() int           { return len(h.files) }
+func (h *newest) Less(i, j int) bool { return compareFiles(h.files[i], h.files[j]) > 0 }
+func (h *newest) Swap(i, j int)      { h.files[i], h.files[j] = h.files[j], h.files[i] }
+func (h *newest) Push(x any)         { h.files = append(h.files, x.(globFile)) }
+func (h *newest) Pop() any {
+	f := h.files[len(h.files)-1]
+	h.files = h.files[:len(h.files)-1]
+	return f
+}
+
+func (h *newest) offer(f globFile) {
+	if len(h.files) < h.limit {
+		heap.Push(h, f)
+		return
+	}
+	if compareFiles(f, h.files[0]) < 0 {
+		h.files[0] = f
+		heap.Fix(h, 0)
+	}
+}

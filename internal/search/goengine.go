@@ -1,0 +1,584 @@
+package search
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"regexp/syntax"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/toolscope/toolscope/internal/walk"
+)
+
+// maxColumns is ripgrep's --max-columns as the reference passes it: longer
+// lines (counting the line terminator) are replaced by a notice.
+const maxColumns = 500
+
+// chunkSize is how much of a file the Go engine reads at a time in line mode
+// (ripgrep's buffer size); binary detection looks at each chunk.
+const chunkSize = 64 << 10
+
+// goSearch is a compiled Go-engine search.
+type goSearch struct {
+	mode      string
+	numbers   bool
+	before    int
+	after     int
+	context   bool // context lines were asked for: print "--" between groups
+	multiline bool
+
+	re         *regexp.Regexp
+	find       func([]byte) int // index of a candidate match in a region of whole lines, or -1
+	verify     bool             // a candidate's line must be confirmed with re
+	lit        []byte           // a literal every match contains (case-sensitive), for a whole-file pre-check
+	singleFile bool
+}
+
+func newGoSearch(o *GrepOptions, isDir bool) (*goSearch, error) {
+	flags := syntax.Perl &^ syntax.OneLine // ^ and $ match at line boundaries, as in ripgrep
+	if o.IgnoreCase {
+		flags |= syntax.FoldCase
+	}
+	if o.Multiline {
+		flags |= syntax.DotNL
+	}
+	tree, err := syntax.Parse(o.Pattern, flags)
+	if err != nil {
+		return nil, toolErrorf("Invalid regex pattern: %v", err)
+	}
+	if !o.Multiline && matchesNewline(tree) {
+		return nil, toolErrorf("Invalid regex pattern: the literal '\"\\n\"' is not allowed in a regex (set multiline to search across lines)")
+	}
+	prefix := "(?m)"
+	if o.IgnoreCase {
+		prefix += "(?i)"
+	}
+	if o.Multiline {
+		prefix += "(?s)"
+	}
+	re, err := regexp.Compile(prefix + o.Pattern)
+	if err != nil {
+		return nil, toolErrorf("Invalid regex pattern: %v", err)
+	}
+	s := &goSearch{
+		mode:       o.OutputMode,
+		numbers:    o.LineNumbers,
+		multiline:  o.Multiline,
+		re:         re,
+		singleFile: !isDir,
+	}
+	if s.mode == ModeContent {
+		s.before, s.after = o.Before, o.After
+		if o.Context > 0 {
+			s.before, s.after = o.Context, o.Context
+		}
+		s.context = s.before > 0 || s.after > 0
+	}
+	lit, fold, whole := requiredLiteral(tree.Simplify())
+	switch {
+	case len(lit) > 0 && !fold:
+		s.find = func(h []byte) int { return bytes.Index(h, lit) }
+		s.lit = lit
+	case len(lit) > 0:
+		s.find = newFoldFinder(lit).index
+	default:
+		s.find = func(h []byte) int {
+			if loc := re.FindIndex(h); loc != nil {
+				return loc[0]
+			}
+			return -1
+		}
+	}
+	s.verify = !whole || len(lit) == 0
+	return s, nil
+}
+
+// matchesNewline reports a literal "\n" in the pattern, which ripgrep refuses
+// outside multiline mode.
+func matchesNewline(re *syntax.Regexp) bool {
+	if re.Op == syntax.OpLiteral && slices.Contains(re.Rune, '\n') {
+		return true
+	}
+	if re.Op == syntax.OpCharClass && len(re.Rune) == 2 && re.Rune[0] == '\n' && re.Rune[1] == '\n' {
+		return true
+	}
+	return slices.ContainsFunc(re.Sub, matchesNewline)
+}
+
+// filter builds the walk override for the glob and type options, with
+// ripgrep's semantics: the last matching glob wins, "!" excludes, and when
+// any glob includes, a file no glob matches is skipped; the type then keeps
+// only files whose name matches one of its globs.
+func filter(o *GrepOptions) (func(rel string, isDir bool) walk.Match, error) {
+	lines := make([]string, 0, len(vcsDirs))
+	for _, d := range vcsDirs {
+		lines = append(lines, "!"+d)
+	}
+	whitelist := false
+	for _, g := range splitGlobs(o.Glob) {
+		if !strings.HasPrefix(g, "!") {
+			whitelist = true
+		}
+		// A --glob is a gitignore line with the meaning of "!" inverted.
+		if rest, ok := strings.CutPrefix(g, "!"); ok {
+			g = rest
+		} else {
+			g = "!" + g
+		}
+		lines = append(lines, g)
+	}
+	globs, err := walk.NewMatcher(lines)
+	if err != nil {
+		var bp *walk.BadPatternError
+		if errors.As(err, &bp) {
+			return nil, toolErrorf("Invalid glob: %s", strings.TrimPrefix(bp.Pattern, "!"))
+		}
+		return nil, err
+	}
+	var types *walk.Matcher
+	if o.Type != "" {
+		names, ok := rgTypes[o.Type]
+		if !ok {
+			return nil, toolErrorf("unrecognized file type: %s", o.Type)
+		}
+		if types, err = walk.NewMatcher(names); err != nil {
+			return nil, err
+		}
+	}
+	return func(rel string, isDir bool) walk.Match {
+		if matched, include := globs.Match(rel, isDir); matched {
+			if include {
+				return walk.Include
+			}
+			return walk.Ignore
+		}
+		if isDir {
+			return walk.None
+		}
+		if whitelist {
+			return walk.Ignore
+		}
+		if types != nil {
+			if matched, _ := types.Match(rel, false); !matched {
+				return walk.Ignore
+			}
+		}
+		return walk.None
+	}, nil
+}
+
+type fileOutput struct {
+	path string
+	out  []byte
+}
+
+// runGo searches with the Go engine and returns what rg would print.
+func runGo(ctx context.Context, o *GrepOptions, isDir bool) (string, error) {
+	s, err := newGoSearch(o, isDir)
+	if err != nil {
+		return "", err
+	}
+	override, err := filter(o) // checked for a single file too: rg reports a bad type or glob either way
+	if err != nil {
+		return "", err
+	}
+	if !isDir {
+		w := newWorker(ctx, s)
+		out, err := w.searchFile(o.Path, o.Path)
+		return string(out), err
+	}
+
+	display := strings.TrimRight(o.Path, "/") + "/"
+	threads := runtime.GOMAXPROCS(0)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	paths := make(chan walk.Entry, 256)
+	var (
+		mu      sync.Mutex
+		results []fileOutput
+		wg      sync.WaitGroup
+	)
+	for range threads {
+		wg.Go(func() {
+			w := newWorker(ctx, s)
+			for e := range paths {
+				if ctx.Err() != nil {
+					continue
+				}
+				out, err := w.searchFile(e.Path, display+e.Rel)
+				if err != nil || len(out) == 0 {
+					continue // unreadable files are skipped, as rg skips them after a warning
+				}
+				mu.Lock()
+				results = append(results, fileOutput{display + e.Rel, bytes.Clone(out)})
+				mu.Unlock()
+			}
+		})
+	}
+	opts := &walk.Options{GitIgnore: true, Hidden: true, Override: override}
+	for e, err := range walk.Files(ctx, o.Path, opts) {
+		if err != nil {
+			continue
+		}
+		select {
+		case paths <- e:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	close(paths)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	slices.SortFunc(results, func(a, b fileOutput) int { return strings.Compare(a.path, b.path) })
+	var b strings.Builder
+	for i, r := range results {
+		if i > 0 && s.context {
+			b.WriteString("--\n")
+		}
+		b.Write(r.out)
+	}
+	return b.String(), nil
+}
+
+// worker searches files one at a time, reusing its buffers.
+type worker struct {
+	ctx context.Context
+	s   *goSearch
+	buf []byte
+	p   printer
+}
+
+func newWorker(ctx context.Context, s *goSearch) *worker {
+	return &worker{ctx: ctx, s: s, buf: make([]byte, chunkSize)}
+}
+
+// searchFile returns rg's output for one file (nil when nothing matched).
+func (w *worker) searchFile(path, display string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	w.p = printer{s: w.s, out: w.p.out[:0], display: display, binaryAt: -1}
+	if w.s.multiline {
+		err = w.searchWhole(f)
+	} else {
+		err = w.searchLines(f)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return w.p.finish(), nil
+}
+
+// binaryQuit reports whether the search of a chunk holding a NUL byte stops.
+// For a file given explicitly, rg instead treats NUL as a line terminator and
+// reports "binary file matches" in place of lines.
+func (w *worker) binary(chunk []byte, chunkOff int64) (quit bool) {
+	i := bytes.IndexByte(chunk, 0)
+	if i < 0 {
+		return false
+	}
+	if !w.s.singleFile {
+		return true
+	}
+	if w.p.binaryAt < 0 {
+		w.p.binaryAt = chunkOff + int64(i)
+	}
+	for ; i >= 0; i = bytes.IndexByte(chunk, 0) {
+		chunk[i] = '\n'
+	}
+	return false
+}
+
+// searchLines streams the file in chunks of whole lines, keeping the lines
+// before each chunk that before-context may need.
+func (w *worker) searchLines(f *os.File) error {
+	buf := w.buf[:cap(w.buf)]
+	p := &w.p
+	filled, start := 0, 0
+	eof := false
+	for {
+		n, err := io.ReadFull(f, buf[filled:])
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			eof = true
+		} else if err != nil {
+			return err
+		}
+		if w.binary(buf[filled:filled+n], p.base+int64(filled)) {
+			return nil
+		}
+		if err := w.ctx.Err(); err != nil {
+			return err
+		}
+		filled += n
+		end := filled
+		if !eof {
+			i := bytes.LastIndexByte(buf[start:filled], '\n')
+			if i < 0 { // no whole line yet
+				if start > 0 {
+					filled = p.roll(buf, start, filled)
+					start = p.keepStart
+				}
+				if filled == len(buf) { // one line longer than the buffer
+					buf = append(buf[:filled], make([]byte, len(buf))...)
+					buf = buf[:cap(buf)]
+					w.buf = buf
+				}
+				continue
+			}
+			end = start + i + 1
+		}
+		p.buf = buf[:filled]
+		if done := w.searchRegion(start, end); done {
+			return nil
+		}
+		p.flushAfter(end)
+		if eof {
+			return nil
+		}
+		filled = p.roll(buf, end, filled)
+		start = p.keepStart
+	}
+}
+
+// searchRegion searches the whole lines buf[start:end] and reports whether the
+// file needs no more searching.
+func (w *worker) searchRegion(start, end int) bool {
+	s, p := w.s, &w.p
+	data := p.buf
+	pos := start
+	for pos < end {
+		idx := s.find(data[pos:end])
+		if idx < 0 {
+			return false
+		}
+		cand := pos + idx
+		if cand == end && data[end-1] == '\n' {
+			return false // an empty match after the last line terminator
+		}
+		ls := pos
+		if j := bytes.LastIndexByte(data[pos:cand], '\n'); j >= 0 {
+			ls = pos + j + 1
+		}
+		le := end
+		if j := bytes.IndexByte(data[cand:end], '\n'); j >= 0 {
+			le = cand + j
+		}
+		next := min(le+1, end)
+		if s.verify && !s.re.Match(data[ls:le]) {
+			pos = next
+			continue
+		}
+		if p.match(ls, next) {
+			return true
+		}
+		pos = next
+	}
+	return false
+}
+
+// searchWhole reads the whole file and matches the pattern across lines.
+func (w *worker) searchWhole(f *os.File) error {
+	buf := w.buf[:0]
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+	}
+	w.buf = buf
+	if w.binary(buf, 0) {
+		return nil
+	}
+	if w.s.lit != nil && !bytes.Contains(buf, w.s.lit) {
+		return nil
+	}
+	p := &w.p
+	p.buf = buf
+	lastStart, lastEnd := -1, -1
+	for _, m := range w.s.re.FindAllIndex(buf, -1) {
+		if m[0] == len(buf) && (len(buf) == 0 || buf[len(buf)-1] == '\n') {
+			break
+		}
+		ls := bytes.LastIndexByte(buf[:m[0]], '\n') + 1
+		last := max(m[1]-1, m[0])
+		le := len(buf)
+		if last < len(buf) {
+			if j := bytes.IndexByte(buf[last:], '\n'); j >= 0 {
+				le = last + j + 1
+			}
+		}
+		if lastEnd > ls {
+			lastEnd = max(lastEnd, le)
+			continue
+		}
+		if lastStart >= 0 && p.match(lastStart, lastEnd) {
+			return nil
+		}
+		lastStart, lastEnd = ls, le
+	}
+	if lastStart >= 0 && !p.match(lastStart, lastEnd) {
+		p.flushAfter(len(buf))
+	}
+	return nil
+}
+
+// printer formats matches of one file as rg does for non-terminal output.
+// Offsets are relative to buf, which starts at file offset base.
+type printer struct {
+	s       *goSearch
+	display string
+	out     []byte
+	buf     []byte
+	base    int64
+
+	count     int
+	printed   bool  // some line of this file was printed
+	lastEnd   int64 // file offset just past the last printed line
+	afterLeft int   // after-context lines still to print
+	lineOff   int64 // file offset at which lineNum is known
+	lineNum   int
+	keepStart int   // after roll: where searching resumes in buf
+	binaryAt  int64 // offset of the first NUL in a binary file given explicitly, or -1
+}
+
+// match records the matching lines buf[ls:le] (le is past the terminator)
+// and reports whether the file needs no more searching.
+func (p *printer) match(ls, le int) bool {
+	p.count++
+	switch p.s.mode {
+	case ModeFilesWithMatches:
+		return true
+	case ModeCount:
+		return false
+	}
+	if p.binaryAt >= 0 {
+		return true // rg prints one notice instead of the lines
+	}
+	p.flushAfter(ls)
+	start := ls
+	lowest := int(max(p.lastEnd-p.base, 0))
+	for k := 0; k < p.s.before && start > lowest; k++ {
+		start = bytes.LastIndexByte(p.buf[lowest:start-1], '\n') + 1 + lowest
+	}
+	if p.s.context && p.printed && p.base+int64(start) > p.lastEnd {
+		p.out = append(p.out, "--\n"...)
+	}
+	for start < ls {
+		start = p.line(start, false)
+	}
+	for start < le {
+		start = p.line(start, true)
+	}
+	p.afterLeft = p.s.after
+	return false
+}
+
+// flushAfter prints pending after-context lines that start before limit.
+func (p *printer) flushAfter(limit int) {
+	for p.afterLeft > 0 {
+		at := int(p.lastEnd - p.base)
+		if at >= limit || at >= len(p.buf) {
+			return
+		}
+		p.line(at, false)
+		p.afterLeft--
+	}
+}
+
+// line prints the line starting at buf[ls] and returns the offset of the next.
+func (p *printer) line(ls int, isMatch bool) int {
+	next := len(p.buf)
+	le := next
+	if j := bytes.IndexByte(p.buf[ls:], '\n'); j >= 0 {
+		le, next = ls+j, ls+j+1
+	}
+	sep := byte('-')
+	if isMatch {
+		sep = ':'
+	}
+	if !p.s.singleFile {
+		p.out = append(p.out, p.display...)
+		p.out = append(p.out, sep)
+	}
+	if p.s.numbers {
+		abs := p.base + int64(ls)
+		p.lineNum += bytes.Count(p.buf[p.lineOff-p.base:ls], []byte{'\n'})
+		p.lineOff = abs
+		p.out = strconv.AppendInt(p.out, int64(p.lineNum+1), 10)
+		p.out = append(p.out, sep)
+	}
+	switch {
+	case next-ls <= maxColumns:
+		p.out = append(p.out, p.buf[ls:le]...)
+	case isMatch:
+		p.out = append(p.out, "[Omitted long matching line]"...)
+	default:
+		p.out = append(p.out, "[Omitted long context line]"...)
+	}
+	p.out = append(p.out, '\n')
+	p.printed = true
+	p.lastEnd = p.base + int64(next)
+	return next
+}
+
+// roll moves the unsearched tail buf[end:filled], and the lines before it
+// that before-context or line counting still need, to the front of buf. It
+// returns the new fill and sets keepStart to where searching resumes.
+func (p *printer) roll(buf []byte, end, filled int) int {
+	keep := end
+	for k := 0; k < p.s.before && keep > 0; k++ {
+		keep = bytes.LastIndexByte(buf[:keep-1], '\n') + 1
+	}
+	if p.afterLeft > 0 {
+		keep = min(keep, int(p.lastEnd-p.base))
+	}
+	if p.s.numbers && p.lineOff-p.base < int64(keep) {
+		p.lineNum += bytes.Count(buf[p.lineOff-p.base:keep], []byte{'\n'})
+		p.lineOff = p.base + int64(keep)
+	}
+	copy(buf, buf[keep:filled])
+	p.base += int64(keep)
+	p.keepStart = end - keep
+	return filled - keep
+}
+
+// finish returns the file's output.
+func (p *printer) finish() []byte {
+	if p.count == 0 {
+		return nil
+	}
+	switch p.s.mode {
+	case ModeFilesWithMatches:
+		return append(append(p.out[:0], p.display...), '\n')
+	case ModeCount:
+		if p.s.singleFile {
+			return append(strconv.AppendInt(p.out[:0], int64(p.count), 10), '\n')
+		}
+		return fmt.Appendf(p.out[:0], "%s:%d\n", p.display, p.count)
+	}
+	if p.binaryAt >= 0 {
+		return fmt.Appendf(p.out[:0], "binary file matches (found \"\\0\" byte around offset %d)\n", p.binaryAt)
+	}
+	return p.out
+}

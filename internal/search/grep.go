@@ -1,0 +1,231 @@
+// Package search implements the file search behind the Glob and Grep tools.
+//
+// [Glob] lists the files under a directory that match a doublestar pattern,
+// newest first, honouring .gitignore. [Grep] searches file contents with one of
+// two engines that print the same output: ripgrep, when the rg binary is on
+// PATH, run with exactly the argument vector of the reference implementation;
+// and a pure-Go engine (RE2 regular expressions over a parallel, gitignore-aware
+// walk) that reproduces what ripgrep prints when its output is not a terminal.
+// Both share the reference's post-processing: empty lines dropped, pagination
+// by head_limit and offset, and a notice when results were cut.
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Engine selects how [Grep] searches.
+type Engine int
+
+const (
+	Auto     Engine = iota // Ripgrep when rg is on PATH, else GoEngine
+	Ripgrep                // run the rg binary
+	GoEngine               // search in-process with Go's regexp
+)
+
+func (e Engine) String() string {
+	switch e {
+	case Ripgrep:
+		return "ripgrep"
+	case GoEngine:
+		return "go"
+	}
+	return "auto"
+}
+
+// Output modes of [GrepOptions.OutputMode].
+const (
+	ModeContent          = "content"
+	ModeFilesWithMatches = "files_with_matches"
+	ModeCount            = "count"
+)
+
+// DefaultHeadLimit is the number of output lines kept when HeadLimit is nil.
+const DefaultHeadLimit = 250
+
+// DefaultTimeout bounds a search when GrepOptions.Timeout is zero.
+const DefaultTimeout = 30 * time.Second
+
+// GrepOptions describes one search. Zero values mean the defaults of the Grep tool.
+type GrepOptions struct {
+	Pattern    string // regular expression (required)
+	Path       string // file or directory to search, absolute; "" means the working directory
+	OutputMode string // ModeContent, ModeFilesWithMatches (default) or ModeCount
+
+	Glob string // file filter: split on whitespace, and on commas outside braces; "!g" excludes
+	Type string // ripgrep file type ("go", "py", ...)
+
+	Before, After, Context int  // -B, -A, -C lines around matches (content mode); Context wins
+	LineNumbers            bool // -n: prefix line numbers (content mode)
+	IgnoreCase             bool // -i
+	Multiline              bool // -U --multiline-dotall: patterns may span lines, "." matches newlines
+
+	HeadLimit *int // lines or entries to return; nil means DefaultHeadLimit, 0 means all
+	Offset    int  // lines or entries to skip first
+
+	Timeout time.Duration // 0 means DefaultTimeout
+	Engine  Engine
+	RgPath  string // the rg binary; "" looks up "rg" on PATH
+}
+
+// GrepResult is the text the model sees, with facts about it.
+type GrepResult struct {
+	Text    string
+	Items   int    // output lines (entries) before pagination
+	Engine  Engine // the engine that ran
+	Matched bool   // some line matched
+}
+
+// ToolError is a failure the model should see (a bad pattern, an unknown
+// file type, a timeout, a missing path). Other errors from this package mean
+// the infrastructure failed.
+type ToolError struct{ Msg string }
+
+func (e *ToolError) Error() string { return e.Msg }
+
+func toolErrorf(format string, args ...any) error {
+	return &ToolError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// vcsDirs are excluded by both engines, as the reference passes --glob !DIR for each.
+var vcsDirs = []string{".git", ".svn", ".hg", ".bzr", ".jj", ".sl"}
+
+// Grep searches opts.Path for opts.Pattern and formats the result like the
+// reference Grep tool.
+func Grep(ctx context.Context, opts *GrepOptions) (*GrepResult, error) {
+	o := *opts
+	if o.HeadLimit != nil && *o.HeadLimit < 0 {
+		return nil, &ToolError{Msg: "Error: head_limit must be non-negative."}
+	}
+	if o.Offset < 0 {
+		return nil, &ToolError{Msg: "Error: offset must be non-negative."}
+	}
+	switch o.OutputMode {
+	case "":
+		o.OutputMode = ModeFilesWithMatches
+	case ModeContent, ModeFilesWithMatches, ModeCount:
+	default:
+		return nil, toolErrorf("Error: output_mode must be one of content, files_with_matches, count (got %q).", o.OutputMode)
+	}
+	if o.Path == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		o.Path = wd
+	}
+	fi, err := os.Stat(o.Path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, toolErrorf("Path not found: %s", o.Path)
+		}
+		return nil, toolErrorf("Cannot access path %s: %v", o.Path, err)
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	engine := o.Engine
+	if engine == Auto {
+		engine = GoEngine
+		if _, err := lookRg(o.RgPath); err == nil {
+			engine = Ripgrep
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer cancel()
+
+	var out string
+	if engine == Ripgrep {
+		out, err = runRipgrep(ctx, &o, fi.IsDir())
+	} else {
+		out, err = runGo(ctx, &o, fi.IsDir())
+	}
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return nil, toolErrorf("Ripgrep search timed out after %s seconds. Try searching a more specific path or pattern.", seconds(o.Timeout))
+		}
+		return nil, err
+	}
+	res := paginate(out, &o)
+	res.Engine = engine
+	return res, nil
+}
+
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
+}
+
+func lookRg(path string) (string, error) {
+	if path == "" {
+		path = "rg"
+	}
+	return exec.LookPath(path)
+}
+
+// paginate applies the reference's post-processing to raw engine output.
+func paginate(out string, o *GrepOptions) *GrepResult {
+	var items []string
+	for line := range strings.SplitSeq(out, "\n") {
+		if line != "" {
+			items = append(items, line)
+		}
+	}
+	if len(items) == 0 {
+		return &GrepResult{Text: "No matches found for pattern: " + o.Pattern}
+	}
+	limit := DefaultHeadLimit
+	if o.HeadLimit != nil {
+		limit = *o.HeadLimit
+	}
+	start := min(o.Offset, len(items))
+	end := len(items)
+	if limit > 0 {
+		end = min(start+limit, len(items))
+	}
+	text := strings.Join(items[start:end], "\n")
+	if end < len(items) {
+		text += fmt.Sprintf("\n\n[Showing results with pagination = limit: %d", limit)
+		if o.Offset > 0 {
+			text += fmt.Sprintf(", offset: %d", o.Offset)
+		}
+		text += "]"
+	}
+	return &GrepResult{Text: text, Items: len(items), Matched: true}
+}
+
+// splitGlobs splits the glob parameter as the reference does: on whitespace;
+// a piece holding both "{" and "}" is kept whole, any other is split on commas.
+func splitGlobs(glob string) []string {
+	var out []string
+	for _, piece := range strings.Fields(glob) {
+		if strings.Contains(piece, "{") && strings.Contains(piece, "}") {
+			out = append(out, piece)
+			continue
+		}
+		for g := range strings.SplitSeq(piece, ",") {
+			if g != "" {
+				out = append(out, g)
+			}
+		}
+	}
+	return out
+}
+
+// searchDir is the directory the engines resolve relative globs against.
+func searchDir(path string, isDir bool) string {
+	if isDir {
+		return path
+	}
+	return filepath.Dir(path)
+}
