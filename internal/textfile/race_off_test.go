@@ -1,0 +1,5 @@
+//go:build !race
+
+package textfile
+
+const raceEnabled = false
