@@ -147,7 +147,7 @@ func funcName(fn any) string {
 	full = full[strings.LastIndexByte(full, '/')+1:]
 	parts := strings.Split(full, ".")
 	name := strings.TrimSuffix(parts[len(parts)-1], "-fm")
-	if len(parts) < 2 || strings.HasPrefix(name, "func") || !toolName.MatchString(name) {
+	if len(parts) < 2 || strings.HasPrefix(name, "func") || !validName(name) {
 		return ""
 	}
 	return name

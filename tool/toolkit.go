@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"iter"
 	"log/slog"
-	"regexp"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -80,7 +79,19 @@ type entry struct {
 	group  string
 }
 
-var toolName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,128}$`)
+// validName reports whether s is a valid tool or group name: 1 to 128
+// letters, digits, '_' and '-' (what every provider accepts).
+func validName(s string) bool {
+	if len(s) == 0 || len(s) > 128 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // NewToolkit returns a toolkit with the tools and groups of opts. It reports a
 // tool with an invalid name or schema, two tools with one name, a group named
@@ -98,7 +109,7 @@ func NewToolkit(opts *ToolkitOptions) (*Toolkit, error) {
 		switch {
 		case g.Name == BasicGroup:
 			return nil, fmt.Errorf("toolkit: the group name %q is reserved for the always-active group", BasicGroup)
-		case !toolName.MatchString(g.Name):
+		case !validName(g.Name):
 			return nil, fmt.Errorf("toolkit: invalid group name %q (use letters, digits, '_' and '-')", g.Name)
 		case g.Description == "":
 			return nil, fmt.Errorf("toolkit: group %q needs a description (the model reads it to decide whether to switch the group on)", g.Name)
@@ -167,7 +178,7 @@ func newEntry(t Tool, group string) (*entry, error) {
 		return nil, errors.New("toolkit: nil tool")
 	}
 	info := t.Info()
-	if !toolName.MatchString(info.Name) {
+	if !validName(info.Name) {
 		return nil, fmt.Errorf("toolkit: invalid tool name %q (use 1 to 128 letters, digits, '_' and '-')", info.Name)
 	}
 	s, err := compileSchema(info.InputSchema)
@@ -206,7 +217,7 @@ func (tk *Toolkit) Groups() []Group {
 // dynamicEntry wraps a tool from a source, caching its compiled schema.
 func (tk *Toolkit) dynamicEntry(t Tool, group string) (*entry, error) {
 	info := t.Info()
-	if !toolName.MatchString(info.Name) {
+	if !validName(info.Name) {
 		return nil, fmt.Errorf("invalid tool name %q", info.Name)
 	}
 	key := string(info.InputSchema)
@@ -382,6 +393,49 @@ func (tk *Toolkit) Call(ctx context.Context, call *Call) (*Result, error) {
 	}
 	r.finish()
 	return r, nil
+}
+
+// Verdict is what [Toolkit.Check] learns of a call without running it.
+type Verdict struct {
+	// Decision is the permission engine's final answer.
+	Decision permission.Decision
+	// ReadOnly reports whether the tool judges this input read-only.
+	ReadOnly bool
+	// Tool is the tool the call names.
+	Tool Tool
+}
+
+// Check finds the tool of call, validates the input and asks the permission
+// engine, without running anything. The error's text is what the model would
+// have read for a call that cannot run (an unknown tool, invalid input), or
+// the failure of the tool's permission check.
+func (tk *Toolkit) Check(ctx context.Context, call *Call) (*Verdict, error) {
+	st := call.State
+	if st == nil {
+		st = NewState(nil)
+	}
+	e, missing := tk.lookup(ctx, call.Name, st.ActiveGroups())
+	if e == nil {
+		return nil, errors.New(missing)
+	}
+	input := call.Input
+	if len(input) == 0 {
+		input = json.RawMessage(`{}`)
+	}
+	m, err := decodeInput(call.Name, input)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.schema.validate(call.Name, m); err != nil {
+		return nil, err
+	}
+	ctx = WithState(ctx, st)
+	s := subject{e}
+	d, err := permission.NewEngine(st.Permissions()).Check(ctx, s, input)
+	if err != nil {
+		return nil, err
+	}
+	return &Verdict{Decision: d, ReadOnly: s.ReadOnly(input), Tool: e.tool}, nil
 }
 
 // InterruptedText is what the model reads when a call was cancelled.

@@ -460,3 +460,21 @@ func TestSources(t *testing.T) {
 		t.Fatalf("dynamic tool not validated: %q", r.Text())
 	}
 }
+
+func TestToolkitCheck(t *testing.T) {
+	ro := echoTool("ro")
+	ro.info.ReadOnly = true
+	tk := newKit(t, &tool.ToolkitOptions{Tools: []tool.Tool{ro, echoTool("rw")}})
+	v, err := tk.Check(context.Background(), &tool.Call{Name: "ro", Input: json.RawMessage(`{"text":"x"}`)})
+	if err != nil || v.Decision.Behavior != permission.Allow || !v.ReadOnly || ro.calls.Load() != 0 {
+		t.Fatalf("read-only: %+v %v", v, err)
+	}
+	st := tool.NewState(&permission.Context{Mode: permission.Explore})
+	v, err = tk.Check(context.Background(), &tool.Call{Name: "rw", Input: json.RawMessage(`{"text":"x"}`), State: st})
+	if err != nil || v.Decision.Behavior != permission.Deny || v.ReadOnly {
+		t.Fatalf("explore: %+v %v", v, err)
+	}
+	if _, err := tk.Check(context.Background(), &tool.Call{Name: "rw", Input: json.RawMessage(`{}`)}); err == nil || !strings.Contains(err.Error(), `missing required field "text"`) {
+		t.Fatalf("invalid input: %v", err)
+	}
+}
