@@ -67,8 +67,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		{"-i `FUNC MAIN`, files", search.GrepOptions{Pattern: "FUNC MAIN", IgnoreCase: true}},
 		{"-i `unsafe.pointer`, content -n -C1", search.GrepOptions{Pattern: `unsafe\.pointer`, IgnoreCase: true, OutputMode: search.ModeContent, LineNumbers: true, Context: 1}},
 		{"regex `[A-Z]\\w*Error\\b`, count", search.GrepOptions{Pattern: `[A-Z]\w*Error\b`, OutputMode: search.ModeCount}},
+		{"regex with no literal `[A-Z][a-z]+[0-9]{2}\\b`, files", search.GrepOptions{Pattern: `[A-Z][a-z]+[0-9]{2}\b`}},
 	}
-	fmt.Fprintf(stdout, "root: %s, %d iterations, median wall time\n\n", abs, *n)
+	fmt.Fprintf(stdout, "root: %s, %d interleaved rounds, median wall time\n\n", abs, *n)
 	fmt.Fprintln(stdout, "| case | toolscope rg engine | toolscope Go engine | raw rg | rg engine / raw | Go engine / raw |")
 	fmt.Fprintln(stdout, "|---|---|---|---|---|---|")
 	for _, q := range queries {
@@ -76,18 +77,15 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		o.Path = abs
 		rgOpts, goOpts := o, o
 		rgOpts.Engine, goOpts.Engine = search.Ripgrep, search.GoEngine
-		tRg, err := median(*n, func() error { _, err := search.Grep(ctx, &rgOpts); return err })
+		t, err := medians(*n,
+			func() error { _, err := search.Grep(ctx, &rgOpts); return err },
+			func() error { _, err := search.Grep(ctx, &goOpts); return err },
+			func() error { return rawRg(ctx, rg, abs, search.RipgrepArgs(&o)) },
+		)
 		if err != nil {
-			return fmt.Errorf("%s, rg engine: %w", q.name, err)
+			return fmt.Errorf("%s: %w", q.name, err)
 		}
-		tGo, err := median(*n, func() error { _, err := search.Grep(ctx, &goOpts); return err })
-		if err != nil {
-			return fmt.Errorf("%s, Go engine: %w", q.name, err)
-		}
-		tRaw, err := median(*n, func() error { return rawRg(ctx, rg, abs, search.RipgrepArgs(&o)) })
-		if err != nil {
-			return fmt.Errorf("%s, raw rg: %w", q.name, err)
-		}
+		tRg, tGo, tRaw := t[0], t[1], t[2]
 		fmt.Fprintf(stdout, "| %s | %s | %s | %s | %.2f× | %.2f× |\n", q.name, ms(tRg), ms(tGo), ms(tRaw), ratio(tRg, tRaw), ratio(tGo, tRaw))
 	}
 
@@ -96,20 +94,20 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fmt.Fprintln(stdout, "|---|---|---|---|---|")
 	for _, pattern := range []string{"**/*_test.go", "**/*.{s,go}", "net/http/**/*.go", "**/testdata/**"} {
 		var total int
-		tGlob, err := median(*n, func() error {
-			res, err := search.Glob(ctx, abs, pattern, nil)
-			if err == nil {
-				total = res.Total
-			}
-			return err
-		})
+		t, err := medians(*n,
+			func() error {
+				res, err := search.Glob(ctx, abs, pattern, nil)
+				if err == nil {
+					total = res.Total
+				}
+				return err
+			},
+			func() error { return rawRg(ctx, rg, abs, []string{"--files", "--hidden", "-g", pattern}) },
+		)
 		if err != nil {
 			return fmt.Errorf("glob %s: %w", pattern, err)
 		}
-		tRaw, err := median(*n, func() error { return rawRg(ctx, rg, abs, []string{"--files", "--hidden", "-g", pattern}) })
-		if err != nil {
-			return fmt.Errorf("rg --files %s: %w", pattern, err)
-		}
+		tGlob, tRaw := t[0], t[1]
 		fmt.Fprintf(stdout, "| `%s` | %s | %s | %.2f× | %d |\n", pattern, ms(tGlob), ms(tRaw), ratio(tGlob, tRaw), total)
 	}
 	return nil
@@ -127,21 +125,32 @@ func rawRg(ctx context.Context, rg, dir string, args []string) error {
 	return err
 }
 
-// median runs f once to warm caches, then n times, and returns the median duration.
-func median(n int, f func() error) (time.Duration, error) {
-	if err := f(); err != nil {
-		return 0, err
-	}
-	times := make([]time.Duration, 0, n)
-	for range n {
-		start := time.Now()
+// medians runs each f once to warm caches, then n rounds in which every f
+// runs once (in rotating order, so that changes in machine load hit all of
+// them alike), and returns the median duration of each.
+func medians(n int, fs ...func() error) ([]time.Duration, error) {
+	for _, f := range fs {
 		if err := f(); err != nil {
-			return 0, err
+			return nil, err
 		}
-		times = append(times, time.Since(start))
 	}
-	slices.Sort(times)
-	return times[len(times)/2], nil
+	times := make([][]time.Duration, len(fs))
+	for round := range n {
+		for k := range fs {
+			i := (round + k) % len(fs)
+			start := time.Now()
+			if err := fs[i](); err != nil {
+				return nil, err
+			}
+			times[i] = append(times[i], time.Since(start))
+		}
+	}
+	out := make([]time.Duration, len(fs))
+	for i, t := range times {
+		slices.Sort(t)
+		out[i] = t[len(t)/2]
+	}
+	return out, nil
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }

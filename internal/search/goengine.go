@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"regexp/syntax"
 	"runtime"
@@ -90,15 +89,37 @@ func newGoSearch(o *GrepOptions, isDir bool) (*goSearch, error) {
 	case len(lit) > 0:
 		s.find = newFoldFinder(lit).index
 	default:
-		s.find = func(h []byte) int {
-			if loc := re.FindIndex(h); loc != nil {
-				return loc[0]
-			}
-			return -1
-		}
+		s.find = func(h []byte) int { return findInWindows(re, h) }
 	}
 	s.verify = !whole || len(lit) == 0
 	return s, nil
+}
+
+// regexWindow is how much text, in whole lines, findInWindows hands to the
+// regexp at once: small enough for its backtracking matcher, which is several
+// times faster than the NFA it falls back to on large inputs.
+const regexWindow = 4 << 10
+
+// findInWindows returns the start of the first match of re in h, which holds
+// whole lines, or -1. A match found in a window may differ from one over all
+// of h only by spanning lines, and such candidates are verified line by line.
+func findInWindows(re *regexp.Regexp, h []byte) int {
+	for off := 0; off < len(h); {
+		end := len(h)
+		if off+regexWindow < end {
+			end = off + regexWindow
+			if j := bytes.IndexByte(h[end:], '\n'); j >= 0 {
+				end += j + 1
+			} else {
+				end = len(h)
+			}
+		}
+		if loc := re.FindIndex(h[off:end]); loc != nil {
+			return off + loc[0]
+		}
+		off = end
+	}
+	return -1
 }
 
 // matchesNewline reports a literal "\n" in the pattern, which ripgrep refuses
@@ -180,20 +201,23 @@ type fileOutput struct {
 	out  []byte
 }
 
-// runGo searches with the Go engine and returns what rg would print.
-func runGo(ctx context.Context, o *GrepOptions, isDir bool) (string, error) {
+// runGo searches with the Go engine and writes what rg would print to out.
+func runGo(ctx context.Context, o *GrepOptions, isDir bool, out io.Writer) error {
 	s, err := newGoSearch(o, isDir)
 	if err != nil {
-		return "", err
+		return err
 	}
 	override, err := filter(o) // checked for a single file too: rg reports a bad type or glob either way
 	if err != nil {
-		return "", err
+		return err
 	}
 	if !isDir {
 		w := newWorker(ctx, s)
-		out, err := w.searchFile(o.Path, o.Path)
-		return string(out), err
+		b, err := w.searchFile(o.Path, o.Path)
+		if err == nil {
+			_, err = out.Write(b)
+		}
+		return err
 	}
 
 	display := strings.TrimRight(o.Path, "/") + "/"
@@ -239,17 +263,16 @@ func runGo(ctx context.Context, o *GrepOptions, isDir bool) (string, error) {
 	close(paths)
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return "", err
+		return err
 	}
 	slices.SortFunc(results, func(a, b fileOutput) int { return strings.Compare(a.path, b.path) })
-	var b strings.Builder
 	for i, r := range results {
 		if i > 0 && s.context {
-			b.WriteString("--\n")
+			out.Write([]byte("--\n"))
 		}
-		b.Write(r.out)
+		out.Write(r.out)
 	}
-	return b.String(), nil
+	return nil
 }
 
 // worker searches files one at a time, reusing its buffers.
@@ -266,7 +289,7 @@ func newWorker(ctx context.Context, s *goSearch) *worker {
 
 // searchFile returns rg's output for one file (nil when nothing matched).
 func (w *worker) searchFile(path, display string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -305,7 +328,7 @@ func (w *worker) binary(chunk []byte, chunkOff int64) (quit bool) {
 
 // searchLines streams the file in chunks of whole lines, keeping the lines
 // before each chunk that before-context may need.
-func (w *worker) searchLines(f *os.File) error {
+func (w *worker) searchLines(f io.Reader) error {
 	buf := w.buf[:cap(w.buf)]
 	p := &w.p
 	filled, start := 0, 0
@@ -316,6 +339,10 @@ func (w *worker) searchLines(f *os.File) error {
 			eof = true
 		} else if err != nil {
 			return err
+		}
+		if p.base == 0 && filled == 0 && bytes.HasPrefix(buf[:n], utf8BOM) {
+			n = copy(buf, buf[len(utf8BOM):n])
+			p.skipBOM()
 		}
 		if w.binary(buf[filled:filled+n], p.base+int64(filled)) {
 			return nil
@@ -391,7 +418,7 @@ func (w *worker) searchRegion(start, end int) bool {
 }
 
 // searchWhole reads the whole file and matches the pattern across lines.
-func (w *worker) searchWhole(f *os.File) error {
+func (w *worker) searchWhole(f io.Reader) error {
 	buf := w.buf[:0]
 	for {
 		if len(buf) == cap(buf) {
@@ -407,13 +434,17 @@ func (w *worker) searchWhole(f *os.File) error {
 		}
 	}
 	w.buf = buf
-	if w.binary(buf, 0) {
+	p := &w.p
+	if bytes.HasPrefix(buf, utf8BOM) {
+		buf = buf[len(utf8BOM):]
+		p.skipBOM()
+	}
+	if w.binary(buf, p.base) {
 		return nil
 	}
 	if w.s.lit != nil && !bytes.Contains(buf, w.s.lit) {
 		return nil
 	}
-	p := &w.p
 	p.buf = buf
 	lastStart, lastEnd := -1, -1
 	for _, m := range w.s.re.FindAllIndex(buf, -1) {
@@ -561,6 +592,15 @@ func (p *printer) roll(buf []byte, end, filled int) int {
 	p.base += int64(keep)
 	p.keepStart = end - keep
 	return filled - keep
+}
+
+// utf8BOM is dropped from the start of a file, as rg does.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// skipBOM makes the first byte of buf the one after a byte-order mark.
+func (p *printer) skipBOM() {
+	n := int64(len(utf8BOM))
+	p.base, p.lineOff, p.lastEnd = n, n, n
 }
 
 // finish returns the file's output.

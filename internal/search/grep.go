@@ -11,6 +11,7 @@
 package search
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -142,11 +143,15 @@ func Grep(ctx context.Context, opts *GrepOptions) (*GrepResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 
-	var out string
+	limit := DefaultHeadLimit
+	if o.HeadLimit != nil {
+		limit = *o.HeadLimit
+	}
+	pg := &pager{offset: o.Offset, limit: limit}
 	if engine == Ripgrep {
-		out, err = runRipgrep(ctx, &o, fi.IsDir())
+		err = runRipgrep(ctx, &o, fi.IsDir(), pg)
 	} else {
-		out, err = runGo(ctx, &o, fi.IsDir())
+		err = runGo(ctx, &o, fi.IsDir(), pg)
 	}
 	if err == nil {
 		err = ctx.Err()
@@ -157,7 +162,7 @@ func Grep(ctx context.Context, opts *GrepOptions) (*GrepResult, error) {
 		}
 		return nil, err
 	}
-	res := paginate(out, &o)
+	res := pg.result(o.Pattern)
 	res.Engine = engine
 	return res, nil
 }
@@ -173,35 +178,73 @@ func lookRg(path string) (string, error) {
 	return exec.LookPath(path)
 }
 
-// paginate applies the reference's post-processing to raw engine output.
-func paginate(out string, o *GrepOptions) *GrepResult {
-	var items []string
-	for line := range strings.SplitSeq(out, "\n") {
-		if line != "" {
-			items = append(items, line)
+// pager applies the reference's post-processing to engine output as it
+// streams in: empty lines are dropped, the lines are counted, and only those
+// on the requested page, items[offset:offset+limit] (limit 0: all), are kept.
+type pager struct {
+	offset, limit int
+
+	items   int    // non-empty lines seen
+	page    []byte // the kept lines, joined by "\n"
+	partial []byte // an unfinished line from the last Write
+}
+
+func (p *pager) Write(b []byte) (int, error) {
+	n := len(b)
+	if len(p.partial) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			p.partial = append(p.partial, b...)
+			return n, nil
 		}
+		p.partial = append(p.partial, b[:i]...)
+		p.line(p.partial)
+		p.partial = p.partial[:0]
+		b = b[i+1:]
 	}
-	if len(items) == 0 {
-		return &GrepResult{Text: "No matches found for pattern: " + o.Pattern}
+	for {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			break
+		}
+		p.line(b[:i])
+		b = b[i+1:]
 	}
-	limit := DefaultHeadLimit
-	if o.HeadLimit != nil {
-		limit = *o.HeadLimit
+	p.partial = append(p.partial, b...)
+	return n, nil
+}
+
+func (p *pager) line(l []byte) {
+	if len(l) == 0 {
+		return
 	}
-	start := min(o.Offset, len(items))
-	end := len(items)
-	if limit > 0 {
-		end = min(start+limit, len(items))
+	i := p.items
+	p.items++
+	if i < p.offset || p.limit > 0 && i >= p.offset+p.limit {
+		return
 	}
-	text := strings.Join(items[start:end], "\n")
-	if end < len(items) {
-		text += fmt.Sprintf("\n\n[Showing results with pagination = limit: %d", limit)
-		if o.Offset > 0 {
-			text += fmt.Sprintf(", offset: %d", o.Offset)
+	if len(p.page) > 0 {
+		p.page = append(p.page, '\n')
+	}
+	p.page = append(p.page, l...)
+}
+
+// result finishes the output and formats the page.
+func (p *pager) result(pattern string) *GrepResult {
+	p.line(p.partial)
+	p.partial = nil
+	if p.items == 0 {
+		return &GrepResult{Text: "No matches found for pattern: " + pattern}
+	}
+	text := string(p.page)
+	if p.limit > 0 && p.offset+p.limit < p.items {
+		text += fmt.Sprintf("\n\n[Showing results with pagination = limit: %d", p.limit)
+		if p.offset > 0 {
+			text += fmt.Sprintf(", offset: %d", p.offset)
 		}
 		text += "]"
 	}
-	return &GrepResult{Text: text, Items: len(items), Matched: true}
+	return &GrepResult{Text: text, Items: p.items, Matched: true}
 }
 
 // splitGlobs splits the glob parameter as the reference does: on whitespace;

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -61,29 +62,29 @@ func RipgrepArgs(o *GrepOptions) []string {
 }
 
 // runRipgrep runs rg in the search directory (so relative globs mean the same
-// as in the Go engine) and returns its stdout.
-func runRipgrep(ctx context.Context, o *GrepOptions, isDir bool) (string, error) {
+// as in the Go engine), streaming its stdout to out.
+func runRipgrep(ctx context.Context, o *GrepOptions, isDir bool, out io.Writer) error {
 	rg, err := lookRg(o.RgPath)
 	if err != nil {
-		return "", toolErrorf("ripgrep error (code 127): %v", err)
+		return toolErrorf("ripgrep error (code 127): %v", err)
 	}
 	cmd := exec.CommandContext(ctx, rg, RipgrepArgs(o)...)
 	cmd.Dir = searchDir(o.Path, isDir)
 	cmd.WaitDelay = time.Second
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = out, &stderr
 	err = cmd.Run()
 	if ctx.Err() != nil {
-		return "", ctx.Err()
+		return ctx.Err()
 	}
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
 	case errors.As(err, &ee) && ee.ExitCode() == 1: // no match
 	case errors.As(err, &ee):
-		return "", toolErrorf("ripgrep error (code %d): %s", ee.ExitCode(), strings.TrimSpace(stderr.String()))
+		return toolErrorf("ripgrep error (code %d): %s", ee.ExitCode(), strings.TrimSpace(stderr.String()))
 	default:
-		return "", toolErrorf("ripgrep error (code 127): %v", err)
+		return toolErrorf("ripgrep error (code 127): %v", err)
 	}
-	return stdout.String(), nil
+	return nil
 }

@@ -87,6 +87,7 @@ func fixture(t testing.TB) string {
 		"nested/a/b/c/deep.txt": "one\ntwo\nhello deep\nthree\nfour\nfive\nsix\nhello again\nseven\nhello three\n",
 		"-dash.txt":             "-x marks\n",
 		"empty.txt":             "",
+		"bom.txt":               "\xef\xbb\xbfhello bom\nsecond\n",
 	})
 	for name, target := range map[string]string{
 		"escape.txt": filepath.Join(outside, "secret.txt"),
@@ -173,7 +174,7 @@ func TestEnginesAgree(t *testing.T) {
 		}
 	}
 	// A symbolic link given as the path is searched, by both engines.
-	for _, file := range []string{"src/main.go", "crlf.txt", "bin.dat", "long.txt", "noeol.txt", "empty.txt", "escape.txt"} {
+	for _, file := range []string{"src/main.go", "crlf.txt", "bin.dat", "long.txt", "noeol.txt", "empty.txt", "escape.txt", "bom.txt"} {
 		for _, m := range modes {
 			cases = append(cases, tc{"file/" + file + "/" + m, GrepOptions{Pattern: "hello", Path: filepath.Join(root, file), OutputMode: m, LineNumbers: true}})
 			cases = append(cases, tc{"file/" + file + "/" + m + "/C1", GrepOptions{Pattern: "hello", Path: filepath.Join(root, file), OutputMode: m, Context: 1}})
@@ -184,6 +185,7 @@ func TestEnginesAgree(t *testing.T) {
 
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			if c.o.Path == "" {
 				c.o.Path = root
 			}
@@ -233,6 +235,26 @@ func TestEnginesAgreeOnPagination(t *testing.T) {
 	}
 }
 
+// paginate feeds out to a pager in pieces of every size from 1 to 4 bytes.
+func paginate(out string, limit *int, offset int) *GrepResult {
+	var first *GrepResult
+	for size := 1; size <= 4; size++ {
+		p := &pager{offset: offset, limit: DefaultHeadLimit}
+		if limit != nil {
+			p.limit = *limit
+		}
+		for i := 0; i < len(out); i += size {
+			p.Write([]byte(out[i:min(i+size, len(out))]))
+		}
+		res := p.result("p")
+		if first != nil && *res != *first {
+			return &GrepResult{Text: fmt.Sprintf("pieces of %d bytes gave %+v, of 1 byte %+v", size, res, first)}
+		}
+		first = res
+	}
+	return first
+}
+
 func TestPaginate(t *testing.T) {
 	out := "a\n\nb\nc\nd\n"
 	for _, c := range []struct {
@@ -245,18 +267,22 @@ func TestPaginate(t *testing.T) {
 		{ptr(2), 1, "b\nc\n\n[Showing results with pagination = limit: 2, offset: 1]"},
 		{ptr(2), 2, "c\nd"},
 		{ptr(0), 3, "d"},
+		{ptr(0), 0, "a\nb\nc\nd"},
 		{ptr(5), 9, ""},
 	} {
-		got := paginate(out, &GrepOptions{Pattern: "p", HeadLimit: c.limit, Offset: c.offset})
+		got := paginate(out, c.limit, c.offset)
 		if got.Text != c.want || got.Items != 4 || !got.Matched {
 			t.Errorf("limit %v offset %d: got %+v, want text %q", c.limit, c.offset, got, c.want)
 		}
 	}
-	if got := paginate("\n\n", &GrepOptions{Pattern: "p"}); got.Text != "No matches found for pattern: p" || got.Matched || got.Items != 0 {
+	if got := paginate("\n\n", nil, 0); got.Text != "No matches found for pattern: p" || got.Matched || got.Items != 0 {
 		t.Errorf("no match: %+v", got)
 	}
+	if got := paginate("x\ny", nil, 0); got.Text != "x\ny" || got.Items != 2 {
+		t.Errorf("no final newline: %+v", got)
+	}
 	long := strings.Repeat("x\n", 300)
-	if got := paginate(long, &GrepOptions{Pattern: "p"}); !strings.HasSuffix(got.Text, "x\n\n[Showing results with pagination = limit: 250]") {
+	if got := paginate(long, nil, 0); !strings.HasSuffix(got.Text, "x\n\n[Showing results with pagination = limit: 250]") {
 		t.Errorf("default limit: ...%q", got.Text[len(got.Text)-60:])
 	}
 }
