@@ -14,3 +14,5 @@ bench:
 fuzz:
 	go test -run '^$$' -fuzz FuzzParseRule -fuzztime 20s ./permission
 	go test -run '^$$' -fuzz FuzzRuleRoundTrip -fuzztime 20s ./permission
+	go test -run '^$$' -fuzz FuzzGitignorePattern -fuzztime 20s ./internal/walk
+	go test -run '^$$' -fuzz FuzzGlobPattern -fuzztime 20s ./internal/search

@@ -222,8 +222,6 @@ func runGo(ctx context.Context, o *GrepOptions, isDir bool, out io.Writer) error
 
 	display := strings.TrimRight(o.Path, "/") + "/"
 	threads := runtime.GOMAXPROCS(0)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	paths := make(chan walk.Entry, 256)
 	var (
 		mu      sync.Mutex
@@ -237,12 +235,13 @@ func runGo(ctx context.Context, o *GrepOptions, isDir bool, out io.Writer) error
 				if ctx.Err() != nil {
 					continue
 				}
-				out, err := w.searchFile(e.Path, display+e.Rel)
+				name := display + e.Rel
+				out, err := w.searchFile(e.Path, name)
 				if err != nil || len(out) == 0 {
 					continue // unreadable files are skipped, as rg skips them after a warning
 				}
 				mu.Lock()
-				results = append(results, fileOutput{display + e.Rel, bytes.Clone(out)})
+				results = append(results, fileOutput{name, bytes.Clone(out)})
 				mu.Unlock()
 			}
 		})

@@ -54,7 +54,7 @@ func ParsePattern(line string) (Pattern, bool) {
 		p.Negate = true
 		line = line[1:]
 	}
-	if strings.HasSuffix(line, "/") && !strings.HasSuffix(line, `\/`) {
+	if strings.HasSuffix(line, "/") {
 		p.DirOnly = true
 		line = strings.TrimRight(line, "/")
 	}
