@@ -73,7 +73,7 @@ func ParsePattern(line string) (Pattern, bool) {
 			p.kind, p.lit = kindName, line
 			return p, true
 		}
-		if rest, ok := strings.CutPrefix(line, "*"); ok && !hasMeta(rest) && !strings.Contains(rest, "*") {
+		if rest, ok := strings.CutPrefix(line, "*"); ok && !hasMeta(rest) {
 			p.kind, p.lit = kindSuffix, rest
 			return p, true
 		}
