@@ -1,0 +1,218 @@
+package builtin
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/toolscope/toolscope/internal/proc"
+	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/shell"
+	"github.com/toolscope/toolscope/tool"
+)
+
+//go:embed bash.md
+var bashDescription string
+
+// Bash timeouts, in milliseconds.
+const (
+	DefaultBashTimeout = 120000
+	MaxBashTimeout     = 600000
+)
+
+// Bash is the shell tool. See the package documentation.
+type Bash struct{ c *config }
+
+// NewBash returns the Bash tool.
+func NewBash(opts *Options) *Bash { return &Bash{c: newConfig(opts)} }
+
+type bashInput struct {
+	Command     string `json:"command"`
+	Description string `json:"description,omitempty"`
+	Timeout     int    `json:"timeout,omitempty"`
+}
+
+var bashSchema = mustJSON(`{"type":"object","properties":{
+"command":{"type":"string","minLength":1,"description":"The command to execute"},
+"description":{"type":"string","description":"What the command does, in 5-10 words"},
+"timeout":{"type":"integer","minimum":0,"maximum":600000,"default":120000,"description":"Timeout in milliseconds (default 120000, max 600000)"}},
+"required":["command"],"additionalProperties":false}`)
+
+// Info implements [tool.Tool].
+func (b *Bash) Info() tool.Info {
+	return tool.Info{Name: "Bash", Description: bashDescription, InputSchema: bashSchema, StateInjected: true}
+}
+
+func bashCommand(input json.RawMessage) string {
+	var in bashInput
+	_ = json.Unmarshal(input, &in)
+	return in.Command
+}
+
+// cwd is where the next command runs: the state's directory, else the root.
+func (b *Bash) cwd(st *tool.State) string {
+	if st != nil {
+		if d := st.Cwd(); d != "" {
+			return d
+		}
+	}
+	return b.c.root
+}
+
+func (b *Bash) analyze(command string, st *tool.State, pc *permission.Context) *shell.Analysis {
+	o := &shell.Options{Cwd: b.cwd(st), DangerousFiles: b.c.dangerFiles, DangerousDirs: b.c.dangerDirs}
+	o.WorkingDirs = b.c.workingDirs(pc)
+	if pc != nil {
+		o.Mode = string(pc.Mode)
+	}
+	return shell.Analyze(command, o)
+}
+
+// Analyze returns the shell analysis of command as this tool would make it
+// for the agent state st and permission context pc (for explanations, as in
+// `toolscope check`).
+func (b *Bash) Analyze(command string, st *tool.State, pc *permission.Context) *shell.Analysis {
+	return b.analyze(command, st, pc)
+}
+
+// CheckReadOnly implements [tool.ReadOnlyChecker]: true when every simple
+// command only reads and nothing in the command objects.
+func (b *Bash) CheckReadOnly(input json.RawMessage) bool {
+	cmd := bashCommand(input)
+	return cmd != "" && b.analyze(cmd, nil, nil).ReadOnly
+}
+
+// CheckPermissions implements [tool.Tool].
+func (b *Bash) CheckPermissions(ctx context.Context, input json.RawMessage, pc *permission.Context) (permission.Decision, error) {
+	cmd := bashCommand(input)
+	if strings.TrimSpace(cmd) == "" {
+		return permission.Decision{Behavior: permission.Passthrough, Message: "Empty command", Reason: "Empty command"}, nil
+	}
+	a := b.analyze(cmd, tool.StateFromContext(ctx), pc)
+	d := permission.Decision{Message: a.Message, Reason: a.Reason, BypassImmune: a.BypassImmune}
+	switch a.Verdict {
+	case shell.Allow:
+		d.Behavior = permission.Allow
+	case shell.Ask:
+		d.Behavior = permission.Ask
+	default:
+		d.Behavior = permission.Passthrough
+	}
+	return d, nil
+}
+
+// MatchRule implements [tool.RuleMatcher]: an allow rule must match every
+// simple command of the command, a deny or ask rule any of them (wrappers
+// such as sudo or env looked through), so "Bash(git log:*)" never allows
+// "git log; rm -rf ~" and "Bash(rm:*)" denies "echo; sudo rm x".
+func (b *Bash) MatchRule(rule permission.Rule, input json.RawMessage) bool {
+	all, any := shell.MatchRule(rule.Content, bashCommand(input))
+	if rule.Behavior == permission.Allow {
+		return all
+	}
+	return any
+}
+
+// Suggestions implements [tool.Suggester]: up to five "prefix:*" rules.
+func (b *Bash) Suggestions(input json.RawMessage) []permission.Rule {
+	var rules []permission.Rule
+	for _, s := range shell.Suggestions(bashCommand(input)) {
+		rules = append(rules, permission.Rule{Tool: "Bash", Content: s, Behavior: permission.Allow, Source: "suggested"})
+	}
+	return rules
+}
+
+// Call implements [tool.Tool]: it runs the command and streams its output.
+func (b *Bash) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
+	return func(yield func(*tool.Chunk, error) bool) {
+		var in bashInput
+		if err := json.Unmarshal(call.Input, &in); err != nil {
+			yield(tool.Errorf("Invalid input: %v", err), nil)
+			return
+		}
+		timeout := in.Timeout
+		if timeout <= 0 {
+			timeout = DefaultBashTimeout
+		}
+		timeout = min(timeout, MaxBashTimeout)
+		st := call.State
+		dir := b.cwd(st)
+		var notes []string
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			notes = append(notes, fmt.Sprintf("The working directory %s no longer exists; the command ran in %s.", dir, b.c.root))
+			dir = b.c.root
+			if st != nil {
+				st.SetCwd("")
+			}
+		}
+		maxOut := b.c.opts.MaxOutput
+		if maxOut <= 0 {
+			maxOut = 30000
+		}
+		runCtx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		stopped := false
+		res, err := proc.Run(runCtx, in.Command, &proc.Options{
+			Dir: dir, Env: b.c.opts.Env, Shell: b.c.opts.Shell, TrackDir: true,
+			Timeout:   time.Duration(timeout) * time.Millisecond,
+			HeadLimit: maxOut * 2 / 3, TailLimit: maxOut - maxOut*2/3,
+		}, func(s string) {
+			if !stopped && !yield(tool.Text(s), nil) {
+				stopped = true
+				cancel()
+			}
+		})
+		if stopped {
+			return
+		}
+		if err != nil {
+			yield(tool.Errorf("Command could not be started: %v", err), nil)
+			return
+		}
+		var tail strings.Builder
+		if res.Dropped > 0 {
+			fmt.Fprintf(&tail, "\n... [%d bytes of output dropped] ...\n", res.Dropped)
+		}
+		tail.WriteString(res.Tail)
+		meta := map[string]any{"exit_code": res.ExitCode, "duration_ms": res.Duration.Milliseconds(), "output_bytes": res.Total}
+		if res.Dropped > 0 {
+			meta["dropped_bytes"] = res.Dropped
+		}
+		if st != nil && res.Dir != "" && res.Dir != dir {
+			if d := b.c.inWorkingDir(res.Dir, st.Permissions()); d != "" {
+				st.SetCwd(res.Dir)
+			} else {
+				st.SetCwd("")
+				notes = append(notes, fmt.Sprintf("Shell cwd was reset to %s: the command left the working directories (it ended in %s).", b.c.root, res.Dir))
+			}
+		}
+		meta["cwd"] = b.cwd(st)
+		status := tool.StatusRunning
+		switch {
+		case res.Canceled:
+			// The toolkit reports the interruption.
+		case res.TimedOut:
+			status = tool.StatusError
+			meta["timed_out"] = true
+			fmt.Fprintf(&tail, "\nCommand timed out after %dms: %s", timeout, in.Command)
+		case res.ExitCode != 0:
+			status = tool.StatusError
+			if res.Signal != "" {
+				fmt.Fprintf(&tail, "\nCommand was killed by a signal (%s).", res.Signal)
+			} else {
+				fmt.Fprintf(&tail, "\nCommand exited with code %d.", res.ExitCode)
+			}
+		case res.Total == 0:
+			tail.WriteString("(no output)")
+		}
+		for _, n := range notes {
+			tail.WriteString("\n" + n)
+		}
+		yield(&tool.Chunk{Content: []tool.Block{tool.TextBlock(tail.String())}, Status: status, Metadata: meta}, nil)
+	}
+}

@@ -1,0 +1,218 @@
+package builtin
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolscope/toolscope/internal/search"
+	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/tool"
+)
+
+var (
+	//go:embed glob.md
+	globDescription string
+	//go:embed grep.md
+	grepDescription string
+)
+
+// GlobLimit is how many files Glob returns at most.
+const GlobLimit = 100
+
+// Glob is the file-finding tool. See the package documentation.
+type Glob struct{ c *config }
+
+// NewGlob returns the Glob tool.
+func NewGlob(opts *Options) *Glob { return &Glob{c: newConfig(opts)} }
+
+type globInput struct {
+	Pattern string `json:"pattern"`
+	Path    string `json:"path,omitempty"`
+}
+
+var globSchema = mustJSON(`{"type":"object","properties":{
+"pattern":{"type":"string","minLength":1,"description":"The glob pattern to match files against"},
+"path":{"type":"string","description":"The directory to search in (absolute). Defaults to the project root; omit it rather than passing null"}},
+"required":["pattern"],"additionalProperties":false}`)
+
+// Info implements [tool.Tool].
+func (g *Glob) Info() tool.Info {
+	return tool.Info{Name: "Glob", Description: globDescription, InputSchema: globSchema, ReadOnly: true, ConcurrencySafe: true}
+}
+
+// CheckPermissions implements [tool.Tool]: Glob has no opinion; it is read-only.
+func (g *Glob) CheckPermissions(context.Context, json.RawMessage, *permission.Context) (permission.Decision, error) {
+	return permission.Decision{Behavior: permission.Passthrough, Message: "Glob has no opinion"}, nil
+}
+
+func globArgs(input json.RawMessage) globInput {
+	var in globInput
+	_ = json.Unmarshal(input, &in)
+	return in
+}
+
+// MatchRule implements [tool.RuleMatcher]: the rule's glob against the search
+// directory, then against the pattern.
+func (g *Glob) MatchRule(rule permission.Rule, input json.RawMessage) bool {
+	in := globArgs(input)
+	return g.c.matchPath(rule, in.Path) || g.c.matchPath(rule, in.Pattern)
+}
+
+// Suggestions implements [tool.Suggester]: the search directory.
+func (g *Glob) Suggestions(input json.RawMessage) []permission.Rule {
+	in := globArgs(input)
+	return []permission.Rule{{Tool: "Glob", Content: filepath.ToSlash(g.c.abs(cmpOr(in.Path, g.c.root))) + "/**", Behavior: permission.Allow, Source: "suggested"}}
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// Call implements [tool.Tool].
+func (g *Glob) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
+	return func(yield func(*tool.Chunk, error) bool) {
+		in := globArgs(call.Input)
+		dir := g.c.abs(cmpOr(in.Path, g.c.root))
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			yield(tool.Errorf("Directory not found: %s", dir), nil)
+			return
+		}
+		res, err := search.Glob(ctx, dir, in.Pattern, &search.GlobOptions{Limit: GlobLimit})
+		if err != nil {
+			yield(tool.Errorf("Error: %v", err), nil)
+			return
+		}
+		if len(res.Files) == 0 {
+			yield(tool.Text("No files found matching pattern: "+in.Pattern), nil)
+			return
+		}
+		text := strings.Join(res.Files, "\n")
+		if res.Truncated {
+			text += fmt.Sprintf("\n(Results are truncated: showing the %d most recently modified of %d files. Use a more specific path or pattern.)", len(res.Files), res.Total)
+		}
+		yield(&tool.Chunk{Content: []tool.Block{tool.TextBlock(text)}, Metadata: map[string]any{"total": res.Total, "truncated": res.Truncated}}, nil)
+	}
+}
+
+// Grep is the content search tool. See the package documentation.
+type Grep struct{ c *config }
+
+// NewGrep returns the Grep tool.
+func NewGrep(opts *Options) *Grep { return &Grep{c: newConfig(opts)} }
+
+type grepInput struct {
+	Pattern         string `json:"pattern"`
+	Path            string `json:"path,omitempty"`
+	OutputMode      string `json:"output_mode,omitempty"`
+	Glob            string `json:"glob,omitempty"`
+	Type            string `json:"type,omitempty"`
+	After           int    `json:"-A,omitempty"`
+	Before          int    `json:"-B,omitempty"`
+	C               int    `json:"-C,omitempty"`
+	Context         int    `json:"context,omitempty"`
+	N               *bool  `json:"-n,omitempty"`
+	I               bool   `json:"-i,omitempty"`
+	CaseInsensitive bool   `json:"case_insensitive,omitempty"`
+	Multiline       bool   `json:"multiline,omitempty"`
+	HeadLimit       *int   `json:"head_limit,omitempty"`
+	Offset          int    `json:"offset,omitempty"`
+}
+
+var grepSchema = mustJSON(`{"type":"object","properties":{
+"pattern":{"type":"string","description":"The regular expression pattern to search for in file contents"},
+"path":{"type":"string","description":"File or directory to search in (absolute). Defaults to the project root"},
+"output_mode":{"type":"string","enum":["content","files_with_matches","count"],"default":"files_with_matches","description":"\"content\" shows matching lines, \"files_with_matches\" shows file paths (default), \"count\" shows match counts"},
+"glob":{"type":"string","description":"Glob pattern to filter files (e.g. \"*.js\", \"*.{ts,tsx}\")"},
+"type":{"type":"string","description":"File type to search (rg --type), e.g. js, py, rust, go"},
+"-A":{"type":"integer","minimum":0,"description":"Lines to show after each match (content mode)"},
+"-B":{"type":"integer","minimum":0,"description":"Lines to show before each match (content mode)"},
+"-C":{"type":"integer","minimum":0,"description":"Lines to show before and after each match (content mode)"},
+"context":{"type":"integer","minimum":0,"description":"Alias of -C"},
+"-n":{"type":"boolean","default":true,"description":"Show line numbers (content mode)"},
+"-i":{"type":"boolean","default":false,"description":"Case-insensitive search"},
+"case_insensitive":{"type":"boolean","default":false,"description":"Alias of -i"},
+"multiline":{"type":"boolean","default":false,"description":"Patterns may span lines and . matches newlines"},
+"head_limit":{"type":"integer","minimum":0,"description":"Return at most this many lines or entries (default 250, 0 for all)"},
+"offset":{"type":"integer","minimum":0,"default":0,"description":"Skip this many lines or entries first"}},
+"required":["pattern"],"additionalProperties":false}`)
+
+// Info implements [tool.Tool].
+func (g *Grep) Info() tool.Info {
+	return tool.Info{Name: "Grep", Description: grepDescription, InputSchema: grepSchema, ReadOnly: true, ConcurrencySafe: true}
+}
+
+// CheckPermissions implements [tool.Tool]: Grep has no opinion; it is read-only.
+func (g *Grep) CheckPermissions(context.Context, json.RawMessage, *permission.Context) (permission.Decision, error) {
+	return permission.Decision{Behavior: permission.Passthrough, Message: "Grep has no opinion"}, nil
+}
+
+// MatchRule implements [tool.RuleMatcher]: the rule's glob against the path.
+func (g *Grep) MatchRule(rule permission.Rule, input json.RawMessage) bool {
+	var in grepInput
+	_ = json.Unmarshal(input, &in)
+	return g.c.matchPath(rule, in.Path)
+}
+
+// Suggestions implements [tool.Suggester]: the searched directory.
+func (g *Grep) Suggestions(input json.RawMessage) []permission.Rule {
+	var in grepInput
+	_ = json.Unmarshal(input, &in)
+	return g.c.suggestDir("Grep", cmpOr(in.Path, g.c.root))
+}
+
+func (g *Grep) engine() search.Engine {
+	switch g.c.opts.GrepEngine {
+	case "rg":
+		return search.Ripgrep
+	case "go":
+		return search.GoEngine
+	}
+	return search.Auto
+}
+
+// Call implements [tool.Tool].
+func (g *Grep) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
+	return func(yield func(*tool.Chunk, error) bool) {
+		var in grepInput
+		if err := json.Unmarshal(call.Input, &in); err != nil {
+			yield(tool.Errorf("Invalid input: %v", err), nil)
+			return
+		}
+		path := g.c.abs(cmpOr(in.Path, g.c.root))
+		if _, err := os.Stat(path); err != nil {
+			yield(tool.Errorf("Error: Path does not exist: %s", path), nil)
+			return
+		}
+		ctxLines := in.C
+		if in.Context > 0 {
+			ctxLines = in.Context
+		}
+		o := &search.GrepOptions{
+			Pattern: in.Pattern, Path: path, OutputMode: in.OutputMode, Glob: in.Glob, Type: in.Type,
+			Before: in.Before, After: in.After, Context: ctxLines, LineNumbers: in.N == nil || *in.N,
+			IgnoreCase: in.I || in.CaseInsensitive, Multiline: in.Multiline, HeadLimit: in.HeadLimit, Offset: in.Offset,
+			Engine: g.engine(),
+		}
+		res, err := search.Grep(ctx, o)
+		var te *search.ToolError
+		switch {
+		case errors.As(err, &te):
+			yield(tool.Errorf("%s", te.Msg), nil)
+			return
+		case err != nil:
+			yield(tool.Errorf("Grep failed: %v", err), nil)
+			return
+		}
+		yield(&tool.Chunk{Content: []tool.Block{tool.TextBlock(res.Text)}, Metadata: map[string]any{"items": res.Items, "engine": res.Engine.String()}}, nil)
+	}
+}

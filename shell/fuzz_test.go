@@ -1,0 +1,75 @@
+package shell
+
+import (
+	"strings"
+	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+func addTableSeeds(f *testing.F) {
+	for _, r := range loadTable(f) {
+		f.Add(r.Command)
+	}
+}
+
+func FuzzAnalyze(f *testing.F) {
+	addTableSeeds(f)
+	dir := f.TempDir()
+	opts := &Options{Mode: "accept_edits", Cwd: dir, WorkingDirs: []string{dir}, Home: "/home/fuzz"}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		a := Analyze(cmd, opts)
+		if strings.HasPrefix(a.Reason, "internal error") {
+			t.Fatalf("panic while analysing %q: %s", cmd, a.Reason)
+		}
+		if a.ReadOnly && a.Verdict != Allow {
+			t.Fatalf("%q: ReadOnly with verdict %s", cmd, a.Verdict)
+		}
+		if a.Verdict != Allow {
+			return
+		}
+		if rejectReason(cmd, defaultMaxLength) != "" {
+			t.Fatalf("%q: allowed despite rejected characters", cmd)
+		}
+		if _, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), ""); err != nil {
+			t.Fatalf("%q: allowed despite parse error %v", cmd, err)
+		}
+	})
+}
+
+func FuzzMatchRule(f *testing.F) {
+	for _, r := range loadTable(f) {
+		f.Add("git log:*", r.Command)
+	}
+	f.Add(`echo \* *`, "echo * x")
+	f.Add("npm install", "npm install x")
+	f.Fuzz(func(t *testing.T, rule, cmd string) {
+		all, _ := MatchRule(rule, cmd)
+		if all {
+			a := Analyze(cmd, nil)
+			if a.Layer == LayerParse || a.Layer == LayerReject || a.Layer == LayerInjection && !strings.HasPrefix(a.Reason, "\"") {
+				t.Fatalf("MatchRule(%q, %q): all=true for a command the analyser refuses (%s)", rule, cmd, a.Layer)
+			}
+		}
+		Suggestions(cmd)
+	})
+}
+
+func BenchmarkAnalyze(b *testing.B) {
+	rows := loadTable(b)
+	p := newProject(b)
+	cmds := make([]string, len(rows))
+	opts := make([]*Options, len(rows))
+	for i, r := range rows {
+		cmds[i] = p.expand(r.Command)
+		opts[i] = p.options(r)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j, c := range cmds {
+			Analyze(c, opts[j])
+		}
+	}
+	b.ReportMetric(float64(len(cmds)*b.N)/b.Elapsed().Seconds(), "cmds/s")
+}

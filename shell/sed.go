@@ -1,0 +1,279 @@
+package shell
+
+import (
+	"fmt"
+	"strings"
+)
+
+type sedResult struct {
+	err       string
+	inPlace   bool
+	files     []word
+	substOnly bool // every expression is s///
+	printOnly bool // -n with only N p / N,M p expressions
+}
+
+var sedLongs = map[string]argKind{
+	"quiet": fNone, "silent": fNone, "expression": fValue, "in-place": fOptValue, "regexp-extended": fNone,
+	"posix": fNone, "separate": fNone, "null-data": fNone, "zero-terminated": fNone, "sandbox": fNone, "debug": fNone,
+	"line-length": fValue, "unbuffered": fNone, "follow-symlinks": fNone, "file": fDeny,
+}
+
+var sedLongSpec = &flagSpec{long: sedLongs}
+
+// sedCheck applies the reference sed constraints to sed's arguments.
+func (an *analyzer) sedCheck(args []word, cwd string) sedResult {
+	var r sedResult
+	var exprs []string
+	quiet, hasExpr, other := false, false, false
+	var operands []word
+	for i := 0; i < len(args); i++ {
+		a := args[i].s
+		if a == "--" {
+			operands = append(operands, args[i+1:]...)
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			operands = append(operands, args[i])
+			continue
+		}
+		if strings.HasPrefix(a, "--") {
+			name, val, hasVal := a[2:], "", false
+			if eq := strings.IndexByte(name, '='); eq >= 0 {
+				name, val, hasVal = name[:eq], name[eq+1:], true
+			}
+			canon, kind, ok := sedLongSpec.resolveLong(name)
+			if !ok || kind == fDeny {
+				r.err = fmt.Sprintf("sed flag --%s not allowed", name)
+				return r
+			}
+			switch canon {
+			case "quiet", "silent":
+				quiet = true
+			case "expression":
+				if !hasVal && i+1 < len(args) {
+					i++
+					val = args[i].s
+				}
+				exprs = append(exprs, val)
+				hasExpr = true
+			case "in-place":
+				r.inPlace = true
+			default:
+				other = true
+			}
+			continue
+		}
+		for j := 1; j < len(a); j++ {
+			switch c := a[j]; c {
+			case 'n':
+				quiet = true
+			case 'E', 'r', 's', 'z', 'u':
+				other = true
+			case 'e':
+				v := a[j+1:]
+				if v == "" && i+1 < len(args) {
+					i++
+					v = args[i].s
+				}
+				exprs = append(exprs, v)
+				hasExpr = true
+				j = len(a)
+			case 'i':
+				r.inPlace = true
+				if j == len(a)-1 && i+1 < len(args) && args[i+1].s == "" {
+					i++ // BSD sed -i ''
+				}
+				j = len(a)
+			default:
+				r.err = fmt.Sprintf("sed flag -%c not allowed", c)
+				return r
+			}
+		}
+	}
+	if !hasExpr {
+		if len(operands) == 0 {
+			r.err = "sed command missing expression"
+			return r
+		}
+		exprs = append(exprs, operands[0].s)
+		operands = operands[1:]
+	}
+	r.files = operands
+	r.substOnly, r.printOnly = true, quiet && !r.inPlace && !other
+	for _, e := range exprs {
+		kind, err := sedExpr(e, quiet)
+		if err != "" {
+			r.err = err
+			return r
+		}
+		if kind != "s" {
+			r.substOnly = false
+		}
+		if kind != "np" {
+			r.printOnly = false
+		}
+	}
+	if r.inPlace {
+		for _, f := range r.files {
+			if an.isDangerousTarget(f, cwd) {
+				r.err = "sed -i modifying dangerous file: " + f.s
+				return r
+			}
+		}
+	}
+	return r
+}
+
+// sedExpr classifies one sed script: "s" (substitution), "np" (numeric
+// print under -n), "other" (a harmless address+p/d/=), or returns an error.
+func sedExpr(e string, quiet bool) (kind string, err string) {
+	t := strings.TrimSpace(e)
+	if len(t) >= 2 && t[0] == 's' {
+		if ok, flags := parseSubst(t); ok {
+			for i := 0; i < len(flags); i++ {
+				c := flags[i]
+				switch {
+				case c == 'g' || c == 'p' || c == 'i' || c == 'I' || c == 'm' || c == 'M' || c >= '0' && c <= '9':
+				case c == 'w' || c == 'W':
+					return "", "sed write operation (w/W) not allowed"
+				case c == 'e' || c == 'E':
+					return "", "sed execute operation (e/E) not allowed"
+				default:
+					return "", fmt.Sprintf("sed expression '%s' not in allowlist", e)
+				}
+			}
+			return "s", ""
+		}
+	}
+	switch {
+	case sedWrite(t):
+		return "", "sed write operation (w/W) not allowed"
+	case sedExec(t):
+		return "", "sed execute operation (e/E) not allowed"
+	case strings.ContainsAny(t, "{}"):
+		return "", "sed curly braces not allowed"
+	case strings.HasPrefix(t, "!"):
+		return "", "sed negation (!) not allowed"
+	case strings.Contains(t, "#"):
+		return "", "sed comments not allowed"
+	}
+	if quiet && numericPrint(t) {
+		return "np", ""
+	}
+	if simpleAddrCmd(t) {
+		return "other", ""
+	}
+	return "", fmt.Sprintf("sed expression '%s' not in allowlist", e)
+}
+
+func sedWrite(t string) bool {
+	for i := 0; i+1 < len(t); i++ {
+		if t[i] == '/' && (t[i+1] == 'w' || t[i+1] == 'W') {
+			if i+2 == len(t) || t[i+2] == ' ' || t[i+2] == '\t' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func sedExec(t string) bool {
+	for i := 0; i+1 < len(t); i++ {
+		if t[i] == '/' && (t[i+1] == 'e' || t[i+1] == 'E') {
+			if i+2 == len(t) || t[i+2] == ' ' || t[i+2] == '\t' || t[i+2] == '\n' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// parseSubst parses s<d>pattern<d>replacement<d>flags.
+func parseSubst(t string) (bool, string) {
+	d := t[1]
+	if d == '\\' || d == '\n' || d == ' ' || d >= 'a' && d <= 'z' || d >= 'A' && d <= 'Z' || d >= '0' && d <= '9' {
+		return false, ""
+	}
+	i := 2
+	for part := 0; part < 2; part++ {
+		for i < len(t) && t[i] != d {
+			if t[i] == '\\' {
+				i++
+			} else if t[i] == '\n' {
+				return false, ""
+			}
+			i++
+		}
+		if i >= len(t) {
+			return false, ""
+		}
+		i++
+	}
+	return true, t[i:]
+}
+
+func numericPrint(t string) bool {
+	if !strings.HasSuffix(t, "p") {
+		return false
+	}
+	t = t[:len(t)-1]
+	a, b, two := strings.Cut(t, ",")
+	return isDigits(a) && (!two || isDigits(b))
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// simpleAddrCmd accepts [addr[,addr]]{p,d,=} with addr a number, $ or /re/.
+func simpleAddrCmd(t string) bool {
+	i := 0
+	addr := func() bool {
+		switch {
+		case i < len(t) && t[i] >= '0' && t[i] <= '9':
+			for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+				i++
+			}
+			return true
+		case i < len(t) && t[i] == '$':
+			i++
+			return true
+		case i < len(t) && t[i] == '/':
+			i++
+			for i < len(t) && t[i] != '/' {
+				if t[i] == '\\' {
+					i++
+				} else if t[i] == '\n' {
+					return false
+				}
+				i++
+			}
+			if i >= len(t) {
+				return false
+			}
+			i++
+			return true
+		}
+		return false
+	}
+	if addr() && i < len(t) && t[i] == ',' {
+		i++
+		if !addr() {
+			return false
+		}
+	}
+	if i > len(t) {
+		return false
+	}
+	rest := t[i:]
+	return rest == "p" || rest == "d" || rest == "="
+}

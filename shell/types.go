@@ -1,0 +1,120 @@
+package shell
+
+// Verdict is the analyser's answer for a command or one simple command,
+// ordered by severity: a larger Verdict is more restrictive.
+type Verdict int
+
+const (
+	// Allow means the command may run without asking.
+	Allow Verdict = iota
+	// Passthrough means the analyser has no objection of its own; the
+	// permission engine decides (rules, mode, or asking the user).
+	Passthrough
+	// Ask means a human must approve the command.
+	Ask
+)
+
+// String returns "allow", "passthrough" or "ask".
+func (v Verdict) String() string {
+	switch v {
+	case Allow:
+		return "allow"
+	case Passthrough:
+		return "passthrough"
+	case Ask:
+		return "ask"
+	}
+	return "ask"
+}
+
+// Layer names reported in [Analysis.Layer] and [Command.Layer].
+const (
+	LayerEmpty       = "empty"
+	LayerReject      = "reject"
+	LayerParse       = "parse"
+	LayerLimit       = "limit"
+	LayerInjection   = "injection"
+	LayerDangerous   = "dangerous-pattern"
+	LayerRemoval     = "removal"
+	LayerSed         = "sed"
+	LayerSensitive   = "sensitive-path"
+	LayerReadOnly    = "read-only"
+	LayerAcceptEdits = "accept-edits"
+	LayerPassthrough = "passthrough"
+)
+
+// Options configures [Analyze]. The zero value (or nil) is valid.
+type Options struct {
+	// Mode is the permission mode name: "default", "accept_edits", "explore",
+	// "bypass" or "dont_ask". Only "accept_edits" and "dont_ask" enable the
+	// filesystem auto-allow layer.
+	Mode string
+	// Cwd is the absolute directory the command runs in; relative paths
+	// resolve against it. "" means the process working directory.
+	Cwd string
+	// WorkingDirs are the absolute roots that edits may touch. Cwd is not
+	// implicitly one of them.
+	WorkingDirs []string
+	// Home is used for ~ expansion; "" means os.UserHomeDir().
+	Home string
+	// DangerousFiles are file names (or name suffixes such as ".ssh/config")
+	// that no command may write. nil means [DefaultDangerousFiles]; a non-nil
+	// empty slice means none.
+	DangerousFiles []string
+	// DangerousDirs are directory names that no command may write into.
+	// nil means [DefaultDangerousDirs].
+	DangerousDirs []string
+	// MaxCommands caps the number of simple commands; 0 means 50. Above the
+	// cap the answer is Ask, never "skip the checks".
+	MaxCommands int
+	// MaxLength caps the command length in bytes; 0 means 16384.
+	MaxLength int
+}
+
+// DefaultDangerousFiles are the file names no shell command may write
+// (reference list plus other shell start-up and credential files).
+// Entries containing a slash match as a path suffix; ".env" also covers
+// every ".env.*" variant.
+var DefaultDangerousFiles = []string{
+	".gitconfig", ".gitmodules", ".gitattributes", ".git-credentials",
+	".bashrc", ".bash_profile", ".bash_login", ".bash_logout",
+	".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout", ".profile",
+	".ssh/config", ".ssh/authorized_keys",
+	".netrc", ".npmrc", ".pypirc", ".pgpass",
+	".env", ".envrc", ".env.local", ".env.development", ".env.development.local",
+	".env.test", ".env.test.local", ".env.staging", ".env.production", ".env.production.local",
+	".kube/config", ".docker/config.json",
+}
+
+// DefaultDangerousDirs are directory names no shell command may write into.
+var DefaultDangerousDirs = []string{".git", ".vscode", ".idea", ".ssh", ".aws", ".gnupg"}
+
+// Analysis is the result of [Analyze].
+type Analysis struct {
+	Verdict Verdict
+	// ReadOnly is true iff every simple command is read-only and nothing
+	// (injection, parse failure, sensitive path, ...) objected.
+	ReadOnly bool
+	// BypassImmune reports that the Ask cannot be overridden by allow rules.
+	BypassImmune bool
+	// Message is meant for the model or the user.
+	Message string
+	// Reason names the deciding simple command and layer.
+	Reason string
+	// Layer is the deciding layer (one of the Layer constants).
+	Layer    string
+	Commands []Command
+}
+
+// Command is the analysis of one simple command.
+type Command struct {
+	Text         string   // source text of the simple command
+	Argv         []string // normalised argv (unquoted, brace-expanded); wrappers not removed
+	Verdict      Verdict
+	ReadOnly     bool
+	BypassImmune bool
+	Layer        string
+	Reason       string
+
+	message string
+}

@@ -1,0 +1,435 @@
+package shell
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+func parseArgs(t *testing.T, src string) []word {
+	t.Helper()
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		t.Fatalf("parse %q: %v", src, err)
+	}
+	call := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	var out []word
+	for _, w := range call.Args {
+		var ok bool
+		out, ok = expandWord(src, w, out)
+		if !ok {
+			t.Fatalf("expand %q failed", src)
+		}
+	}
+	return out
+}
+
+func TestUnquote(t *testing.T) {
+	tests := []struct {
+		src  string
+		want []string
+	}{
+		{`l\s -la`, []string{"ls", "-la"}},
+		{`r''m -rf /`, []string{"rm", "-rf", "/"}},
+		{`"rm" '-rf' x`, []string{"rm", "-rf", "x"}},
+		{`find . -exe\c ls`, []string{"find", ".", "-exec", "ls"}},
+		{`git log --out\put=x`, []string{"git", "log", "--output=x"}},
+		{`echo "a\"b" "\$x" "\q"`, []string{"echo", `a"b`, "$x", `\q`}},
+		{`echo 'a\b'`, []string{"echo", `a\b`}},
+		{`echo $'\x2dexec' $'a\tb' $'\101'`, []string{"echo", "-exec", "a\tb", "A"}},
+		{"echo a\\\nb", []string{"echo", "ab"}},
+		{`touch {a,../../etc/x}`, []string{"touch", "a", "../../etc/x"}},
+		{`echo {1..3}`, []string{"echo", "1", "2", "3"}},
+		{`echo x{a,b}y`, []string{"echo", "xay", "xby"}},
+		{`git show HEAD@{0}`, []string{"git", "show", "HEAD@{0}"}},
+		{`echo "$HOME"/x`, []string{"echo", "$HOME/x"}},
+	}
+	for _, tt := range tests {
+		got := argvStrings(parseArgs(t, tt.src))
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: got %q, want %q", tt.src, got, tt.want)
+		}
+	}
+	ws := parseArgs(t, `ls *.go '*.md' "$HOME" ~/x '~/y' $'\e'`)
+	if !ws[1].glob || ws[2].glob {
+		t.Error("glob detection: unquoted * is a glob, quoted is not")
+	}
+	if ws[3].literal || !ws[3].param {
+		t.Error("$HOME is not literal")
+	}
+	if !ws[4].tilde || ws[5].tilde {
+		t.Error("tilde only when unquoted")
+	}
+	if ws[6].literal || !ws[6].obscured {
+		t.Error("$'\\e' decodes to a control character: not literal")
+	}
+}
+
+func TestBraceDifferential(t *testing.T) {
+	for _, src := range []string{`git diff {@'{'0},--output=/tmp/pwned}`, `touch {a,\'b}`, `echo {1..99999}`} {
+		f, _ := syntax.NewParser().Parse(strings.NewReader(src), "")
+		ok := true
+		for _, w := range f.Stmts[0].Cmd.(*syntax.CallExpr).Args {
+			if _, good := expandWord(src, w, nil); !good {
+				ok = false
+			}
+		}
+		if ok {
+			t.Errorf("%s: want refusal", src)
+		}
+	}
+}
+
+func TestFlagParsing(t *testing.T) {
+	w := func(ss ...string) []word {
+		out := make([]word, len(ss))
+		for i, s := range ss {
+			out[i] = word{s: s, literal: true}
+		}
+		return out
+	}
+	sortSpec := roTools["sort"]
+	for _, tc := range []struct {
+		args []string
+		ok   bool
+	}{
+		{[]string{"-u", "f"}, true},
+		{[]string{"-k2", "-t,", "f"}, true},
+		{[]string{"-k", "2", "f"}, true},
+		{[]string{"-o", "out"}, false},
+		{[]string{"-oout"}, false},
+		{[]string{"-uo", "out"}, false},
+		{[]string{"-ruo", "out"}, false},
+		{[]string{"--o", "x"}, false},
+		{[]string{"--ou=x"}, false},
+		{[]string{"--output=x"}, false},
+		{[]string{"--compress=sh"}, false},
+		{[]string{"--rev"}, true},
+		{[]string{"--unknown"}, false},
+		{[]string{"-k", "-o"}, true}, // -o is the value of -k
+		{[]string{"--", "-o"}, true}, // after -- it is an operand
+	} {
+		if ok, _ := sortSpec(nil, nil, w(tc.args...)); ok != tc.ok {
+			t.Errorf("sort %q: ok=%v, want %v", tc.args, ok, tc.ok)
+		}
+	}
+	r := parseFlags(rmSpec, w("-rfv", "--", "-x", "y"))
+	if !r.has("r") || !r.has("f") || len(r.operands) != 2 {
+		t.Errorf("rm cluster: %+v", r)
+	}
+	r = parseFlags(rmSpec, w("--rec", "--fo", "x"))
+	if !r.has("recursive") || !r.has("force") {
+		t.Errorf("rm abbreviations: %+v", r)
+	}
+	r = parseFlags(cpSpec, w("-tdir", "a"))
+	if v, _ := r.value("t"); v != "dir" {
+		t.Errorf("attached value: %+v", r)
+	}
+	r = parseFlags(cpSpec, w("--target=dir", "a"))
+	if v, _ := r.value("target-directory"); v != "dir" {
+		t.Errorf("abbreviated long with value: %+v", r)
+	}
+	if r := parseFlags(cpSpec, w("-s", "a", "b")); r.bad != "-s" {
+		t.Errorf("cp -s should be refused: %+v", r)
+	}
+	if ok, _ := roTools["rg"](nil, nil, w("-ez", "x")); !ok {
+		t.Error("rg -ez: z is the pattern of -e")
+	}
+	if ok, _ := roTools["rg"](nil, nil, w("-nz", "x")); ok {
+		t.Error("rg -nz: z in cluster")
+	}
+	if ok, _ := roDate(nil, nil, w("-us")); ok {
+		t.Error("date -us")
+	}
+	if ok, _ := roDate(nil, nil, w("-d", "yesterday", "+%F")); !ok {
+		t.Error("date -d yesterday")
+	}
+}
+
+func TestPathClassification(t *testing.T) {
+	p := newProject(t)
+	cfg := newConfig(&Options{Mode: "accept_edits", Cwd: p.proj, WorkingDirs: []string{p.proj}, Home: p.home})
+	an := &analyzer{cfg: cfg}
+	for _, tc := range []struct {
+		path   string
+		forbid bool
+		want   bool
+	}{
+		{"a", false, true},
+		{"sub/x", false, true},
+		{"./sub/../x", false, true},
+		{"../x", false, false},
+		{"sub/../../x", false, false},
+		{p.proj + "/x", false, true},
+		{p.proj + "2/x", false, false},
+		{p.proj + "-sibling", false, false},
+		{p.proj + "/../proj2/x", false, false},
+		{"~/x", false, false},
+		{"~root/x", false, false},
+		{"~+/x", false, true},
+		{"link-out/x", false, false},
+		{"link-out", false, false},
+		{".", true, false},
+		{".", false, true},
+		{p.proj, true, false},
+		{"/", false, false},
+		{"/etc/x", false, false},
+	} {
+		w := word{s: tc.path, literal: true, tilde: strings.HasPrefix(tc.path, "~")}
+		if got := an.inside(editPath{w: w, forbidTop: tc.forbid}, p.proj); got != tc.want {
+			t.Errorf("inside(%q, forbidTop=%v) = %v, want %v", tc.path, tc.forbid, got, tc.want)
+		}
+	}
+	// A root spelled through a symlink still contains its real paths.
+	alias := filepath.Join(p.root, "alias")
+	if err := os.Symlink(p.proj, alias); err != nil {
+		t.Fatal(err)
+	}
+	an2 := &analyzer{cfg: newConfig(&Options{Mode: "accept_edits", Cwd: p.proj, WorkingDirs: []string{alias}, Home: p.home})}
+	if !an2.inside(editPath{w: word{s: "x", literal: true}}, p.proj) {
+		t.Error("path inside a symlinked working dir refused")
+	}
+	if an2.inside(editPath{w: word{s: "link-out/x", literal: true}}, p.proj) {
+		t.Error("symlink escape accepted with a symlinked working dir")
+	}
+	// A dangling symlink inside the project is refused (writing through it
+	// would create its target).
+	if err := os.Symlink(filepath.Join(p.out, "missing"), filepath.Join(p.proj, "dangling")); err != nil {
+		t.Fatal(err)
+	}
+	if an.inside(editPath{w: word{s: "dangling", literal: true}}, p.proj) {
+		t.Error("dangling symlink accepted")
+	}
+	for _, g := range []struct {
+		s    string
+		want bool
+	}{{"*.go", true}, {"src/*", true}, {".*", false}, {"..*", false}, {"sub/.?", false}, {"../*", false}} {
+		w := word{s: g.s, literal: true, glob: true}
+		if got := an.inside(editPath{w: w}, p.proj); got != g.want {
+			t.Errorf("glob %q: %v, want %v", g.s, got, g.want)
+		}
+	}
+}
+
+func TestMatchRule(t *testing.T) {
+	tests := []struct {
+		rule, cmd string
+		all, any  bool
+	}{
+		{"git log:*", "git log", true, true},
+		{"git log:*", "git log --oneline", true, true},
+		{"git log:*", "git logx", false, false},
+		{"git log:*", "git log; rm -rf x", false, true},
+		{"git log:*", "git log && git log -p", true, true},
+		{"git log:*", "git log $(rm -rf x)", false, true},
+		{"git log:*", "git log > /etc/x", false, true},
+		{"git log:*", "LD_PRELOAD=x git log", false, true},
+		{"git log:*", "TZ=UTC git log", true, true},
+		{"git log:*", "'git' \"log\" -p", true, true},
+		{"rm:*", "sudo rm -rf x", false, true},
+		{"rm:*", "echo a; rm x", false, true},
+		{"rm:*", "echo $(rm x)", false, true},
+		{"rm:*", "env FOO=1 nice rm x", false, true},
+		{"rm:*", "bash -c 'rm x'", false, true},
+		{"rm:*", "find . -exec rm {} \\;", false, true},
+		{"rm:*", "X=1 rm x", false, true},
+		{"npm install", "npm install lodash", true, true},
+		{"npm install", "sudo npm install x", true, true},
+		{"npm install", "npm test", false, false},
+		{"npm install", "npm install; curl x | sh", false, true},
+		{"git * --oneline", "git log --oneline", true, true},
+		{"git * --oneline", "git log -p", false, false},
+		{"git *", "git", true, true},
+		{"git *", "git status; rm x", false, true},
+		{`echo \*`, "echo *", true, true},
+		{`echo \*`, "echo a", false, false},
+		{`a\\b`, `echo 'a\b'`, true, true},
+		{`echo \* x*`, "echo * xyz", true, true},
+		{"ls:*", "ls 'unterminated", false, true},
+		{"ls", "ls 'unterminated", false, true},
+		{"rm", "ls\rrm", false, true},
+		{"ls:*", "ls\rrm", false, false},
+		{"ls:*", "ls \x00", false, true},
+		{"echo *", "echo x && ls", false, true},
+		{"cd:*", "cd X && python3 evil.py", false, true},
+		{"env *", "env rm -rf x", true, true},
+		{"", "ls", true, true},
+		{"", "ls $(x)", false, true},
+	}
+	for _, tt := range tests {
+		all, any := MatchRule(tt.rule, tt.cmd)
+		if all != tt.all || any != tt.any {
+			t.Errorf("MatchRule(%q, %q) = %v,%v; want %v,%v", tt.rule, tt.cmd, all, any, tt.all, tt.any)
+		}
+	}
+}
+
+func TestSuggestions(t *testing.T) {
+	tests := []struct {
+		cmd  string
+		want []string
+	}{
+		{"git push", []string{"git push:*"}},
+		{"git push origin main", []string{"git push:*"}},
+		{"rm ~/.bashrc", []string{"rm ~/.bashrc:*"}},
+		{"chmod 777 x", []string{"chmod 777:*"}},
+		{"cd /tmp && make", nil},
+		{"ls -la", nil},
+		{"echo hi | grep h", nil},
+		{"npm install && npm test && npm install", []string{"npm install:*", "npm test:*"}},
+		{"NODE_ENV=prod npm run build", []string{"npm run:*"}},
+		{"LD_PRELOAD=x npm run build", nil},
+		{"ls $(id)", nil},
+		{"ls 'unterminated", nil},
+		{"a b; c d; e f; g h; i j; k l; m n", []string{"a b:*", "c d:*", "e f:*", "g h:*", "i j:*"}},
+		{"'git' \"commit\" -m x", []string{"git commit:*"}},
+	}
+	for _, tt := range tests {
+		if got := Suggestions(tt.cmd); !slices.Equal(got, tt.want) {
+			t.Errorf("Suggestions(%q) = %q, want %q", tt.cmd, got, tt.want)
+		}
+	}
+}
+
+func TestAnalysisFields(t *testing.T) {
+	a := Analyze("ls; rm -rf /; echo x", &Options{Cwd: "/w", Home: "/home/u"})
+	if a.Verdict != Ask || !a.BypassImmune || a.Layer != LayerDangerous || a.ReadOnly {
+		t.Fatalf("got %+v", a)
+	}
+	if a.Message != "Permission required: Command contains dangerous pattern: rm -rf" {
+		t.Errorf("message %q", a.Message)
+	}
+	if !strings.Contains(a.Reason, `"rm -rf /" (command 2 of 3)`) || !strings.Contains(a.Reason, "dangerous pattern rm -rf") {
+		t.Errorf("reason %q", a.Reason)
+	}
+	if len(a.Commands) != 3 || !slices.Equal(a.Commands[1].Argv, []string{"rm", "-rf", "/"}) || !a.Commands[0].ReadOnly {
+		t.Errorf("commands %+v", a.Commands)
+	}
+	a = Analyze("git status && ls | wc -l", nil)
+	if a.Verdict != Allow || !a.ReadOnly || a.Layer != LayerReadOnly {
+		t.Errorf("read-only chain: %+v", a)
+	}
+	a = Analyze("npm test", nil)
+	if a.Verdict != Passthrough || a.Message != "Execute bash command: npm test" || a.Layer != LayerPassthrough {
+		t.Errorf("passthrough: %+v", a)
+	}
+	a = Analyze("ls $(id)", nil)
+	if a.Message != "Permission required: Command contains command_substitution which cannot be statically analyzed" {
+		t.Errorf("injection message %q", a.Message)
+	}
+	a = Analyze("rm -r /usr", nil)
+	if !strings.HasPrefix(a.Message, "Dangerous removal operation detected: '/usr'") || a.Layer != LayerRemoval {
+		t.Errorf("removal %+v", a)
+	}
+	a = Analyze("cat ~/.ssh/id_rsa", &Options{Home: "/home/u"})
+	if a.Message != "Permission required: Bash command operates on sensitive paths: ~/.ssh/id_rsa" {
+		t.Errorf("sensitive %q", a.Message)
+	}
+	a = Analyze("sed 's/a/b/e' f", nil)
+	if a.Message != "Permission required: sed execute operation (e/E) not allowed" || a.Layer != LayerSed {
+		t.Errorf("sed %+v", a)
+	}
+	a = Analyze("   ", nil)
+	if a.Verdict != Passthrough || a.Layer != LayerEmpty {
+		t.Errorf("empty %+v", a)
+	}
+	dir := t.TempDir()
+	a = Analyze("mkdir build", &Options{Mode: "accept_edits", Cwd: dir, WorkingDirs: []string{dir}})
+	if a.Verdict != Allow || a.ReadOnly || a.Layer != LayerAcceptEdits ||
+		a.Message != "Permission granted for 'mkdir' command (filesystem command, all targets in working directory)" {
+		t.Errorf("accept-edits %+v", a)
+	}
+	a = Analyze("mkdir build", &Options{Mode: "default", Cwd: dir, WorkingDirs: []string{dir}})
+	if a.Verdict != Passthrough {
+		t.Errorf("default mode mkdir %+v", a)
+	}
+	a = Analyze(strings.Repeat("true;", 51), nil)
+	if a.Verdict != Ask || a.Layer != LayerLimit {
+		t.Errorf("limit %+v", a)
+	}
+	a = Analyze("ls", &Options{MaxLength: 1})
+	if a.Verdict != Ask || a.Layer != LayerReject {
+		t.Errorf("length %+v", a)
+	}
+	a = Analyze("touch .gitconfig", &Options{DangerousFiles: []string{}, DangerousDirs: []string{}})
+	if a.Verdict != Passthrough {
+		t.Errorf("empty dangerous lists disable write checks: %+v", a)
+	}
+	for _, v := range []Verdict{Allow, Passthrough, Ask} {
+		if v.String() == "" {
+			t.Error("empty String")
+		}
+	}
+}
+
+func TestSedRules(t *testing.T) {
+	an := &analyzer{cfg: newConfig(nil)}
+	w := func(ss ...string) []word {
+		out := make([]word, len(ss))
+		for i, s := range ss {
+			out[i] = word{s: s, literal: true}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"s/a/b/g", "f"}, ""},
+		{[]string{"-n", "5p", "f"}, ""},
+		{[]string{"s/a#/b/", "f"}, ""},
+		{[]string{"s|a|b|", "f"}, ""},
+		{nil, "sed command missing expression"},
+		{[]string{"-x", "p"}, "sed flag -x not allowed"},
+		{[]string{"--file=x"}, "sed flag --file not allowed"},
+		{[]string{"--fi=x"}, "sed flag --fi not allowed"},
+		{[]string{"s/a/b/w /tmp/x", "f"}, "sed write operation (w/W) not allowed"},
+		{[]string{"s/a/b/e", "f"}, "sed execute operation (e/E) not allowed"},
+		{[]string{"/x/{p}", "f"}, "sed curly braces not allowed"},
+		{[]string{"!d", "f"}, "sed negation (!) not allowed"},
+		{[]string{"1d # c", "f"}, "sed comments not allowed"},
+		{[]string{"y/abc/xyz/", "f"}, "sed expression 'y/abc/xyz/' not in allowlist"},
+		{[]string{"-i", "s/a/b/", ".bashrc"}, "sed -i modifying dangerous file: .bashrc"},
+	} {
+		if got := an.sedCheck(w(tc.args...), "/").err; got != tc.err {
+			t.Errorf("sed %q: %q, want %q", tc.args, got, tc.err)
+		}
+	}
+}
+
+func TestConcurrentAnalyze(t *testing.T) {
+	rows := loadTable(t)
+	p := newProject(t)
+	done := make(chan bool)
+	for g := 0; g < 4; g++ {
+		go func() {
+			for _, r := range rows[:200] {
+				Analyze(p.expand(r.Command), p.options(r))
+				MatchRule("git log:*", r.Command)
+			}
+			done <- true
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		<-done
+	}
+}
+
+func TestNilOptionsAndDefaults(t *testing.T) {
+	if a := Analyze("ls", nil); a.Verdict != Allow {
+		t.Errorf("ls with nil options: %+v", a)
+	}
+	if len(DefaultDangerousFiles) == 0 || len(DefaultDangerousDirs) == 0 {
+		t.Error("default lists empty")
+	}
+	// Never panics on odd input.
+	for _, s := range []string{"", "\x00", "((", "$((", "<<EOF", "a=(", "${", "`", "'", "\\", "{a,b}{", "!", ";;", "&&", "|"} {
+		Analyze(s, nil)
+		MatchRule(s, s)
+		Suggestions(s)
+	}
+}
