@@ -19,7 +19,7 @@ time_runs() { # label, command...
 }
 echo "| command ($runs runs each) | mean wall time |"
 echo "|---|---|"
-time_runs "true" true
+time_runs "/bin/true" /bin/true
 time_runs "ls -la" ls -la
 time_runs "toolscope version" "$bin" version
 time_runs "toolscope check -- 'git status && ls -la'" "$bin" check -- 'git status && ls -la'

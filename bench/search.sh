@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Compare toolscope's Grep/Glob with raw ripgrep. Usage: bench/search.sh [-root DIR] [-n N]
+# Compare the Grep, Glob and Read tools with raw rg and sed -n on the same input.
+# Usage: bench/search.sh [-root DIR] [-n N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 uname -a
