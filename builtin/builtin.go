@@ -234,5 +234,5 @@ func (c *config) suggestDir(toolName, path string) []permission.Rule {
 	return []permission.Rule{{Tool: toolName, Content: filepath.ToSlash(dir) + "/**", Behavior: permission.Allow, Source: "suggested"}}
 }
 
-// mustSchema is for the tools' literal schemas.
+// mustJSON is for the tools' literal schemas.
 func mustJSON(s string) []byte { return []byte(s) }

@@ -383,7 +383,9 @@ func printResult(w io.Writer, r *tool.Result, asJSON bool) {
 	}
 }
 
-func isTerminal(r io.Reader) bool {
+// isTerminal reports whether the user can be asked on r. It is a variable so
+// that tests can stand in for a terminal.
+var isTerminal = func(r io.Reader) bool {
 	f, ok := r.(*os.File)
 	return ok && isTTY(f.Fd())
 }

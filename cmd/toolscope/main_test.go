@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -63,9 +65,43 @@ func TestPrompt(t *testing.T) {
 	}
 }
 
-// TestCallAlwaysPersistsRule drives the interactive path with a pseudo
-// answer: the approved rule lands in the state file.
+// TestCallAlwaysPersistsRule answers "always" at a (stand-in) terminal: the
+// call runs, and the suggested rule lands in the state file, so the next call
+// runs without asking, even without a terminal.
 func TestCallAlwaysPersistsRule(t *testing.T) {
+	defer func(f func(io.Reader) bool) { isTerminal = f }(isTerminal)
+	isTerminal = func(io.Reader) bool { return true }
+	dir := t.TempDir()
+	state := filepath.Join(dir, "st.json")
+	var out, errb bytes.Buffer
+	args := []string{"call", "--cwd", dir, "--state", state, "Bash", `{"command":"touch a.txt"}`}
+	if code := exitCode(run(context.Background(), args, strings.NewReader("always\n"), &out, &errb), &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a.txt")); err != nil {
+		t.Fatal("the approved command did not run")
+	}
+	b, _ := os.ReadFile(state)
+	if !strings.Contains(string(b), `"content": "touch a.txt:*"`) {
+		t.Fatalf("rule not saved:\n%s", b)
+	}
+	isTerminal = func(io.Reader) bool { return false }
+	args[len(args)-1] = `{"command":"touch a.txt b.txt"}`
+	if code := exitCode(run(context.Background(), args, strings.NewReader(""), &out, &errb), &errb); code != 0 {
+		t.Fatalf("second call, covered by the saved rule: exit %d: %s", code, errb.String())
+	}
+	// "n" at the terminal denies: exit 3, nothing runs.
+	isTerminal = func(io.Reader) bool { return true }
+	args[len(args)-1] = `{"command":"touch c.txt"}`
+	if code := exitCode(run(context.Background(), args, strings.NewReader("n\n"), &out, &errb), &errb); code != 3 {
+		t.Fatalf("denied at the prompt: exit %d", code)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "c.txt")); err == nil {
+		t.Fatal("a denied command ran")
+	}
+}
+
+func TestCallNoTerminalSavesNoRule(t *testing.T) {
 	dir := t.TempDir()
 	state := dir + "/st.json"
 	var out, errb bytes.Buffer

@@ -1,108 +1,21 @@
 package builtin
 
 import (
+	"cmp"
 	"context"
 	_ "embed"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"iter"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/toolscope/toolscope/internal/search"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )
 
-var (
-	//go:embed glob.md
-	globDescription string
-	//go:embed grep.md
-	grepDescription string
-)
-
-// GlobLimit is how many files Glob returns at most.
-const GlobLimit = 100
-
-// Glob is the file-finding tool. See the package documentation.
-type Glob struct{ c *config }
-
-// NewGlob returns the Glob tool.
-func NewGlob(opts *Options) *Glob { return &Glob{c: newConfig(opts)} }
-
-type globInput struct {
-	Pattern string `json:"pattern"`
-	Path    string `json:"path,omitempty"`
-}
-
-var globSchema = mustJSON(`{"type":"object","properties":{
-"pattern":{"type":"string","minLength":1,"description":"The glob pattern to match files against"},
-"path":{"type":"string","description":"The directory to search in (absolute). Defaults to the project root; omit it rather than passing null"}},
-"required":["pattern"],"additionalProperties":false}`)
-
-// Info implements [tool.Tool].
-func (g *Glob) Info() tool.Info {
-	return tool.Info{Name: "Glob", Description: globDescription, InputSchema: globSchema, ReadOnly: true, ConcurrencySafe: true}
-}
-
-// CheckPermissions implements [tool.Tool]: Glob has no opinion; it is read-only.
-func (g *Glob) CheckPermissions(context.Context, json.RawMessage, *permission.Context) (permission.Decision, error) {
-	return permission.Decision{Behavior: permission.Passthrough, Message: "Glob has no opinion"}, nil
-}
-
-func globArgs(input json.RawMessage) globInput {
-	var in globInput
-	_ = json.Unmarshal(input, &in)
-	return in
-}
-
-// MatchRule implements [tool.RuleMatcher]: the rule's glob against the search
-// directory, then against the pattern.
-func (g *Glob) MatchRule(rule permission.Rule, input json.RawMessage) bool {
-	in := globArgs(input)
-	return g.c.matchPath(rule, in.Path) || g.c.matchPath(rule, in.Pattern)
-}
-
-// Suggestions implements [tool.Suggester]: the search directory.
-func (g *Glob) Suggestions(input json.RawMessage) []permission.Rule {
-	in := globArgs(input)
-	return []permission.Rule{{Tool: "Glob", Content: filepath.ToSlash(g.c.abs(cmpOr(in.Path, g.c.root))) + "/**", Behavior: permission.Allow, Source: "suggested"}}
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
-
-// Call implements [tool.Tool].
-func (g *Glob) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
-	return func(yield func(*tool.Chunk, error) bool) {
-		in := globArgs(call.Input)
-		dir := g.c.abs(cmpOr(in.Path, g.c.root))
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			yield(tool.Errorf("Directory not found: %s", dir), nil)
-			return
-		}
-		res, err := search.Glob(ctx, dir, in.Pattern, &search.GlobOptions{Limit: GlobLimit})
-		if err != nil {
-			yield(tool.Errorf("Error: %v", err), nil)
-			return
-		}
-		if len(res.Files) == 0 {
-			yield(tool.Text("No files found matching pattern: "+in.Pattern), nil)
-			return
-		}
-		text := strings.Join(res.Files, "\n")
-		if res.Truncated {
-			text += fmt.Sprintf("\n(Results are truncated: showing the %d most recently modified of %d files. Use a more specific path or pattern.)", len(res.Files), res.Total)
-		}
-		yield(&tool.Chunk{Content: []tool.Block{tool.TextBlock(text)}, Metadata: map[string]any{"total": res.Total, "truncated": res.Truncated}}, nil)
-	}
-}
+//go:embed grep.md
+var grepDescription string
 
 // Grep is the content search tool. See the package documentation.
 type Grep struct{ c *config }
@@ -167,7 +80,7 @@ func (g *Grep) MatchRule(rule permission.Rule, input json.RawMessage) bool {
 func (g *Grep) Suggestions(input json.RawMessage) []permission.Rule {
 	var in grepInput
 	_ = json.Unmarshal(input, &in)
-	return g.c.suggestDir("Grep", cmpOr(in.Path, g.c.root))
+	return g.c.suggestDir("Grep", cmp.Or(in.Path, g.c.root))
 }
 
 func (g *Grep) engine() search.Engine {
@@ -188,7 +101,7 @@ func (g *Grep) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk,
 			yield(tool.Errorf("Invalid input: %v", err), nil)
 			return
 		}
-		path := g.c.abs(cmpOr(in.Path, g.c.root))
+		path := g.c.abs(cmp.Or(in.Path, g.c.root))
 		if _, err := os.Stat(path); err != nil {
 			yield(tool.Errorf("Error: Path does not exist: %s", path), nil)
 			return

@@ -1,0 +1,128 @@
+package builtin
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"iter"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolscope/toolscope/internal/textfile"
+	"github.com/toolscope/toolscope/internal/udiff"
+	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/tool"
+)
+
+//go:embed edit.md
+var editDescription string
+
+// Edit is the exact-replacement editing tool. See the package documentation.
+type Edit struct{ c *config }
+
+// NewEdit returns the Edit tool.
+func NewEdit(opts *Options) *Edit { return &Edit{c: newConfig(opts)} }
+
+var editSchema = mustJSON(`{"type":"object","properties":{
+"file_path":{"type":"string","description":"The absolute path to the file to modify"},
+"old_string":{"type":"string","description":"The text to replace"},
+"new_string":{"type":"string","description":"The text to replace it with (must be different from old_string)"},
+"replace_all":{"type":"boolean","default":false,"description":"Replace all occurrences of old_string (default false)"}},
+"required":["file_path","old_string","new_string"],"additionalProperties":false}`)
+
+// Info implements [tool.Tool].
+func (e *Edit) Info() tool.Info {
+	return tool.Info{Name: "Edit", Description: editDescription, InputSchema: editSchema, StateInjected: true}
+}
+
+// CheckPermissions implements [tool.Tool], like Write's.
+func (e *Edit) CheckPermissions(_ context.Context, input json.RawMessage, pc *permission.Context) (permission.Decision, error) {
+	return e.c.checkEdit("editing", inputPath(input), pc), nil
+}
+
+// MatchRule implements [tool.RuleMatcher] with path globs.
+func (e *Edit) MatchRule(rule permission.Rule, input json.RawMessage) bool {
+	return e.c.matchPath(rule, inputPath(input))
+}
+
+// Suggestions implements [tool.Suggester]: the file's directory.
+func (e *Edit) Suggestions(input json.RawMessage) []permission.Rule {
+	return e.c.suggestDir("Edit", inputPath(input))
+}
+
+// Call implements [tool.Tool].
+func (e *Edit) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
+	return func(yield func(*tool.Chunk, error) bool) {
+		var in struct {
+			FilePath   string `json:"file_path"`
+			OldString  string `json:"old_string"`
+			NewString  string `json:"new_string"`
+			ReplaceAll bool   `json:"replace_all"`
+		}
+		if err := json.Unmarshal(call.Input, &in); err != nil {
+			yield(tool.Errorf("Invalid input: %v", err), nil)
+			return
+		}
+		yield(e.edit(in.FilePath, in.OldString, in.NewString, in.ReplaceAll, call.State), nil)
+	}
+}
+
+func (e *Edit) edit(p, oldS, newS string, all bool, st *tool.State) *tool.Chunk {
+	if !filepath.IsAbs(p) {
+		return e.c.absError(p)
+	}
+	if oldS == newS {
+		return tool.Errorf("Error: old_string and new_string are identical. No changes to make.")
+	}
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && oldS == "":
+		if err := commit(p, []byte(newS), st); err != nil {
+			return tool.Errorf("Error writing file: %v", err)
+		}
+		return &tool.Chunk{Content: []tool.Block{tool.TextBlock(fmt.Sprintf("Created the new file %s (%d lines).", p, countLines(newS)))},
+			Metadata: map[string]any{"file_path": p, "created": true, "occurrences": 0, "diff": udiff.Unified("/dev/null", "b"+p, "", newS, 3)}}
+	case errors.Is(err, fs.ErrNotExist):
+		return tool.Errorf("Error: File not found: %s (to create a file, use Write)", p)
+	case err != nil:
+		return tool.Errorf("Error reading file: %v", err)
+	case fi.IsDir():
+		return tool.Errorf("Error: Path is a directory, not a file: %s", p)
+	case oldS == "":
+		return tool.Errorf("Error: old_string is empty, but %s already exists. To insert text, put the text next to the insertion point in old_string and that text plus the insertion in new_string; to replace the whole file, use Write.", p)
+	}
+	data, bad := fresh(p, st, "Error: To edit a file, you must first read it using the Read tool.")
+	if bad != nil {
+		return bad
+	}
+	content := string(data)
+	if textfile.DetectCRLF(data) {
+		oldS, newS = textfile.ToCRLF(oldS), textfile.ToCRLF(newS)
+	}
+	n := strings.Count(content, oldS)
+	switch {
+	case n == 0:
+		return tool.Errorf("Error: old_string not found in %s. It must match the file exactly, including whitespace and indentation, without Read's line-number prefixes.", p)
+	case n > 1 && !all:
+		return tool.Errorf("Error: old_string appears %d times in %s. Set replace_all=true to replace all occurrences, or make old_string more specific.", n, p)
+	}
+	var updated string
+	if all {
+		updated = strings.ReplaceAll(content, oldS, newS)
+	} else {
+		updated = strings.Replace(content, oldS, newS, 1)
+	}
+	if err := commit(p, []byte(updated), st); err != nil {
+		return tool.Errorf("Error writing file: %v", err)
+	}
+	msg := fmt.Sprintf("Successfully replaced 1 occurrence in %s", p)
+	if all {
+		msg = fmt.Sprintf("Successfully replaced all %d occurrences in %s", n, p)
+	}
+	return &tool.Chunk{Content: []tool.Block{tool.TextBlock(msg)},
+		Metadata: map[string]any{"file_path": p, "occurrences": n, "diff": udiff.Unified("a"+p, "b"+p, content, updated, 3)}}
+}

@@ -1,0 +1,154 @@
+package builtin
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"iter"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolscope/toolscope/internal/textfile"
+	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/tool"
+)
+
+//go:embed read.md
+var readDescription string
+
+// Read defaults.
+const (
+	DefaultReadLimit  = 2000
+	MaxLineChars      = 2000
+	MaxImageBytes     = 5 << 20
+	hashLimit         = 32 << 20
+	readStateExplains = "Read it again before changing it."
+)
+
+// Read is the file reading tool. See the package documentation.
+type Read struct{ c *config }
+
+// NewRead returns the Read tool.
+func NewRead(opts *Options) *Read { return &Read{c: newConfig(opts)} }
+
+var readSchema = mustJSON(`{"type":"object","properties":{
+"file_path":{"type":"string","description":"The absolute path to the file to read"},
+"offset":{"type":"integer","minimum":1,"default":1,"description":"The line number to start reading from (1-based)"},
+"limit":{"type":"integer","minimum":1,"maximum":2000,"default":2000,"description":"The number of lines to read"}},
+"required":["file_path"],"additionalProperties":false}`)
+
+// Info implements [tool.Tool].
+func (r *Read) Info() tool.Info {
+	return tool.Info{Name: "Read", Description: readDescription, InputSchema: readSchema, ReadOnly: true, ConcurrencySafe: true, StateInjected: true}
+}
+
+// CheckPermissions implements [tool.Tool]: Read has no opinion; it is read-only.
+func (r *Read) CheckPermissions(context.Context, json.RawMessage, *permission.Context) (permission.Decision, error) {
+	return permission.Decision{Behavior: permission.Passthrough, Message: "Read has no opinion"}, nil
+}
+
+// MatchRule implements [tool.RuleMatcher] with path globs ("src/**").
+func (r *Read) MatchRule(rule permission.Rule, input json.RawMessage) bool {
+	return r.c.matchPath(rule, inputPath(input))
+}
+
+// Suggestions implements [tool.Suggester]: the file's directory.
+func (r *Read) Suggestions(input json.RawMessage) []permission.Rule {
+	return r.c.suggestDir("Read", inputPath(input))
+}
+
+// Call implements [tool.Tool].
+func (r *Read) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
+	return func(yield func(*tool.Chunk, error) bool) {
+		var in struct {
+			FilePath string `json:"file_path"`
+			Offset   int    `json:"offset"`
+			Limit    int    `json:"limit"`
+		}
+		if err := json.Unmarshal(call.Input, &in); err != nil {
+			yield(tool.Errorf("Invalid input: %v", err), nil)
+			return
+		}
+		yield(r.read(in.FilePath, max(in.Offset, 1), in.Limit, call.State), nil)
+	}
+}
+
+func (r *Read) read(p string, offset, limit int, st *tool.State) *tool.Chunk {
+	if !filepath.IsAbs(p) {
+		return r.c.absError(p)
+	}
+	if limit <= 0 {
+		limit = DefaultReadLimit
+	}
+	fi, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return tool.Errorf("Error: File does not exist: %s", p)
+	case err != nil:
+		return tool.Errorf("Error reading file: %v", err)
+	case fi.IsDir():
+		return tool.Errorf("Error: Path is a directory, not a file: %s", p)
+	case !fi.Mode().IsRegular():
+		return tool.Errorf("Error: %s is not a regular file (it is a %s); Read only reads files.", p, fi.Mode().Type())
+	}
+	kind, media, err := textfile.Sniff(p)
+	if err != nil {
+		return tool.Errorf("Error reading file: %v", err)
+	}
+	switch kind {
+	case textfile.Image:
+		if fi.Size() > MaxImageBytes {
+			return tool.Errorf("Error: the image %s is %d bytes, more than the %d bytes Read returns. Resize it first (for example with Bash and ImageMagick's convert).", p, fi.Size(), MaxImageBytes)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return tool.Errorf("Error reading file: %v", err)
+		}
+		b := tool.DataBlock(media, data)
+		b.Name = filepath.Base(p)
+		return &tool.Chunk{Content: []tool.Block{b}, Metadata: map[string]any{"file_path": p, "media_type": media, "bytes": len(data)}}
+	case textfile.Binary:
+		return tool.Errorf("Error: %s is a binary file (%d bytes); Read shows text files and images (PNG, JPEG, GIF, WebP). Inspect it with Bash instead, e.g. `file %s` or `xxd %s | head`.", p, fi.Size(), p, p)
+	}
+	s, err := textfile.ReadLines(p, &textfile.ReadOptions{Offset: offset, Limit: limit, MaxLineChars: MaxLineChars, HashLimit: hashLimit})
+	if err != nil {
+		return tool.Errorf("Error reading file: %v", err)
+	}
+	if st != nil {
+		st.RecordRead(record(canonical(p), s.Fingerprint(), s.Whole))
+	}
+	var b strings.Builder
+	for i, l := range s.Lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "%6d\t%s", l.Number, l.Text)
+		if l.Truncated {
+			b.WriteString(" [truncated]")
+		}
+	}
+	meta := map[string]any{"file_path": p, "lines": len(s.Lines)}
+	switch {
+	case s.Size == 0:
+		b.WriteString("<system-reminder>Warning: the file exists but its contents are empty.</system-reminder>")
+	case len(s.Lines) == 0:
+		n := "fewer"
+		if s.TotalLinesKnown {
+			n = fmt.Sprint(s.TotalLines)
+		}
+		fmt.Fprintf(&b, "<system-reminder>Warning: the file has %s lines, so offset %d is past its end.</system-reminder>", n, offset)
+	case s.More:
+		last := s.Lines[len(s.Lines)-1].Number
+		if s.TotalLinesKnown {
+			fmt.Fprintf(&b, "\n\n[Showing lines %d-%d of %d. Use offset=%d to read on.]", s.Lines[0].Number, last, s.TotalLines, last+1)
+		} else {
+			fmt.Fprintf(&b, "\n\n[Showing lines %d-%d; the file has more. Use offset=%d to read on.]", s.Lines[0].Number, last, last+1)
+		}
+		meta["more"] = true
+	}
+	return &tool.Chunk{Content: []tool.Block{tool.TextBlock(b.String())}, Metadata: meta}
+}

@@ -1,0 +1,102 @@
+package builtin
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"iter"
+	"os"
+	"path/filepath"
+
+	"github.com/toolscope/toolscope/internal/udiff"
+	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/tool"
+)
+
+//go:embed write.md
+var writeDescription string
+
+// Write is the file writing tool. See the package documentation.
+type Write struct{ c *config }
+
+// NewWrite returns the Write tool.
+func NewWrite(opts *Options) *Write { return &Write{c: newConfig(opts)} }
+
+var writeSchema = mustJSON(`{"type":"object","properties":{
+"file_path":{"type":"string","description":"The absolute path to the file to write (must be absolute, not relative)"},
+"content":{"type":"string","description":"The content to write to the file"}},
+"required":["file_path","content"],"additionalProperties":false}`)
+
+// Info implements [tool.Tool].
+func (w *Write) Info() tool.Info {
+	return tool.Info{Name: "Write", Description: writeDescription, InputSchema: writeSchema, StateInjected: true}
+}
+
+// CheckPermissions implements [tool.Tool]: sensitive files always ask; in
+// accept_edits and dont_ask mode a path inside a working directory is allowed.
+func (w *Write) CheckPermissions(_ context.Context, input json.RawMessage, pc *permission.Context) (permission.Decision, error) {
+	return w.c.checkEdit("writing", inputPath(input), pc), nil
+}
+
+// MatchRule implements [tool.RuleMatcher] with path globs.
+func (w *Write) MatchRule(rule permission.Rule, input json.RawMessage) bool {
+	return w.c.matchPath(rule, inputPath(input))
+}
+
+// Suggestions implements [tool.Suggester]: the file's directory.
+func (w *Write) Suggestions(input json.RawMessage) []permission.Rule {
+	return w.c.suggestDir("Write", inputPath(input))
+}
+
+// Call implements [tool.Tool].
+func (w *Write) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
+	return func(yield func(*tool.Chunk, error) bool) {
+		var in struct {
+			FilePath string `json:"file_path"`
+			Content  string `json:"content"`
+		}
+		if err := json.Unmarshal(call.Input, &in); err != nil {
+			yield(tool.Errorf("Invalid input: %v", err), nil)
+			return
+		}
+		yield(w.write(in.FilePath, in.Content, call.State), nil)
+	}
+}
+
+func (w *Write) write(p, content string, st *tool.State) *tool.Chunk {
+	if !filepath.IsAbs(p) {
+		return w.c.absError(p)
+	}
+	var old []byte
+	fi, err := os.Stat(p)
+	exists := err == nil
+	switch {
+	case exists && fi.IsDir():
+		return tool.Errorf("Error: Path is a directory, not a file: %s", p)
+	case exists:
+		var bad *tool.Chunk
+		if old, bad = fresh(p, st, fmt.Sprintf("Error: File %s exists but has not been read yet. You must read the file first before writing to it.", p)); bad != nil {
+			return bad
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return tool.Errorf("Error writing file: %v", err)
+	}
+	if err := commit(p, []byte(content), st); err != nil {
+		return tool.Errorf("Error writing file: %v", err)
+	}
+	from := "a" + p
+	if !exists {
+		from = "/dev/null"
+	}
+	verb := "written"
+	if !exists {
+		verb = "created"
+	}
+	return &tool.Chunk{
+		Content:  []tool.Block{tool.TextBlock(fmt.Sprintf("The file %s has been %s successfully (%d lines).", p, verb, countLines(content)))},
+		Metadata: map[string]any{"file_path": p, "created": !exists, "diff": udiff.Unified(from, "b"+p, string(old), content, 3)},
+	}
+}
