@@ -22,10 +22,10 @@ import (
 var editDescription string
 
 // Edit is the exact-replacement editing tool. See the package documentation.
-type Edit struct{ c *config }
+type Edit struct{ pathRules }
 
 // NewEdit returns the Edit tool.
-func NewEdit(opts *Options) *Edit { return &Edit{c: newConfig(opts)} }
+func NewEdit(opts *Options) *Edit { return &Edit{pathRules{newConfig(opts), "Edit"}} }
 
 var editSchema = mustJSON(`{"type":"object","properties":{
 "file_path":{"type":"string","description":"The absolute path to the file to modify"},
@@ -44,31 +44,17 @@ func (e *Edit) CheckPermissions(_ context.Context, input json.RawMessage, pc *pe
 	return e.c.checkEdit("editing", inputPath(input), pc), nil
 }
 
-// MatchRule implements [tool.RuleMatcher] with path globs.
-func (e *Edit) MatchRule(rule permission.Rule, input json.RawMessage) bool {
-	return e.c.matchPath(rule, inputPath(input))
-}
-
-// Suggestions implements [tool.Suggester]: the file's directory.
-func (e *Edit) Suggestions(input json.RawMessage) []permission.Rule {
-	return e.c.suggestDir("Edit", inputPath(input))
-}
-
 // Call implements [tool.Tool].
 func (e *Edit) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
-	return func(yield func(*tool.Chunk, error) bool) {
-		var in struct {
-			FilePath   string `json:"file_path"`
-			OldString  string `json:"old_string"`
-			NewString  string `json:"new_string"`
-			ReplaceAll bool   `json:"replace_all"`
-		}
-		if err := json.Unmarshal(call.Input, &in); err != nil {
-			yield(tool.Errorf("Invalid input: %v", err), nil)
-			return
-		}
-		yield(e.edit(in.FilePath, in.OldString, in.NewString, in.ReplaceAll, call.State), nil)
+	type input struct {
+		FilePath   string `json:"file_path"`
+		OldString  string `json:"old_string"`
+		NewString  string `json:"new_string"`
+		ReplaceAll bool   `json:"replace_all"`
 	}
+	return single(call, func(in input) *tool.Chunk {
+		return e.edit(in.FilePath, in.OldString, in.NewString, in.ReplaceAll, call.State)
+	})
 }
 
 func (e *Edit) edit(p, oldS, newS string, all bool, st *tool.State) *tool.Chunk {

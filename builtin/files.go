@@ -1,18 +1,50 @@
 package builtin
 
 import (
-	_ "embed"
 	"encoding/hex"
 	"encoding/json"
+	"iter"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/toolscope/toolscope/internal/textfile"
+	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )
 
 // Helpers shared by Read, Write and Edit.
+
+// pathRules gives a file tool its rule matching and suggestions, on the
+// file_path of the input.
+type pathRules struct {
+	c    *config
+	tool string
+}
+
+// MatchRule implements [tool.RuleMatcher] with path globs ("src/**", "/etc/*",
+// "~/notes/*"); relative patterns are relative to the project root.
+func (p pathRules) MatchRule(rule permission.Rule, input json.RawMessage) bool {
+	return p.c.matchPath(rule, inputPath(input))
+}
+
+// Suggestions implements [tool.Suggester]: the file's directory.
+func (p pathRules) Suggestions(input json.RawMessage) []permission.Rule {
+	return p.c.suggestDir(p.tool, inputPath(input))
+}
+
+// single is the Call of a tool that decodes its input and answers with one
+// chunk.
+func single[In any](call *tool.Call, body func(In) *tool.Chunk) iter.Seq2[*tool.Chunk, error] {
+	return func(yield func(*tool.Chunk, error) bool) {
+		var in In
+		if err := json.Unmarshal(call.Input, &in); err != nil {
+			yield(tool.Errorf("Invalid input: %v", err), nil)
+			return
+		}
+		yield(body(in), nil)
+	}
+}
 
 type pathInput struct {
 	FilePath string `json:"file_path"`

@@ -30,10 +30,10 @@ const (
 )
 
 // Read is the file reading tool. See the package documentation.
-type Read struct{ c *config }
+type Read struct{ pathRules }
 
 // NewRead returns the Read tool.
-func NewRead(opts *Options) *Read { return &Read{c: newConfig(opts)} }
+func NewRead(opts *Options) *Read { return &Read{pathRules{newConfig(opts), "Read"}} }
 
 var readSchema = mustJSON(`{"type":"object","properties":{
 "file_path":{"type":"string","description":"The absolute path to the file to read"},
@@ -51,30 +51,14 @@ func (r *Read) CheckPermissions(context.Context, json.RawMessage, *permission.Co
 	return permission.Decision{Behavior: permission.Passthrough, Message: "Read has no opinion"}, nil
 }
 
-// MatchRule implements [tool.RuleMatcher] with path globs ("src/**").
-func (r *Read) MatchRule(rule permission.Rule, input json.RawMessage) bool {
-	return r.c.matchPath(rule, inputPath(input))
-}
-
-// Suggestions implements [tool.Suggester]: the file's directory.
-func (r *Read) Suggestions(input json.RawMessage) []permission.Rule {
-	return r.c.suggestDir("Read", inputPath(input))
-}
-
 // Call implements [tool.Tool].
 func (r *Read) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
-	return func(yield func(*tool.Chunk, error) bool) {
-		var in struct {
-			FilePath string `json:"file_path"`
-			Offset   int    `json:"offset"`
-			Limit    int    `json:"limit"`
-		}
-		if err := json.Unmarshal(call.Input, &in); err != nil {
-			yield(tool.Errorf("Invalid input: %v", err), nil)
-			return
-		}
-		yield(r.read(in.FilePath, max(in.Offset, 1), in.Limit, call.State), nil)
+	type input struct {
+		FilePath string `json:"file_path"`
+		Offset   int    `json:"offset"`
+		Limit    int    `json:"limit"`
 	}
+	return single(call, func(in input) *tool.Chunk { return r.read(in.FilePath, max(in.Offset, 1), in.Limit, call.State) })
 }
 
 func (r *Read) read(p string, offset, limit int, st *tool.State) *tool.Chunk {

@@ -20,10 +20,10 @@ import (
 var writeDescription string
 
 // Write is the file writing tool. See the package documentation.
-type Write struct{ c *config }
+type Write struct{ pathRules }
 
 // NewWrite returns the Write tool.
-func NewWrite(opts *Options) *Write { return &Write{c: newConfig(opts)} }
+func NewWrite(opts *Options) *Write { return &Write{pathRules{newConfig(opts), "Write"}} }
 
 var writeSchema = mustJSON(`{"type":"object","properties":{
 "file_path":{"type":"string","description":"The absolute path to the file to write (must be absolute, not relative)"},
@@ -41,29 +41,13 @@ func (w *Write) CheckPermissions(_ context.Context, input json.RawMessage, pc *p
 	return w.c.checkEdit("writing", inputPath(input), pc), nil
 }
 
-// MatchRule implements [tool.RuleMatcher] with path globs.
-func (w *Write) MatchRule(rule permission.Rule, input json.RawMessage) bool {
-	return w.c.matchPath(rule, inputPath(input))
-}
-
-// Suggestions implements [tool.Suggester]: the file's directory.
-func (w *Write) Suggestions(input json.RawMessage) []permission.Rule {
-	return w.c.suggestDir("Write", inputPath(input))
-}
-
 // Call implements [tool.Tool].
 func (w *Write) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
-	return func(yield func(*tool.Chunk, error) bool) {
-		var in struct {
-			FilePath string `json:"file_path"`
-			Content  string `json:"content"`
-		}
-		if err := json.Unmarshal(call.Input, &in); err != nil {
-			yield(tool.Errorf("Invalid input: %v", err), nil)
-			return
-		}
-		yield(w.write(in.FilePath, in.Content, call.State), nil)
+	type input struct {
+		FilePath string `json:"file_path"`
+		Content  string `json:"content"`
 	}
+	return single(call, func(in input) *tool.Chunk { return w.write(in.FilePath, in.Content, call.State) })
 }
 
 func (w *Write) write(p, content string, st *tool.State) *tool.Chunk {
