@@ -51,12 +51,8 @@ func (e *Engine) Check(ctx context.Context, s Subject, input json.RawMessage) (D
 	name := s.Name()
 
 	// 1. Deny rules.
-	if r, ok := e.match(e.ctx.Deny, s, input); ok {
-		return Decision{
-			Behavior: Deny,
-			Message:  "Permission to use " + name + " has been denied",
-			Reason:   "Rule: " + r.String(),
-		}, nil
+	if d, ok := e.CheckDenyRules(s, input); ok {
+		return d, nil
 	}
 	// 2. Ask rules.
 	if r, ok := e.match(e.ctx.Ask, s, input); ok {
@@ -146,6 +142,21 @@ func (e *Engine) Check(ctx context.Context, s Subject, input json.RawMessage) (D
 		}, nil
 	}
 	return Decision{}, fmt.Errorf("permission check of %s: unknown mode %q", name, mode)
+}
+
+// CheckDenyRules reports the decision of the first deny rule that matches,
+// if any. Callers running a call the user already approved use it: a deny
+// rule wins even over the user's approval.
+func (e *Engine) CheckDenyRules(s Subject, input json.RawMessage) (Decision, bool) {
+	r, ok := e.match(e.ctx.Deny, s, input)
+	if !ok {
+		return Decision{}, false
+	}
+	return Decision{
+		Behavior: Deny,
+		Message:  "Permission to use " + s.Name() + " has been denied",
+		Reason:   "Rule: " + r.String(),
+	}, true
 }
 
 // dontAsk converts an Ask into the Deny that DontAsk mode gives instead. The

@@ -405,11 +405,16 @@ type Verdict struct {
 	Tool Tool
 }
 
-// Check finds the tool of call, validates the input and asks the permission
-// engine, without running anything. The error's text is what the model would
-// have read for a call that cannot run (an unknown tool, invalid input), or
-// the failure of the tool's permission check.
-func (tk *Toolkit) Check(ctx context.Context, call *Call) (*Verdict, error) {
+// prepared is a call that found its tool and passed validation.
+type prepared struct {
+	e     *entry
+	input json.RawMessage
+	st    *State
+}
+
+// prepare finds the tool of call among the active groups and validates the
+// input against its schema. The error's text is what the model reads.
+func (tk *Toolkit) prepare(ctx context.Context, call *Call) (*prepared, error) {
 	st := call.State
 	if st == nil {
 		st = NewState(nil)
@@ -429,13 +434,36 @@ func (tk *Toolkit) Check(ctx context.Context, call *Call) (*Verdict, error) {
 	if err := e.schema.validate(call.Name, m); err != nil {
 		return nil, err
 	}
-	ctx = WithState(ctx, st)
-	s := subject{e}
-	d, err := permission.NewEngine(st.Permissions()).Check(ctx, s, input)
+	return &prepared{e: e, input: input, st: st}, nil
+}
+
+// decide asks the permission engine about a prepared call. A call the user
+// approved is allowed without the engine, except that deny rules still win.
+func (p *prepared) decide(ctx context.Context, call *Call) (permission.Decision, error) {
+	engine := permission.NewEngine(p.st.Permissions())
+	if call.Approved {
+		if d, denied := engine.CheckDenyRules(subject{p.e}, p.input); denied {
+			return d, nil
+		}
+		return permission.Decision{Behavior: permission.Allow, Message: "Permission granted for " + call.Name + " (approved by the user)", Reason: "User approval"}, nil
+	}
+	return engine.Check(ctx, subject{p.e}, p.input)
+}
+
+// Check finds the tool of call, validates the input and asks the permission
+// engine, without running anything. The error's text is what the model would
+// have read for a call that cannot run (an unknown tool, invalid input), or
+// the failure of the tool's permission check.
+func (tk *Toolkit) Check(ctx context.Context, call *Call) (*Verdict, error) {
+	p, err := tk.prepare(ctx, call)
 	if err != nil {
 		return nil, err
 	}
-	return &Verdict{Decision: d, ReadOnly: s.ReadOnly(input), Tool: e.tool}, nil
+	d, err := p.decide(WithState(ctx, p.st), call)
+	if err != nil {
+		return nil, err
+	}
+	return &Verdict{Decision: d, ReadOnly: subject{p.e}.ReadOnly(p.input), Tool: p.e.tool}, nil
 }
 
 // InterruptedText is what the model reads when a call was cancelled.
@@ -449,38 +477,17 @@ const InterruptedText = "<system-reminder>The tool call has been interrupted by 
 // error chunk instead of crashing the agent.
 func (tk *Toolkit) Stream(ctx context.Context, call *Call) iter.Seq2[*Chunk, error] {
 	return func(yield func(*Chunk, error) bool) {
-		st := call.State
-		if st == nil {
-			st = NewState(nil)
-		}
-		e, missing := tk.lookup(ctx, call.Name, st.ActiveGroups())
-		if e == nil {
-			yield(Errorf("%s", missing), nil)
-			return
-		}
-		input := call.Input
-		if len(input) == 0 {
-			input = json.RawMessage(`{}`)
-		}
-		m, err := decodeInput(call.Name, input)
+		p, err := tk.prepare(ctx, call)
 		if err != nil {
 			yield(Errorf("%s", err.Error()), nil)
 			return
 		}
-		if err := e.schema.validate(call.Name, m); err != nil {
-			yield(Errorf("%s", err.Error()), nil)
-			return
-		}
+		e, input, st := p.e, p.input, p.st
 		ctx = WithState(ctx, st)
-		var d permission.Decision
-		if call.Approved {
-			d = permission.Decision{Behavior: permission.Allow, Message: fmt.Sprintf("Permission granted for %s (approved by the user)", call.Name), Reason: "User approval"}
-		} else {
-			d, err = permission.NewEngine(st.Permissions()).Check(ctx, subject{e}, input)
-			if err != nil {
-				yield(Errorf("Permission check failed for tool '%s', so it was not run: %v", call.Name, err), nil)
-				return
-			}
+		d, err := p.decide(ctx, call)
+		if err != nil {
+			yield(Errorf("Permission check failed for tool '%s', so it was not run: %v", call.Name, err), nil)
+			return
 		}
 		switch d.Behavior {
 		case permission.Deny:

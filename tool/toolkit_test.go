@@ -478,3 +478,18 @@ func TestToolkitCheck(t *testing.T) {
 		t.Fatalf("invalid input: %v", err)
 	}
 }
+
+func TestApprovalDoesNotBeatDenyRules(t *testing.T) {
+	x := echoTool("x")
+	tk := newKit(t, &tool.ToolkitOptions{Tools: []tool.Tool{x}})
+	st := tool.NewState(nil)
+	st.AddRule(permission.Rule{Tool: "x", Content: "", Behavior: permission.Deny})
+	r := call(t, tk, &tool.Call{Name: "x", Input: json.RawMessage(`{"text":"hi"}`), State: st, Approved: true})
+	if r.Status != tool.StatusDenied || x.calls.Load() != 0 || r.Decision.Reason != "Rule: x" {
+		t.Fatalf("approved call ran despite a deny rule: %+v", r)
+	}
+	v, err := tk.Check(context.Background(), &tool.Call{Name: "x", Input: json.RawMessage(`{"text":"hi"}`), State: st, Approved: true})
+	if err != nil || v.Decision.Behavior != permission.Deny {
+		t.Fatalf("Check: %+v %v", v, err)
+	}
+}
