@@ -110,15 +110,25 @@ func expandHome(p string) string {
 	return p
 }
 
-// canonical resolves the symbolic links of the longest existing prefix of an
-// absolute, clean path, and appends the rest: the file a write would really
-// touch, even if it does not exist yet.
-func canonical(p string) string {
-	p = filepath.Clean(p)
+// canonical resolves the symbolic links of an absolute path: the file a
+// write would really touch, even if it does not exist yet. Links are followed
+// even when they dangle, since writing through a dangling link creates its
+// target: a link inside the project to a missing file outside is outside.
+func canonical(p string) string { return resolve(filepath.Clean(p), 0) }
+
+func resolve(p string, hops int) string {
 	rest := ""
 	for cur := p; ; {
 		if r, err := filepath.EvalSymlinks(cur); err == nil {
 			return filepath.Join(r, rest)
+		}
+		if fi, err := os.Lstat(cur); err == nil && fi.Mode()&os.ModeSymlink != 0 && hops < 40 {
+			if target, err := os.Readlink(cur); err == nil {
+				if !filepath.IsAbs(target) {
+					target = filepath.Join(filepath.Dir(cur), target)
+				}
+				return resolve(filepath.Join(target, rest), hops+1)
+			}
 		}
 		parent := filepath.Dir(cur)
 		if parent == cur {

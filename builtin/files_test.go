@@ -231,7 +231,10 @@ func TestEditPermissions(t *testing.T) {
 		{permission.DontAsk, "a.txt", tool.StatusSuccess},
 		{permission.AcceptEdits, "OUT", tool.StatusAsking},
 		{permission.DontAsk, "OUT", tool.StatusDenied},
-		{permission.AcceptEdits, "escape/evil.txt", tool.StatusAsking}, // a link inside the project, pointing out
+		{permission.AcceptEdits, "escape/evil.txt", tool.StatusAsking},  // a link inside the project, pointing out
+		{permission.AcceptEdits, "dangling.txt", tool.StatusAsking},     // a link to a missing file outside
+		{permission.AcceptEdits, "rel-dangling.txt", tool.StatusAsking}, // the same, by a relative link
+		{permission.AcceptEdits, "inner-link.txt", tool.StatusSuccess},  // a link that stays inside
 		{permission.AcceptEdits, ".env", tool.StatusAsking},
 		{permission.AcceptEdits, ".git/config", tool.StatusAsking},
 		{permission.Bypass, ".env", tool.StatusSuccess},
@@ -240,6 +243,10 @@ func TestEditPermissions(t *testing.T) {
 		t.Run(string(tt.mode)+"/"+tt.file, func(t *testing.T) {
 			e := newEnv(t, tt.mode, nil)
 			os.Symlink(outside, e.path("escape"))
+			os.Symlink(filepath.Join(outside, "created-by-write.txt"), e.path("dangling.txt"))
+			rel, _ := filepath.Rel(e.root, filepath.Join(outside, "rel.txt"))
+			os.Symlink(rel, e.path("rel-dangling.txt"))
+			os.Symlink("sub/target.txt", e.path("inner-link.txt"))
 			p := e.path(tt.file)
 			if tt.file == "OUT" {
 				p = filepath.Join(outside, "x.txt")
@@ -247,6 +254,9 @@ func TestEditPermissions(t *testing.T) {
 			r := e.call("Write", map[string]any{"file_path": p, "content": "x"})
 			if r.Status != tt.want {
 				t.Fatalf("Write %s: %s, want %s (%+v)", p, r.Status, tt.want, r.Decision)
+			}
+			if _, err := os.Lstat(filepath.Join(outside, "created-by-write.txt")); err == nil {
+				t.Fatal("a write escaped the project through a dangling link")
 			}
 			if (tt.file == ".env" || tt.file == ".git/config") && tt.mode != permission.Bypass && !r.Decision.BypassImmune {
 				t.Error("sensitive file ask is not bypass-immune")
