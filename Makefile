@@ -16,3 +16,6 @@ fuzz:
 	go test -run '^$$' -fuzz FuzzRuleRoundTrip -fuzztime 20s ./permission
 	go test -run '^$$' -fuzz FuzzGitignorePattern -fuzztime 20s ./internal/walk
 	go test -run '^$$' -fuzz FuzzGlobPattern -fuzztime 20s ./internal/search
+	go test -run '^$$' -fuzz FuzzValidate -fuzztime 20s ./tool
+	go test -run '^$$' -fuzz FuzzAnalyze -fuzztime 20s ./shell
+	go test -run '^$$' -fuzz FuzzMatchRule -fuzztime 20s ./shell

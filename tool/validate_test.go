@@ -55,3 +55,27 @@ func TestFullValidatorFallback(t *testing.T) {
 		t.Fatalf("got  %v\nwant %s…", err, want)
 	}
 }
+
+// FuzzValidate feeds arbitrary JSON to the fast checker and to jsonschema-go
+// for the same schema: they must accept and reject the same inputs.
+func FuzzValidate(f *testing.F) {
+	schema := `{"type":"object","properties":{"a":{"type":"string","minLength":1,"maxLength":5,"pattern":"^[a-z]"},"n":{"type":"integer","minimum":-3,"maximum":10},"f":{"type":"number","exclusiveMinimum":0},"l":{"type":["null","array"],"items":{"type":"string","enum":["x","y"]},"maxItems":3},"o":{"type":"object","properties":{"k":{"type":"boolean"}},"required":["k"],"additionalProperties":false},"m":{"type":"object","additionalProperties":{"type":"integer"}}},"required":["a"],"additionalProperties":false}`
+	cs, err := compileSchema(json.RawMessage(schema))
+	if err != nil || cs.fast == nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{`{"a":"x"}`, `{"a":"x","n":3}`, `{"a":"x","n":3.5}`, `{"a":"","l":null}`, `{"a":"x","l":["x","z"]}`, `{"a":"x","o":{"k":true}}`, `{"a":"x","o":{}}`, `{"a":"x","m":{"q":1,"r":1.5}}`, `{"a":"x","f":0}`, `{"b":1}`, `{"a":"é"}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		var v map[string]any
+		if json.Unmarshal([]byte(in), &v) != nil || v == nil {
+			return
+		}
+		fastErr := cs.fast.check(v, "")
+		slowErr := cs.resolved.Validate(v)
+		if (fastErr == nil) != (slowErr == nil) {
+			t.Fatalf("input %s: fast=%v jsonschema=%v", in, fastErr, slowErr)
+		}
+	})
+}
