@@ -19,3 +19,7 @@ fuzz:
 	go test -run '^$$' -fuzz FuzzValidate -fuzztime 20s ./tool
 	go test -run '^$$' -fuzz FuzzAnalyze -fuzztime 20s ./shell
 	go test -run '^$$' -fuzz FuzzMatchRule -fuzztime 20s ./shell
+	go test -run '^$$' -fuzz FuzzReadLines -fuzztime 20s ./internal/textfile
+	go test -run '^$$' -fuzz FuzzToCRLF -fuzztime 20s ./internal/textfile
+	go test -run '^$$' -fuzz FuzzUnified -fuzztime 20s ./internal/udiff
+	go test -run '^$$' -fuzz FuzzOutput -fuzztime 20s ./internal/proc
