@@ -36,6 +36,18 @@ var safeEchoVars = map[string]bool{
 	"?": true, "$": true, "!": true, "#": true, "@": true, "*": true, "-": true, "0": true,
 }
 
+// addDynamic appends the source text of a word part whose value is only
+// known at run time (a parameter expansion or anything else non-literal),
+// marking the word non-literal.
+func (wd *word) addDynamic(b *strings.Builder, src string, n syntax.Node) {
+	wd.literal = false
+	if pe, ok := n.(*syntax.ParamExp); ok {
+		wd.param = true
+		checkParam(wd, pe)
+	}
+	b.WriteString(nodeText(src, n))
+}
+
 func checkParam(wd *word, p *syntax.ParamExp) {
 	if p.Param == nil || !safeEchoVars[p.Param.Value] && !(len(p.Param.Value) == 1 && p.Param.Value[0] >= '1' && p.Param.Value[0] <= '9') {
 		wd.badParam = true
@@ -172,24 +184,12 @@ func unquoteParts(src string, parts []syntax.WordPart) word {
 				switch q := q.(type) {
 				case *syntax.Lit:
 					unescapeDq(&b, q.Value)
-				case *syntax.ParamExp:
-					wd.literal = false
-					wd.param = true
-					checkParam(&wd, q)
-					b.WriteString(nodeText(src, q))
 				default:
-					wd.literal = false
-					b.WriteString(nodeText(src, q))
+					wd.addDynamic(&b, src, q)
 				}
 			}
-		case *syntax.ParamExp:
-			wd.literal = false
-			wd.param = true
-			checkParam(&wd, p)
-			b.WriteString(nodeText(src, p))
 		default:
-			wd.literal = false
-			b.WriteString(nodeText(src, p))
+			wd.addDynamic(&b, src, p)
 		}
 	}
 	wd.s = b.String()
