@@ -23,6 +23,16 @@ func needGit(t *testing.T) {
 	}
 }
 
+// lookRg finds ripgrep for the comparisons that use it; in CI it must be there.
+func lookRg(t *testing.T) (string, error) {
+	t.Helper()
+	rg, err := exec.LookPath("rg")
+	if err != nil && os.Getenv("CI") != "" {
+		t.Fatal("ripgrep (rg) is required in CI: .ci/run installs it")
+	}
+	return rg, err
+}
+
 func run(t *testing.T, dir, stdin string, name string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(name, args...)
@@ -252,7 +262,7 @@ func TestFilesMatchesGit(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("files differ from git ls-files (-git +ours):\n%s", diff)
 	}
-	if rg, err := exec.LookPath("rg"); err == nil {
+	if rg, err := lookRg(t); err == nil {
 		want := lines(run(t, root, "", rg, "--files", "--hidden", "--glob", "!.git"))
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("files differ from rg --files (-rg +ours):\n%s", diff)
@@ -282,7 +292,7 @@ func TestGitignoreNeedsRepo(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if rg, err := exec.LookPath("rg"); err == nil {
+	if rg, err := lookRg(t); err == nil {
 		if diff := cmp.Diff(lines(run(t, root, "", rg, "--files", "--hidden")), got); diff != "" {
 			t.Errorf("differs from rg (-rg +ours):\n%s", diff)
 		}
