@@ -41,6 +41,19 @@ func (an *analyzer) pathForms(w word, cwd string) []string {
 	return forms
 }
 
+// anyComponentIs reports whether a path component matches one of names
+// (case-insensitively; as a glob pattern when glob is set).
+func anyComponentIs(comps, names []string, glob bool) bool {
+	for _, c := range comps {
+		for _, n := range names {
+			if matchName(c, n, glob) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // isDangerousTarget reports whether writing p would touch a protected file
 // or directory (by name, anywhere in the path).
 func (an *analyzer) isDangerousTarget(w word, cwd string) bool {
@@ -52,12 +65,8 @@ func (an *analyzer) isDangerousTarget(w word, cwd string) bool {
 		if len(comps) == 0 {
 			continue
 		}
-		for _, c := range comps {
-			for _, d := range an.cfg.dangerDirs {
-				if matchName(c, d, w.glob) {
-					return true
-				}
-			}
+		if anyComponentIs(comps, an.cfg.dangerDirs, w.glob) {
+			return true
 		}
 		last := comps[len(comps)-1]
 		lp := strings.ToLower(p)
@@ -121,12 +130,8 @@ func (an *analyzer) isSecret(w word, cwd string) bool {
 		if len(comps) == 0 {
 			continue
 		}
-		for _, c := range comps {
-			for _, d := range secretDirs {
-				if matchName(c, d, w.glob) {
-					return true
-				}
-			}
+		if anyComponentIs(comps, secretDirs, w.glob) {
+			return true
 		}
 		last := strings.ToLower(comps[len(comps)-1])
 		if strings.HasPrefix(last, ".env") && !envTemplate(last) {
