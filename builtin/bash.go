@@ -37,7 +37,7 @@ type bashInput struct {
 	Timeout     int    `json:"timeout,omitempty"`
 }
 
-var bashSchema = mustJSON(`{"type":"object","properties":{
+var bashSchema = json.RawMessage(`{"type":"object","properties":{
 "command":{"type":"string","minLength":1,"description":"The command to execute"},
 "description":{"type":"string","description":"What the command does, in 5-10 words"},
 "timeout":{"type":"integer","minimum":0,"maximum":600000,"default":120000,"description":"Timeout in milliseconds (default 120000, max 600000)"}},

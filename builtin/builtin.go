@@ -193,13 +193,13 @@ func (c *config) dangerous(path string) bool {
 	return false
 }
 
-// checkEdit is the permission check of Write and Edit.
-func (c *config) checkEdit(verb, path string, pc *permission.Context) permission.Decision {
+// checkEdit is the permission check of Write and Edit: op is the tool
+// ("Write"), verb how messages name what it does ("writing").
+func (c *config) checkEdit(op, verb, path string, pc *permission.Context) permission.Decision {
 	if path == "" {
 		return permission.Decision{Behavior: permission.Passthrough, Message: "No file path"}
 	}
 	if c.dangerous(path) {
-		op := map[string]string{"writing": "Write", "editing": "Edit"}[verb]
 		return permission.Decision{Behavior: permission.Ask, BypassImmune: true,
 			Message: "Permission required: " + op + " operation on sensitive file " + path,
 			Reason:  "Safety check: dangerous file or directory"}
@@ -243,6 +243,3 @@ func (c *config) suggestDir(toolName, path string) []permission.Rule {
 	}
 	return []permission.Rule{{Tool: toolName, Content: filepath.ToSlash(dir) + "/**", Behavior: permission.Allow, Source: "suggested"}}
 }
-
-// mustJSON is for the tools' literal schemas.
-func mustJSON(s string) []byte { return []byte(s) }

@@ -27,7 +27,7 @@ type Edit struct{ pathRules }
 // NewEdit returns the Edit tool.
 func NewEdit(opts *Options) *Edit { return &Edit{pathRules{newConfig(opts), "Edit"}} }
 
-var editSchema = mustJSON(`{"type":"object","properties":{
+var editSchema = json.RawMessage(`{"type":"object","properties":{
 "file_path":{"type":"string","description":"The absolute path to the file to modify"},
 "old_string":{"type":"string","description":"The text to replace"},
 "new_string":{"type":"string","description":"The text to replace it with (must be different from old_string)"},
@@ -41,7 +41,7 @@ func (e *Edit) Info() tool.Info {
 
 // CheckPermissions implements [tool.Tool], like Write's.
 func (e *Edit) CheckPermissions(_ context.Context, input json.RawMessage, pc *permission.Context) (permission.Decision, error) {
-	return e.c.checkEdit("editing", inputPath(input), pc), nil
+	return e.c.checkEdit("Edit", "editing", inputPath(input), pc), nil
 }
 
 // Call implements [tool.Tool].

@@ -33,7 +33,7 @@ type globInput struct {
 	Path    string `json:"path,omitempty"`
 }
 
-var globSchema = mustJSON(`{"type":"object","properties":{
+var globSchema = json.RawMessage(`{"type":"object","properties":{
 "pattern":{"type":"string","minLength":1,"description":"The glob pattern to match files against"},
 "path":{"type":"string","description":"The directory to search in (absolute). Defaults to the project root; omit it rather than passing null"}},
 "required":["pattern"],"additionalProperties":false}`)

@@ -41,7 +41,7 @@ type grepInput struct {
 	Offset          int    `json:"offset,omitempty"`
 }
 
-var grepSchema = mustJSON(`{"type":"object","properties":{
+var grepSchema = json.RawMessage(`{"type":"object","properties":{
 "pattern":{"type":"string","description":"The regular expression pattern to search for in file contents"},
 "path":{"type":"string","description":"File or directory to search in (absolute). Defaults to the project root"},
 "output_mode":{"type":"string","enum":["content","files_with_matches","count"],"default":"files_with_matches","description":"\"content\" shows matching lines, \"files_with_matches\" shows file paths (default), \"count\" shows match counts"},

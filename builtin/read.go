@@ -35,7 +35,7 @@ type Read struct{ pathRules }
 // NewRead returns the Read tool.
 func NewRead(opts *Options) *Read { return &Read{pathRules{newConfig(opts), "Read"}} }
 
-var readSchema = mustJSON(`{"type":"object","properties":{
+var readSchema = json.RawMessage(`{"type":"object","properties":{
 "file_path":{"type":"string","description":"The absolute path to the file to read"},
 "offset":{"type":"integer","minimum":1,"default":1,"description":"The line number to start reading from (1-based)"},
 "limit":{"type":"integer","minimum":1,"maximum":2000,"default":2000,"description":"The number of lines to read"}},

@@ -25,7 +25,7 @@ type Write struct{ pathRules }
 // NewWrite returns the Write tool.
 func NewWrite(opts *Options) *Write { return &Write{pathRules{newConfig(opts), "Write"}} }
 
-var writeSchema = mustJSON(`{"type":"object","properties":{
+var writeSchema = json.RawMessage(`{"type":"object","properties":{
 "file_path":{"type":"string","description":"The absolute path to the file to write (must be absolute, not relative)"},
 "content":{"type":"string","description":"The content to write to the file"}},
 "required":["file_path","content"],"additionalProperties":false}`)
@@ -38,7 +38,7 @@ func (w *Write) Info() tool.Info {
 // CheckPermissions implements [tool.Tool]: sensitive files always ask; in
 // accept_edits and dont_ask mode a path inside a working directory is allowed.
 func (w *Write) CheckPermissions(_ context.Context, input json.RawMessage, pc *permission.Context) (permission.Decision, error) {
-	return w.c.checkEdit("writing", inputPath(input), pc), nil
+	return w.c.checkEdit("Write", "writing", inputPath(input), pc), nil
 }
 
 // Call implements [tool.Tool].
