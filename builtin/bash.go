@@ -82,9 +82,17 @@ func (b *Bash) Analyze(command string, st *tool.State, pc *permission.Context) *
 
 // CheckReadOnly implements [tool.ReadOnlyChecker]: true when every simple
 // command only reads and nothing in the command objects.
-func (b *Bash) CheckReadOnly(input json.RawMessage) bool {
+func (b *Bash) CheckReadOnly(ctx context.Context, input json.RawMessage) bool {
 	cmd := bashCommand(input)
-	return cmd != "" && b.analyze(cmd, nil, nil).ReadOnly
+	if cmd == "" {
+		return false
+	}
+	st := tool.StateFromContext(ctx)
+	var pc *permission.Context
+	if st != nil {
+		pc = st.Permissions()
+	}
+	return b.analyze(cmd, st, pc).ReadOnly
 }
 
 // CheckPermissions implements [tool.Tool].

@@ -13,7 +13,10 @@ type Subject interface {
 	// Name is the tool name rules are filed under ("Bash", "mcp__fs__read_file").
 	Name() string
 	// ReadOnly reports whether this invocation only reads (the fast path).
-	ReadOnly(input json.RawMessage) bool
+	// ctx is the one given to [Engine.Check]: it carries what the tool needs
+	// to judge the input in place (the agent state with the shell's working
+	// directory, in package tool).
+	ReadOnly(ctx context.Context, input json.RawMessage) bool
 	// CheckPermissions is the tool's own opinion of the call. It returns
 	// Passthrough when it has none. An error means the check itself broke; the
 	// engine passes it on and the call must not run.
@@ -68,7 +71,7 @@ func (e *Engine) Check(ctx context.Context, s Subject, input json.RawMessage) (D
 		return d, nil
 	}
 	// 3. Read-only fast path.
-	if s.ReadOnly(input) {
+	if s.ReadOnly(ctx, input) {
 		return Decision{
 			Behavior: Allow,
 			Message:  "Permission granted for " + name + " (read-only invocation)",

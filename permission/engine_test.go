@@ -20,7 +20,7 @@ type subject struct {
 }
 
 func (s *subject) Name() string                  { return "Tool" }
-func (s *subject) ReadOnly(json.RawMessage) bool { return s.readOnly }
+func (s *subject) ReadOnly(context.Context, json.RawMessage) bool { return s.readOnly }
 func (s *subject) Suggestions(json.RawMessage) []Rule {
 	return []Rule{{Tool: "Tool", Behavior: Allow, Source: "suggested"}}
 }

@@ -14,7 +14,7 @@ import (
 type shellTool struct{}
 
 func (shellTool) Name() string { return "Bash" }
-func (shellTool) ReadOnly(in json.RawMessage) bool {
+func (shellTool) ReadOnly(_ context.Context, in json.RawMessage) bool {
 	return strings.HasPrefix(command(in), "ls")
 }
 func (shellTool) CheckPermissions(_ context.Context, in json.RawMessage, _ *permission.Context) (permission.Decision, error) {

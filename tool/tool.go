@@ -53,8 +53,12 @@ type Info struct {
 
 // ReadOnlyChecker is implemented by tools whose read-only-ness depends on the
 // input (a Bash command may or may not write). Without it, Info.ReadOnly is used.
+//
+// ctx carries the agent's state, when there is one ([StateFromContext]), so
+// that the answer can depend on where the call runs (the shell's working
+// directory, the permission context's working directories).
 type ReadOnlyChecker interface {
-	CheckReadOnly(input json.RawMessage) bool
+	CheckReadOnly(ctx context.Context, input json.RawMessage) bool
 }
 
 // RuleMatcher is implemented by tools that understand rule content, such as

@@ -463,7 +463,7 @@ func (tk *Toolkit) Check(ctx context.Context, call *Call) (*Verdict, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Verdict{Decision: d, ReadOnly: subject{p.e}.ReadOnly(p.input), Tool: p.e.tool}, nil
+	return &Verdict{Decision: d, ReadOnly: subject{p.e}.ReadOnly(WithState(ctx, p.st), p.input), Tool: p.e.tool}, nil
 }
 
 // InterruptedText is what the model reads when a call was cancelled.
@@ -637,9 +637,9 @@ type subject struct{ e *entry }
 
 func (s subject) Name() string { return s.e.info.Name }
 
-func (s subject) ReadOnly(input json.RawMessage) bool {
+func (s subject) ReadOnly(ctx context.Context, input json.RawMessage) bool {
 	if c, ok := s.e.tool.(ReadOnlyChecker); ok {
-		return c.CheckReadOnly(input)
+		return c.CheckReadOnly(ctx, input)
 	}
 	return s.e.info.ReadOnly
 }
