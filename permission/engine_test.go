@@ -19,7 +19,7 @@ type subject struct {
 	checked  int
 }
 
-func (s *subject) Name() string                  { return "Tool" }
+func (s *subject) Name() string                                   { return "Tool" }
 func (s *subject) ReadOnly(context.Context, json.RawMessage) bool { return s.readOnly }
 func (s *subject) Suggestions(json.RawMessage) []Rule {
 	return []Rule{{Tool: "Tool", Behavior: Allow, Source: "suggested"}}
