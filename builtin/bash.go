@@ -54,23 +54,36 @@ func bashCommand(input json.RawMessage) string {
 	return in.Command
 }
 
-// cwd is where the next command runs: the state's directory, else the root.
+// cwd is where the next command runs: the state's directory, else the root
+// (with its links resolved: the shell's $PWD is then the physical
+// directory, which is what the analyser assumes).
 func (b *Bash) cwd(st *tool.State) string {
 	if st != nil {
 		if d := st.Cwd(); d != "" {
 			return d
 		}
 	}
-	return b.c.root
+	return canonical(b.c.root)
 }
 
 func (b *Bash) analyze(command string, st *tool.State, pc *permission.Context) *shell.Analysis {
-	o := &shell.Options{Cwd: b.cwd(st), DangerousFiles: b.c.dangerFiles, DangerousDirs: b.c.dangerDirs}
+	o := &shell.Options{Cwd: b.cwd(st), DangerousFiles: b.c.dangerFiles, DangerousDirs: b.c.dangerDirs, HardenedEnv: true}
 	o.WorkingDirs = b.c.workingDirs(pc)
 	if pc != nil {
 		o.Mode = string(pc.Mode)
 	}
 	return shell.Analyze(command, o)
+}
+
+// env is the environment commands run with: the configured one (or the
+// process's), hardened so that project configuration cannot make
+// read-only tools run code (see shell.HardenEnv).
+func (b *Bash) env() []string {
+	env := b.c.opts.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	return shell.HardenEnv(env)
 }
 
 // Analyze returns the shell analysis of command as this tool would make it
@@ -95,7 +108,12 @@ func (b *Bash) CheckReadOnly(ctx context.Context, input json.RawMessage) bool {
 	return b.analyze(cmd, st, pc).ReadOnly
 }
 
-// CheckPermissions implements [tool.Tool].
+// CheckPermissions implements [tool.Tool]. Besides the analyser's verdict,
+// it applies the user's Bash allow rules the way Claude Code users expect:
+// a compound command is allowed when every simple command in it is
+// read-only or matched by some allow rule ("git add . && git commit -m x"
+// with Bash(git add:*) and Bash(git commit:*)). Its suggestions, when the
+// command needs approval, are the rules that would let it through.
 func (b *Bash) CheckPermissions(ctx context.Context, input json.RawMessage, pc *permission.Context) (permission.Decision, error) {
 	cmd := bashCommand(input)
 	if strings.TrimSpace(cmd) == "" {
@@ -106,12 +124,38 @@ func (b *Bash) CheckPermissions(ctx context.Context, input json.RawMessage, pc *
 	switch a.Verdict {
 	case shell.Allow:
 		d.Behavior = permission.Allow
+		return d, nil
 	case shell.Ask:
 		d.Behavior = permission.Ask
 	default:
 		d.Behavior = permission.Passthrough
 	}
+	if pc != nil && !a.BypassImmune {
+		var contents []string
+		for _, r := range pc.Allow {
+			if r.Tool == "Bash" && r.Content != "" {
+				contents = append(contents, r.Content)
+			}
+		}
+		if used, ok := a.AllowedBy(contents); ok && len(used) > 0 {
+			names := make([]string, len(used))
+			for i, u := range used {
+				names[i] = permission.Rule{Tool: "Bash", Content: u}.String()
+			}
+			return permission.Decision{Behavior: permission.Allow, Message: "Permission granted for Bash",
+				Reason: "Rules: " + strings.Join(names, ", ") + " (every other simple command is read-only)", UpdatedInput: input}, nil
+		}
+	}
+	d.Suggestions = bashRules(a.Suggestions())
 	return d, nil
+}
+
+func bashRules(contents []string) []permission.Rule {
+	var rules []permission.Rule
+	for _, s := range contents {
+		rules = append(rules, permission.Rule{Tool: "Bash", Content: s, Behavior: permission.Allow, Source: "suggested"})
+	}
+	return rules
 }
 
 // MatchRule implements [tool.RuleMatcher]: an allow rule must match every
@@ -126,21 +170,20 @@ func (b *Bash) MatchRule(rule permission.Rule, input json.RawMessage) bool {
 	return any
 }
 
-// Suggestions implements [tool.Suggester]: up to five "prefix:*" rules.
+// Suggestions implements [tool.Suggester]: the allow rules that would let
+// the command run from the project root (one per simple command that is not
+// read-only: "tool subcommand:*" or the exact command), none when rules
+// cannot let it through.
 func (b *Bash) Suggestions(input json.RawMessage) []permission.Rule {
-	var rules []permission.Rule
-	for _, s := range shell.Suggestions(bashCommand(input)) {
-		rules = append(rules, permission.Rule{Tool: "Bash", Content: s, Behavior: permission.Allow, Source: "suggested"})
-	}
-	return rules
+	return bashRules(b.analyze(bashCommand(input), nil, nil).Suggestions())
 }
 
 // Call implements [tool.Tool]: it runs the command and streams its output.
 func (b *Bash) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
 	return func(yield func(*tool.Chunk, error) bool) {
 		var in bashInput
-		if err := json.Unmarshal(call.Input, &in); err != nil {
-			yield(tool.Errorf("Invalid input: %v", err), nil)
+		if err := tool.DecodeInput(call.Input, &in); err != nil {
+			yield(tool.Errorf("%v", err), nil)
 			return
 		}
 		timeout := in.Timeout
@@ -166,7 +209,7 @@ func (b *Bash) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk,
 		defer cancel()
 		stopped := false
 		res, err := proc.Run(runCtx, in.Command, &proc.Options{
-			Dir: dir, Env: b.c.opts.Env, Shell: b.c.opts.Shell, TrackDir: true,
+			Dir: dir, Env: b.env(), Shell: b.c.opts.Shell, TrackDir: true,
 			Timeout:   time.Duration(timeout) * time.Millisecond,
 			HeadLimit: maxOut * 2 / 3, TailLimit: maxOut - maxOut*2/3,
 		}, func(s string) {

@@ -23,11 +23,13 @@
 package builtin
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/toolscope/toolscope/internal/pathpolicy"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/shell"
 	"github.com/toolscope/toolscope/tool"
@@ -64,7 +66,7 @@ func All(opts *Options) []tool.Tool {
 
 // config is the resolved Options shared by the tools.
 type config struct {
-	root                    string
+	root                    string // absolute, as given
 	dangerFiles, dangerDirs []string
 	opts                    Options
 }
@@ -91,106 +93,68 @@ func newConfig(opts *Options) *config {
 	return c
 }
 
-// abs makes p absolute against the root (for judging; the tools themselves
-// insist on absolute paths).
+// abs makes p absolute against the root, expanding a leading ~, without
+// cleaning it: ".." is resolved the way the kernel resolves it, after the
+// links before it (see package pathpolicy).
 func (c *config) abs(p string) string {
 	p = expandHome(p)
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(c.root, p)
+	if p == "" {
+		return c.root
 	}
-	return filepath.Clean(p)
+	if !filepath.IsAbs(p) {
+		p = c.root + "/" + p
+	}
+	return p
 }
 
 func expandHome(p string) string {
 	if p == "~" || strings.HasPrefix(p, "~/") {
 		if h, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(h, p[1:])
+			return h + p[1:]
 		}
 	}
 	return p
 }
 
-// canonical resolves the symbolic links of an absolute path: the file a
-// write would really touch, even if it does not exist yet. Links are followed
-// even when they dangle, since writing through a dangling link creates its
-// target: a link inside the project to a missing file outside is outside.
-func canonical(p string) string { return resolve(filepath.Clean(p), 0) }
-
-func resolve(p string, hops int) string {
-	rest := ""
-	for cur := p; ; {
-		if r, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(r, rest)
-		}
-		if fi, err := os.Lstat(cur); err == nil && fi.Mode()&os.ModeSymlink != 0 && hops < 40 {
-			if target, err := os.Readlink(cur); err == nil {
-				if !filepath.IsAbs(target) {
-					target = filepath.Join(filepath.Dir(cur), target)
-				}
-				return resolve(filepath.Join(target, rest), hops+1)
-			}
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
+// canonical is where the absolute path p really leads, links (dangling ones
+// too: writing through a link to a missing file creates its target) and
+// ".." after them resolved as the kernel resolves them. A path that cannot
+// be resolved is returned cleaned.
+func canonical(p string) string {
+	r, err := pathpolicy.Resolve(p)
+	if err != nil {
+		return filepath.Clean(p)
 	}
+	return r.Path
 }
 
-// within reports whether path is dir or inside it, comparing path components.
-func within(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
-
-// workingDirs returns the canonical working directories: the root and the
+// workingDirs returns the working directories: the root and the
 // permission context's.
 func (c *config) workingDirs(pc *permission.Context) []string {
-	dirs := []string{canonical(c.root)}
+	dirs := []string{c.root}
 	if pc != nil {
 		for _, d := range pc.WorkingDirs {
-			dirs = append(dirs, canonical(c.abs(d)))
+			dirs = append(dirs, c.abs(d))
 		}
 	}
 	return dirs
 }
 
-// inWorkingDir reports the working directory that holds path, once symbolic
-// links are resolved ("" if none): a link inside the project that points
-// outside is outside.
-func (c *config) inWorkingDir(path string, pc *permission.Context) string {
-	real := canonical(c.abs(path))
-	for _, d := range c.workingDirs(pc) {
-		if within(real, d) {
-			return d
-		}
-	}
-	return ""
+// policy returns the path policy for one decision (see package pathpolicy).
+func (c *config) policy(pc *permission.Context) *pathpolicy.Policy {
+	return pathpolicy.New(&pathpolicy.Options{WorkingDirs: c.workingDirs(pc), ProtectedFiles: c.dangerFiles, ProtectedDirs: c.dangerDirs})
 }
 
-// dangerous reports whether writing path would touch a sensitive file or
-// directory, judging both the path as given and where its links lead.
-func (c *config) dangerous(path string) bool {
-	p := c.abs(path)
-	for _, x := range []string{p, canonical(p)} {
-		lower := strings.ToLower(filepath.ToSlash(x))
-		for _, f := range c.dangerFiles {
-			f = strings.ToLower(f)
-			if strings.HasSuffix(lower, "/"+f) {
-				return true
-			}
-		}
-		for _, seg := range strings.Split(lower, "/") {
-			for _, d := range c.dangerDirs {
-				if seg == strings.ToLower(d) {
-					return true
-				}
-			}
-		}
-	}
-	return false
+// classify judges path (absolute, or relative to the root) for pc.
+func (c *config) classify(path string, pc *permission.Context) pathpolicy.Path {
+	return c.policy(pc).Classify(c.abs(path))
+}
+
+// inWorkingDir reports the working directory that holds path once links
+// are resolved ("" if none): a link inside the project that points outside
+// is outside.
+func (c *config) inWorkingDir(path string, pc *permission.Context) string {
+	return c.classify(path, pc).Inside
 }
 
 // checkEdit is the permission check of Write and Edit: op is the tool
@@ -199,47 +163,148 @@ func (c *config) checkEdit(op, verb, path string, pc *permission.Context) permis
 	if path == "" {
 		return permission.Decision{Behavior: permission.Passthrough, Message: "No file path"}
 	}
-	if c.dangerous(path) {
+	x := c.classify(path, pc)
+	switch {
+	case x.Protected:
 		return permission.Decision{Behavior: permission.Ask, BypassImmune: true,
 			Message: "Permission required: " + op + " operation on sensitive file " + path,
-			Reason:  "Safety check: dangerous file or directory"}
+			Reason:  "Safety check: protected or secret file or directory (checked as written and where its links lead)"}
+	case x.Err != nil:
+		return permission.Decision{Behavior: permission.Passthrough,
+			Message: "Permission required for " + verb + " " + path + " (the path cannot be resolved: " + x.Err.Error() + ")",
+			Reason:  "Path check: " + x.Err.Error()}
 	}
-	if pc != nil && (pc.Mode == permission.AcceptEdits || pc.Mode == permission.DontAsk) && filepath.IsAbs(path) {
-		if dir := c.inWorkingDir(path, pc); dir != "" {
-			return permission.Decision{Behavior: permission.Allow,
-				Message: "Permission granted for " + verb + " " + path + " (in working directory)",
-				Reason:  "Mode " + string(pc.Mode) + ": inside the working directory " + dir}
-		}
+	if pc != nil && (pc.Mode == permission.AcceptEdits || pc.Mode == permission.DontAsk) && filepath.IsAbs(path) && x.Inside != "" {
+		return permission.Decision{Behavior: permission.Allow,
+			Message: "Permission granted for " + verb + " " + path + " (in working directory)",
+			Reason:  "Mode " + string(pc.Mode) + ": inside the working directory " + x.Inside}
 	}
 	return permission.Decision{Behavior: permission.Passthrough, Message: "Permission required for " + verb + " " + path}
 }
 
-// matchPath matches a path rule ("src/**", "/etc/*", "~/notes/*") against a
-// path. Relative patterns are relative to the root. An allow rule must match
-// the path both as given and with links resolved; a deny or ask rule matches
-// if either does.
+// checkRead is the permission check of Read, Grep and Glob: reading a secret
+// asks even when a rule allows it; reading outside the working directories
+// (and the harmless system paths) needs the user's consent or a rule.
+func (c *config) checkRead(op, path string, pc *permission.Context) permission.Decision {
+	x := c.classify(path, pc)
+	switch {
+	case x.Secret:
+		return permission.Decision{Behavior: permission.Ask, BypassImmune: true,
+			Message: "Permission required: " + op + " of " + path + ", which may hold credentials",
+			Reason:  "Safety check: secret path (checked as written and where its links lead)"}
+	case x.Err != nil:
+		return permission.Decision{Behavior: permission.Passthrough,
+			Message: "Permission required for " + op + " of " + path + " (the path cannot be resolved: " + x.Err.Error() + ")",
+			Reason:  "Path check: " + x.Err.Error()}
+	case x.Inside == "" && !x.Harmless:
+		return permission.Decision{Behavior: permission.Passthrough,
+			Message: "Permission required for " + op + " of " + path + ", outside the working directories",
+			Reason:  "Path check: outside the working directories"}
+	}
+	return permission.Decision{Behavior: permission.Passthrough, Message: op + " of " + path}
+}
+
+// readOK is the read-only judgment of Read, Grep and Glob: the path is in a
+// working directory (or a harmless system path) and is not secret.
+func (c *config) readOK(ctx context.Context, path string) bool {
+	var pc *permission.Context
+	if st := tool.StateFromContext(ctx); st != nil {
+		pc = st.Permissions()
+	}
+	return c.classify(path, pc).ReadOK()
+}
+
+// matchPath matches a path rule against a path, with Claude Code's anchors:
+// "//abs/path" is absolute, "~/path" is in the home directory, "/path" is
+// relative to the project root, and "path" or "./path" relative to the
+// working directory (the root, for the file tools). As in .gitignore, a
+// pattern without a slash matches a name at any depth ("Read(.env)",
+// "Edit(*.pem)"), and a pattern that matches a directory matches
+// everything below it ("Read(~/.ssh)"). An allow rule must match the path
+// both as given and where its links lead; a deny or ask rule matches if
+// either does.
 func (c *config) matchPath(rule permission.Rule, path string) bool {
 	if path == "" {
 		path = c.root
 	}
-	pattern := expandHome(rule.Content)
-	if !filepath.IsAbs(pattern) {
-		pattern = filepath.Join(c.root, pattern)
-	}
-	p := c.abs(path)
-	given, _ := doublestar.Match(filepath.ToSlash(pattern), filepath.ToSlash(p))
-	real, _ := doublestar.Match(filepath.ToSlash(pattern), filepath.ToSlash(canonical(p)))
+	pattern := c.rulePattern(rule.Content)
+	p := filepath.Clean(c.abs(path))
+	given := matchOrParent(pattern, p)
+	real := matchOrParent(pattern, canonical(c.abs(path)))
 	if rule.Behavior == permission.Allow {
 		return given && real
 	}
 	return given || real
 }
 
+// rulePattern turns a rule's content into an absolute doublestar pattern.
+func (c *config) rulePattern(content string) string {
+	var base, pat string
+	switch {
+	case strings.HasPrefix(content, "//"):
+		base, pat = "/", content[2:]
+	case content == "~" || strings.HasPrefix(content, "~/"):
+		base, pat = expandHome("~"), strings.TrimPrefix(strings.TrimPrefix(content, "~"), "/")
+	case strings.HasPrefix(content, "/"):
+		base, pat = c.root, content[1:]
+	default:
+		base, pat = c.root, strings.TrimPrefix(content, "./")
+	}
+	pat = strings.TrimSuffix(pat, "/")
+	if pat == "" {
+		return filepath.ToSlash(base)
+	}
+	if !strings.Contains(pat, "/") && base != "/" {
+		pat = "**/" + pat // gitignore: a name at any depth
+	}
+	return strings.TrimSuffix(filepath.ToSlash(base), "/") + "/" + pat
+}
+
+// matchOrParent reports whether pattern matches p or a directory above it.
+func matchOrParent(pattern, p string) bool {
+	for q := filepath.ToSlash(p); ; q = filepath.Dir(q) {
+		if ok, _ := doublestar.Match(pattern, q); ok {
+			return true
+		}
+		if q == "/" || q == "." {
+			return false
+		}
+	}
+}
+
+// rulePath writes an absolute path as a rule's content ("//abs/**", or
+// "/rel/**" under the root).
+func (c *config) rulePath(abs string) string {
+	if rel, err := filepath.Rel(c.root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+		if rel == "." {
+			return "/**"
+		}
+		return "/" + filepath.ToSlash(rel) + "/**"
+	}
+	return "/" + filepath.ToSlash(abs) + "/**"
+}
+
 // suggestDir proposes an allow rule for the directory of path.
 func (c *config) suggestDir(toolName, path string) []permission.Rule {
-	dir := c.abs(path)
+	dir := canonical(c.abs(path))
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		dir = filepath.Dir(dir)
 	}
-	return []permission.Rule{{Tool: toolName, Content: filepath.ToSlash(dir) + "/**", Behavior: permission.Allow, Source: "suggested"}}
+	return []permission.Rule{{Tool: toolName, Content: c.rulePath(dir), Behavior: permission.Allow, Source: "suggested"}}
+}
+
+// searchExcludes are the patterns Grep and Glob never search or list: the
+// secret policy's, and every Read deny rule's.
+func (c *config) searchExcludes(pc *permission.Context) []string {
+	out := pathpolicy.SecretGlobs()
+	if pc == nil {
+		return out
+	}
+	for _, r := range pc.Deny {
+		if r.Tool != "Read" || r.Content == "" {
+			continue
+		}
+		out = append(out, c.rulePattern(r.Content))
+	}
+	return out
 }

@@ -28,7 +28,7 @@ type Edit struct{ pathRules }
 func NewEdit(opts *Options) *Edit { return &Edit{pathRules{newConfig(opts), "Edit"}} }
 
 var editSchema = json.RawMessage(`{"type":"object","properties":{
-"file_path":{"type":"string","description":"The absolute path to the file to modify"},
+"file_path":{"type":"string","maxLength":4095,"description":"The absolute path to the file to modify"},
 "old_string":{"type":"string","description":"The text to replace"},
 "new_string":{"type":"string","description":"The text to replace it with (must be different from old_string)"},
 "replace_all":{"type":"boolean","default":false,"description":"Replace all occurrences of old_string (default false)"}},

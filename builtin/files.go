@@ -30,7 +30,11 @@ func (p pathRules) MatchRule(rule permission.Rule, input json.RawMessage) bool {
 
 // Suggestions implements [tool.Suggester]: the file's directory.
 func (p pathRules) Suggestions(input json.RawMessage) []permission.Rule {
-	return p.c.suggestDir(p.tool, inputPath(input))
+	name := p.tool
+	if name == "Write" {
+		name = "Edit" // Edit rules govern Write
+	}
+	return p.c.suggestDir(name, inputPath(input))
 }
 
 // single is the Call of a tool that decodes its input and answers with one
@@ -38,8 +42,8 @@ func (p pathRules) Suggestions(input json.RawMessage) []permission.Rule {
 func single[In any](call *tool.Call, body func(In) *tool.Chunk) iter.Seq2[*tool.Chunk, error] {
 	return func(yield func(*tool.Chunk, error) bool) {
 		var in In
-		if err := json.Unmarshal(call.Input, &in); err != nil {
-			yield(tool.Errorf("Invalid input: %v", err), nil)
+		if err := tool.DecodeInput(call.Input, &in); err != nil {
+			yield(tool.Errorf("%v", err), nil)
 			return
 		}
 		yield(body(in), nil)

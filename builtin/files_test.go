@@ -1,7 +1,9 @@
 package builtin_test
 
 import (
+	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolscope/toolscope/builtin"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )
@@ -276,9 +279,30 @@ func TestPathRules(t *testing.T) {
 	}
 	e.mustOK(e.call("Read", readIn(open)))
 	e.mustOK(e.call("Edit", map[string]any{"file_path": open, "old_string": "a", "new_string": "b"}))
-	r := e.call("Write", map[string]any{"file_path": open, "content": "c"})
-	if r.Status != tool.StatusAsking || r.Decision.Suggestions[0].String() != "Write("+e.path("src")+"/**)" {
-		t.Fatalf("write without rule: %s %+v", r.Status, r.Decision)
+	// Edit rules govern Write.
+	e.mustOK(e.call("Write", map[string]any{"file_path": open, "content": "c"}))
+	other := e.write("docs/b.txt", "b\n")
+	e.mustOK(e.call("Read", readIn(other)))
+	r := e.call("Write", map[string]any{"file_path": other, "content": "c"})
+	if r.Status != tool.StatusAsking || r.Decision.Suggestions[0].String() != "Edit(/docs/**)" {
+		t.Fatalf("write outside the rule: %s %+v", r.Status, r.Decision)
+	}
+	// Read rules govern Grep and Glob: the denied file is neither searched
+	// nor listed.
+	needRg(t)
+	for _, engine := range []string{"go", "rg"} {
+		g := builtin.NewGrep(&builtin.Options{Root: e.root, GrepEngine: engine})
+		tk, _ := tool.NewToolkit(&tool.ToolkitOptions{Tools: []tool.Tool{g}})
+		r, err := tk.Call(context.Background(), &tool.Call{Name: "Grep", Input: json.RawMessage(`{"pattern":"k","output_mode":"files_with_matches"}`), State: e.st})
+		if err != nil || r.Status != tool.StatusSuccess || strings.Contains(r.Text(), "secrets") {
+			t.Errorf("%s: Grep searched a denied file: %s %s %v", engine, r.Status, r.Text(), err)
+		}
+	}
+	if r := e.call("Glob", map[string]any{"pattern": "**/*.txt"}); strings.Contains(r.Text(), "key.txt") || !strings.Contains(r.Text(), "a.txt") {
+		t.Errorf("Glob listed a denied file or missed an allowed one: %s", r.Text())
+	}
+	if r := e.call("Grep", map[string]any{"pattern": "k", "path": e.path("secrets")}); r.Status != tool.StatusDenied {
+		t.Errorf("Grep of a denied directory: %s %s", r.Status, r.Text())
 	}
 }
 

@@ -40,12 +40,47 @@ var globSchema = json.RawMessage(`{"type":"object","properties":{
 
 // Info implements [tool.Tool].
 func (g *Glob) Info() tool.Info {
-	return tool.Info{Name: "Glob", Description: globDescription, InputSchema: globSchema, ReadOnly: true, ConcurrencySafe: true}
+	return tool.Info{Name: "Glob", Description: globDescription, InputSchema: globSchema, ReadOnly: true, ConcurrencySafe: true,
+		StateInjected: true, RuleNames: []string{"Read"}}
 }
 
-// CheckPermissions implements [tool.Tool]: Glob has no opinion; it is read-only.
-func (g *Glob) CheckPermissions(context.Context, json.RawMessage, *permission.Context) (permission.Decision, error) {
-	return permission.Decision{Behavior: permission.Passthrough, Message: "Glob has no opinion"}, nil
+// dirs returns the directory Glob searches and, for an absolute pattern,
+// the directory the pattern names before its first wildcard.
+func (g *Glob) dirs(in globInput) []string {
+	dirs := []string{cmp.Or(in.Path, g.c.root)}
+	if filepath.IsAbs(in.Pattern) {
+		if i := strings.IndexAny(in.Pattern, "*?[{"); i >= 0 {
+			dirs = append(dirs, filepath.Dir(in.Pattern[:i]+"x"))
+		} else {
+			dirs = append(dirs, in.Pattern)
+		}
+	}
+	return dirs
+}
+
+// CheckReadOnly implements [tool.ReadOnlyChecker]: listing a working
+// directory (or a harmless system directory) needs no permission.
+func (g *Glob) CheckReadOnly(ctx context.Context, input json.RawMessage) bool {
+	for _, d := range g.dirs(globArgs(input)) {
+		if !g.c.readOK(ctx, d) {
+			return false
+		}
+	}
+	return true
+}
+
+// CheckPermissions implements [tool.Tool]: listing a secret directory asks
+// even when a rule allows it; a directory outside the working directories
+// needs the user or a Read rule.
+func (g *Glob) CheckPermissions(_ context.Context, input json.RawMessage, pc *permission.Context) (permission.Decision, error) {
+	var d permission.Decision
+	for _, dir := range g.dirs(globArgs(input)) {
+		d = g.c.checkRead("Glob", dir, pc)
+		if d.Behavior != permission.Passthrough || d.Reason != "" {
+			return d, nil
+		}
+	}
+	return d, nil
 }
 
 func globArgs(input json.RawMessage) globInput {
@@ -64,7 +99,7 @@ func (g *Glob) MatchRule(rule permission.Rule, input json.RawMessage) bool {
 // Suggestions implements [tool.Suggester]: the search directory.
 func (g *Glob) Suggestions(input json.RawMessage) []permission.Rule {
 	in := globArgs(input)
-	return []permission.Rule{{Tool: "Glob", Content: filepath.ToSlash(g.c.abs(cmp.Or(in.Path, g.c.root))) + "/**", Behavior: permission.Allow, Source: "suggested"}}
+	return []permission.Rule{{Tool: "Read", Content: g.c.rulePath(canonical(g.c.abs(cmp.Or(in.Path, g.c.root)))), Behavior: permission.Allow, Source: "suggested"}}
 }
 
 // Call implements [tool.Tool].
@@ -76,7 +111,11 @@ func (g *Glob) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk,
 			yield(tool.Errorf("Directory not found: %s", dir), nil)
 			return
 		}
-		res, err := search.Glob(ctx, dir, in.Pattern, &search.GlobOptions{Limit: GlobLimit})
+		var pc *permission.Context
+		if call.State != nil {
+			pc = call.State.Permissions()
+		}
+		res, err := search.Glob(ctx, dir, in.Pattern, &search.GlobOptions{Limit: GlobLimit, Exclude: g.c.searchExcludes(pc)})
 		if err != nil {
 			yield(tool.Errorf("Error: %v", err), nil)
 			return

@@ -61,12 +61,28 @@ var grepSchema = json.RawMessage(`{"type":"object","properties":{
 
 // Info implements [tool.Tool].
 func (g *Grep) Info() tool.Info {
-	return tool.Info{Name: "Grep", Description: grepDescription, InputSchema: grepSchema, ReadOnly: true, ConcurrencySafe: true}
+	return tool.Info{Name: "Grep", Description: grepDescription, InputSchema: grepSchema, ReadOnly: true, ConcurrencySafe: true,
+		StateInjected: true, RuleNames: []string{"Read"}}
 }
 
-// CheckPermissions implements [tool.Tool]: Grep has no opinion; it is read-only.
-func (g *Grep) CheckPermissions(context.Context, json.RawMessage, *permission.Context) (permission.Decision, error) {
-	return permission.Decision{Behavior: permission.Passthrough, Message: "Grep has no opinion"}, nil
+func grepArgs(input json.RawMessage) grepInput {
+	var in grepInput
+	_ = json.Unmarshal(input, &in)
+	return in
+}
+
+// CheckReadOnly implements [tool.ReadOnlyChecker]: searching a working
+// directory (or a harmless system path) needs no permission. Secrets inside
+// it are never searched (see Call).
+func (g *Grep) CheckReadOnly(ctx context.Context, input json.RawMessage) bool {
+	return g.c.readOK(ctx, cmp.Or(grepArgs(input).Path, g.c.root))
+}
+
+// CheckPermissions implements [tool.Tool]: searching a secret asks even when
+// a rule allows it; a path outside the working directories needs the user
+// or a Read rule.
+func (g *Grep) CheckPermissions(_ context.Context, input json.RawMessage, pc *permission.Context) (permission.Decision, error) {
+	return g.c.checkRead("Grep", cmp.Or(grepArgs(input).Path, g.c.root), pc), nil
 }
 
 // MatchRule implements [tool.RuleMatcher]: the rule's glob against the path.
@@ -80,7 +96,7 @@ func (g *Grep) MatchRule(rule permission.Rule, input json.RawMessage) bool {
 func (g *Grep) Suggestions(input json.RawMessage) []permission.Rule {
 	var in grepInput
 	_ = json.Unmarshal(input, &in)
-	return g.c.suggestDir("Grep", cmp.Or(in.Path, g.c.root))
+	return g.c.suggestDir("Read", cmp.Or(in.Path, g.c.root))
 }
 
 func (g *Grep) engine() search.Engine {
@@ -97,8 +113,8 @@ func (g *Grep) engine() search.Engine {
 func (g *Grep) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
 	return func(yield func(*tool.Chunk, error) bool) {
 		var in grepInput
-		if err := json.Unmarshal(call.Input, &in); err != nil {
-			yield(tool.Errorf("Invalid input: %v", err), nil)
+		if err := tool.DecodeInput(call.Input, &in); err != nil {
+			yield(tool.Errorf("%v", err), nil)
 			return
 		}
 		path := g.c.abs(cmp.Or(in.Path, g.c.root))
@@ -115,6 +131,11 @@ func (g *Grep) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk,
 			Before: in.Before, After: in.After, Context: ctxLines, LineNumbers: in.N == nil || *in.N,
 			IgnoreCase: in.I || in.CaseInsensitive, Multiline: in.Multiline, HeadLimit: in.HeadLimit, Offset: in.Offset,
 			Engine: g.engine(),
+		}
+		if call.State != nil {
+			o.Exclude = g.c.searchExcludes(call.State.Permissions())
+		} else {
+			o.Exclude = g.c.searchExcludes(nil)
 		}
 		res, err := search.Grep(ctx, o)
 		var te *search.ToolError

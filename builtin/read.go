@@ -36,7 +36,7 @@ type Read struct{ pathRules }
 func NewRead(opts *Options) *Read { return &Read{pathRules{newConfig(opts), "Read"}} }
 
 var readSchema = json.RawMessage(`{"type":"object","properties":{
-"file_path":{"type":"string","description":"The absolute path to the file to read"},
+"file_path":{"type":"string","maxLength":4095,"description":"The absolute path to the file to read"},
 "offset":{"type":"integer","minimum":1,"default":1,"description":"The line number to start reading from (1-based)"},
 "limit":{"type":"integer","minimum":1,"maximum":2000,"default":2000,"description":"The number of lines to read"}},
 "required":["file_path"],"additionalProperties":false}`)
@@ -46,9 +46,19 @@ func (r *Read) Info() tool.Info {
 	return tool.Info{Name: "Read", Description: readDescription, InputSchema: readSchema, ReadOnly: true, ConcurrencySafe: true, StateInjected: true}
 }
 
-// CheckPermissions implements [tool.Tool]: Read has no opinion; it is read-only.
-func (r *Read) CheckPermissions(context.Context, json.RawMessage, *permission.Context) (permission.Decision, error) {
-	return permission.Decision{Behavior: permission.Passthrough, Message: "Read has no opinion"}, nil
+// CheckReadOnly implements [tool.ReadOnlyChecker]: reading a file in a
+// working directory (or a harmless system file) needs no permission;
+// reading a secret or a file elsewhere does.
+func (r *Read) CheckReadOnly(ctx context.Context, input json.RawMessage) bool {
+	p := inputPath(input)
+	return p != "" && r.c.readOK(ctx, p)
+}
+
+// CheckPermissions implements [tool.Tool]: a secret asks even when a rule
+// allows it; a file outside the working directories needs the user or a
+// Read rule.
+func (r *Read) CheckPermissions(_ context.Context, input json.RawMessage, pc *permission.Context) (permission.Decision, error) {
+	return r.c.checkRead("Read", inputPath(input), pc), nil
 }
 
 // Call implements [tool.Tool].

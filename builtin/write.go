@@ -26,13 +26,13 @@ type Write struct{ pathRules }
 func NewWrite(opts *Options) *Write { return &Write{pathRules{newConfig(opts), "Write"}} }
 
 var writeSchema = json.RawMessage(`{"type":"object","properties":{
-"file_path":{"type":"string","description":"The absolute path to the file to write (must be absolute, not relative)"},
+"file_path":{"type":"string","maxLength":4095,"description":"The absolute path to the file to write (must be absolute, not relative)"},
 "content":{"type":"string","description":"The content to write to the file"}},
 "required":["file_path","content"],"additionalProperties":false}`)
 
 // Info implements [tool.Tool].
 func (w *Write) Info() tool.Info {
-	return tool.Info{Name: "Write", Description: writeDescription, InputSchema: writeSchema, StateInjected: true}
+	return tool.Info{Name: "Write", Description: writeDescription, InputSchema: writeSchema, StateInjected: true, RuleNames: []string{"Edit"}}
 }
 
 // CheckPermissions implements [tool.Tool]: sensitive files always ask; in

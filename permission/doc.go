@@ -19,13 +19,27 @@
 //     in Explore and DontAsk.
 //
 // [Explore] mode skips steps 4 and 5: only read-only calls (and nothing a rule
-// asks about) get through. Rules are looked up under the exact tool name; within
-// a list the first match wins, and a rule with empty content matches every input
-// of its tool.
+// asks about) get through.
 //
 // Every [Decision] carries a Reason naming the rule or the layer that decided, so
 // a user can always learn why a call was let through or stopped.
 //
 // The package has no dependencies beyond the standard library and does no I/O:
 // tools bring their own knowledge (paths, shell syntax) through [Subject].
+//
+// # Which rules apply to a tool
+//
+// Steps 1, 2 and 5 look, in the deny, ask and allow list alike, for rules
+// filed under any of these names:
+//
+//   - the tool's own name ("Bash", "mcp__fs__read_file");
+//   - the names in [Subject.RuleNames], as Claude Code applies Read rules to
+//     Grep and Glob and Edit rules to Write;
+//   - for an MCP tool named mcp__SERVER__TOOL, the server: "mcp__SERVER" and
+//     "mcp__SERVER__*" cover every tool of that server (and only that server:
+//     "mcp__fs" is not a rule for "mcp__fsx__read").
+//
+// Within a list the first rule that applies wins. A rule with empty content
+// applies to every input; any other rule goes, as written, to
+// [Subject.MatchRule], which decides what its content means for the input.
 package permission

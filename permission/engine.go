@@ -4,14 +4,21 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // Subject is what the engine needs to know about a tool. The tool package
 // adapts every tool to it, filling in documented defaults for tools that do not
 // implement the optional parts.
 type Subject interface {
-	// Name is the tool name rules are filed under ("Bash", "mcp__fs__read_file").
+	// Name is the tool's name ("Bash", "mcp__fs__read_file"): rules filed
+	// under it apply, and so do rules naming its MCP server (see the package
+	// documentation).
 	Name() string
+	// RuleNames are further tool names whose rules apply to this tool, as
+	// Claude Code applies Read rules to Grep and Glob and Edit rules to
+	// Write. Most tools have none.
+	RuleNames() []string
 	// ReadOnly reports whether this invocation only reads (the fast path).
 	// ctx is the one given to [Engine.Check]: it carries what the tool needs
 	// to judge the input in place (the agent state with the shell's working
@@ -21,7 +28,9 @@ type Subject interface {
 	// Passthrough when it has none. An error means the check itself broke; the
 	// engine passes it on and the call must not run.
 	CheckPermissions(ctx context.Context, input json.RawMessage, pc *Context) (Decision, error)
-	// MatchRule reports whether rule (whose Tool is Name()) applies to input.
+	// MatchRule reports whether rule applies to input. The rule is passed as
+	// the user wrote it: its Tool is Name(), one of RuleNames(), or the
+	// tool's MCP server ("mcp__fs").
 	// The rule's Behavior is given so a tool can match conservatively: an
 	// allow rule must cover the whole input, a deny rule any part of it.
 	MatchRule(rule Rule, input json.RawMessage) bool
@@ -57,13 +66,13 @@ func (e *Engine) Check(ctx context.Context, s Subject, input json.RawMessage) (D
 	if d, ok := e.CheckDenyRules(s, input); ok {
 		return d, nil
 	}
-	// 2. Ask rules.
+	// 2. Ask rules. No allow rule can pass what an ask rule matches, so an
+	// ask suggests no rule.
 	if r, ok := e.match(e.ctx.Ask, s, input); ok {
 		d := Decision{
-			Behavior:    Ask,
-			Message:     "Permission required for " + name,
-			Reason:      "Rule: " + r.String(),
-			Suggestions: s.Suggestions(input),
+			Behavior: Ask,
+			Message:  "Permission required for " + name,
+			Reason:   "Rule: " + r.String(),
 		}
 		if mode == DontAsk {
 			return dontAsk(name, d), nil
@@ -79,6 +88,7 @@ func (e *Engine) Check(ctx context.Context, s Subject, input json.RawMessage) (D
 		}, nil
 	}
 	// 4. The tool's own check.
+	var toolSuggestions []Rule
 	if mode != Explore {
 		d, err := s.CheckPermissions(ctx, input, e.ctx)
 		if err != nil {
@@ -92,17 +102,19 @@ func (e *Engine) Check(ctx context.Context, s Subject, input json.RawMessage) (D
 			return d, nil
 		case Ask:
 			if d.BypassImmune {
+				// No rule can pass an immune ask: it suggests none.
+				d.Suggestions = nil
 				switch mode {
 				case Default, AcceptEdits:
-					d.Suggestions = s.Suggestions(input)
 					return d, nil
 				case DontAsk:
-					d.Suggestions = s.Suggestions(input)
 					return dontAsk(name, d), nil
 				}
 				// Bypass ignores even immune asks.
 			}
+			toolSuggestions = d.Suggestions
 		case Passthrough:
+			toolSuggestions = d.Suggestions
 		default:
 			return Decision{}, fmt.Errorf("permission check of %s: invalid behavior %q", name, d.Behavior)
 		}
@@ -137,11 +149,17 @@ func (e *Engine) Check(ctx context.Context, s Subject, input json.RawMessage) (D
 			Reason:   "User is not available to answer permission prompts",
 		}, nil
 	case Default, AcceptEdits:
+		// The tool's own suggestions, when its check made some, know where
+		// the call runs (the shell's working directory).
+		sugg := toolSuggestions
+		if sugg == nil {
+			sugg = s.Suggestions(input)
+		}
 		return Decision{
 			Behavior:    Ask,
 			Message:     "Permission required for " + name,
 			Reason:      "Mode: " + string(mode),
-			Suggestions: s.Suggestions(input),
+			Suggestions: sugg,
 		}, nil
 	}
 	return Decision{}, fmt.Errorf("permission check of %s: unknown mode %q", name, mode)
@@ -174,12 +192,12 @@ func dontAsk(name string, d Decision) Decision {
 	}
 }
 
-// match returns the first rule of rules that is filed under s's name and
-// applies to input. Empty content matches everything.
+// match returns the first rule of rules that is filed under one of s's names
+// and applies to input. Empty content matches everything.
 func (e *Engine) match(rules []Rule, s Subject, input json.RawMessage) (Rule, bool) {
-	name := s.Name()
+	name, aliases := s.Name(), s.RuleNames()
 	for _, r := range rules {
-		if r.Tool != name {
+		if !fileMatches(r.Tool, name, aliases) {
 			continue
 		}
 		if r.Content == "" || s.MatchRule(r, input) {
@@ -187,4 +205,42 @@ func (e *Engine) match(rules []Rule, s Subject, input json.RawMessage) (Rule, bo
 		}
 	}
 	return Rule{}, false
+}
+
+// fileMatches reports whether a rule for ruleTool is filed under the tool
+// name or one of its aliases.
+func fileMatches(ruleTool, name string, aliases []string) bool {
+	if ruleNameMatches(ruleTool, name) {
+		return true
+	}
+	for _, a := range aliases {
+		if ruleNameMatches(ruleTool, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// ruleNameMatches reports whether a rule for ruleTool is filed under the tool
+// name: the two are equal, or ruleTool names the MCP server of an MCP tool
+// ("mcp__fs" and "mcp__fs__*" for "mcp__fs__read_file", but not for
+// "mcp__fsx__read_file").
+func ruleNameMatches(ruleTool, name string) bool {
+	if ruleTool == name {
+		return true
+	}
+	server, ok := strings.CutPrefix(ruleTool, "mcp__")
+	if !ok {
+		return false
+	}
+	if s, wild := strings.CutSuffix(server, "__*"); wild {
+		server = s
+	} else if strings.Contains(server, "__") {
+		return false // mcp__server__tool names one tool
+	}
+	if server == "" {
+		return false
+	}
+	rest, ok := strings.CutPrefix(name, "mcp__"+server+"__")
+	return ok && rest != ""
 }

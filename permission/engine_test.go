@@ -13,18 +13,31 @@ import (
 // subject is a configurable Subject: content rules match when the input (a
 // JSON string) contains the rule content.
 type subject struct {
+	name     string   // "" means "Tool"
+	aliases  []string // RuleNames
 	readOnly bool
 	check    Decision
 	checkErr error
 	checked  int
+	record   bool // record the rules given to MatchRule in matched
+	matched  []Rule
 }
 
-func (s *subject) Name() string                                   { return "Tool" }
+func (s *subject) Name() string {
+	if s.name == "" {
+		return "Tool"
+	}
+	return s.name
+}
+func (s *subject) RuleNames() []string                            { return s.aliases }
 func (s *subject) ReadOnly(context.Context, json.RawMessage) bool { return s.readOnly }
 func (s *subject) Suggestions(json.RawMessage) []Rule {
 	return []Rule{{Tool: "Tool", Behavior: Allow, Source: "suggested"}}
 }
 func (s *subject) MatchRule(r Rule, in json.RawMessage) bool {
+	if s.record {
+		s.matched = append(s.matched, r)
+	}
 	return strings.Contains(string(in), r.Content)
 }
 func (s *subject) CheckPermissions(context.Context, json.RawMessage, *Context) (Decision, error) {
@@ -52,14 +65,14 @@ func TestEngineModesBySteps(t *testing.T) {
 	toolDeny := Decision{Behavior: Deny, Message: "Tool says no", Reason: "tool denied"}
 
 	denyRule := Decision{Behavior: Deny, Message: "Permission to use Tool has been denied", Reason: "Rule: Tool(x)"}
-	askRule := Decision{Behavior: Ask, Message: "Permission required for Tool", Reason: "Rule: Tool(x)", Suggestions: sugg}
+	askRule := Decision{Behavior: Ask, Message: "Permission required for Tool", Reason: "Rule: Tool(x)"}
 	askRuleDontAsk := Decision{Behavior: Deny, Message: "Permission denied for Tool (dont_ask mode - ASK converted to DENY, user not available)",
-		Reason: "DONT_ASK mode converted ASK to DENY. Original reason: Rule: Tool(x)", Suggestions: sugg}
+		Reason: "DONT_ASK mode converted ASK to DENY. Original reason: Rule: Tool(x)"}
 	readOnly := Decision{Behavior: Allow, Message: "Permission granted for Tool (read-only invocation)", Reason: "Read-only operations are auto-allowed"}
 	allowRule := Decision{Behavior: Allow, Message: "Permission granted for Tool", Reason: "Rule: Tool(x)", UpdatedInput: json.RawMessage(`"x"`)}
-	immuneKept := Decision{Behavior: Ask, Message: "Tool says: dangerous", Reason: "danger", BypassImmune: true, Suggestions: sugg}
+	immuneKept := Decision{Behavior: Ask, Message: "Tool says: dangerous", Reason: "danger", BypassImmune: true}
 	immuneDontAsk := Decision{Behavior: Deny, Message: "Permission denied for Tool (dont_ask mode - ASK converted to DENY, user not available)",
-		Reason: "DONT_ASK mode converted ASK to DENY. Original reason: danger", Suggestions: sugg}
+		Reason: "DONT_ASK mode converted ASK to DENY. Original reason: danger"}
 	fallback := map[Mode]Decision{
 		Default:     {Behavior: Ask, Message: "Permission required for Tool", Reason: "Mode: default", Suggestions: sugg},
 		AcceptEdits: {Behavior: Ask, Message: "Permission required for Tool", Reason: "Mode: accept_edits", Suggestions: sugg},
@@ -208,6 +221,129 @@ func BenchmarkEngineCheck(b *testing.B) {
 	for b.Loop() {
 		if d, _ := e.Check(ctx, s, in); d.Behavior != Allow {
 			b.Fatal(d)
+		}
+	}
+}
+
+// TestEngineRuleNames covers which rules are filed under a tool: its own name,
+// its RuleNames (deny, ask and allow lists alike), and its MCP server.
+func TestEngineRuleNames(t *testing.T) {
+	ctx := context.Background()
+	in := json.RawMessage(`"src/a"`)
+	for _, tt := range []struct {
+		name    string
+		tool    string
+		aliases []string
+		rule    string // the rule's Tool; content "src" matches the input
+		want    bool
+	}{
+		{"own name", "Grep", []string{"Read"}, "Grep", true},
+		{"alias", "Grep", []string{"Read"}, "Read", true},
+		{"second alias", "Write", []string{"Create", "Edit"}, "Edit", true},
+		{"not an alias", "Grep", []string{"Read"}, "Write", false},
+		{"no aliases", "Grep", nil, "Read", false},
+		{"mcp server", "mcp__fs__read_file", nil, "mcp__fs", true},
+		{"mcp server wildcard", "mcp__fs__read_file", nil, "mcp__fs__*", true},
+		{"mcp exact tool", "mcp__fs__read_file", nil, "mcp__fs__read_file", true},
+		{"mcp other tool", "mcp__fs__read_file", nil, "mcp__fs__write_file", false},
+		{"mcp longer server name", "mcp__fsx__read_file", nil, "mcp__fs", false},
+		{"mcp longer server name wildcard", "mcp__fsx__read_file", nil, "mcp__fs__*", false},
+		{"mcp shorter server name", "mcp__f__read_file", nil, "mcp__fs", false},
+		{"mcp server with __ by wildcard", "mcp__my__srv__t", nil, "mcp__my__srv__*", true},
+		{"mcp server tool name is not a server", "mcp__fs__read_file__x", nil, "mcp__fs__read_file", false},
+		{"mcp server needs a tool part", "mcp__fs__", nil, "mcp__fs", false},
+		{"mcp server rule for the bare server name", "mcp__fs", nil, "mcp__fs", true},
+		{"empty server", "mcp____t", nil, "mcp__", false},
+		{"mcp server via alias", "Proxy", []string{"mcp__fs__read_file"}, "mcp__fs", true},
+		{"prefix of a plain name", "BashOutput", nil, "Bash", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, b := range []Behavior{Deny, Ask, Allow} {
+				r := Rule{Tool: tt.rule, Content: "src", Behavior: b, Source: "test"}
+				pc := &Context{Mode: Default}
+				pc.AddRule(r)
+				s := &subject{name: tt.tool, aliases: tt.aliases, record: true}
+				d, err := NewEngine(pc).Check(ctx, s, in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				applied := d.Reason == "Rule: "+r.String()
+				if applied != tt.want {
+					t.Errorf("%s rule %s for tool %s (aliases %v): applied=%v, want %v (%+v)", b, r, tt.tool, tt.aliases, applied, tt.want, d)
+				}
+				if tt.want && (len(s.matched) != 1 || s.matched[0] != r) {
+					t.Errorf("%s: MatchRule got %+v, want the rule unchanged: %+v", b, s.matched, r)
+				}
+			}
+		})
+	}
+	// An alias rule whose content does not match does not apply, and the
+	// whole-tool alias rule applies without MatchRule.
+	s := &subject{name: "Grep", aliases: []string{"Read"}}
+	pc := &Context{Mode: Default, Deny: []Rule{{Tool: "Read", Content: "etc", Behavior: Deny}}, Allow: []Rule{{Tool: "Read", Behavior: Allow}}}
+	if d, _ := NewEngine(pc).Check(ctx, s, in); d.Behavior != Allow || d.Reason != "Rule: Read" {
+		t.Errorf("whole-tool alias allow rule: %+v", d)
+	}
+	// CheckDenyRules, used for approved calls, sees alias rules too.
+	pc = &Context{Mode: Default, Deny: []Rule{{Tool: "Read", Content: "src", Behavior: Deny}}}
+	if d, ok := NewEngine(pc).CheckDenyRules(s, in); !ok || d.Reason != "Rule: Read(src)" {
+		t.Errorf("CheckDenyRules with an alias: %+v %v", d, ok)
+	}
+}
+
+func TestContextAddRuleNoDuplicates(t *testing.T) {
+	var c Context
+	c.AddRule(Rule{Tool: "Bash", Content: "git log:*", Behavior: Allow, Source: "suggested"})
+	c.AddRule(Rule{Tool: "Bash", Content: "git log:*", Behavior: Allow, Source: "cli"})     // same but Source
+	c.AddRule(Rule{Tool: "Bash", Content: "git log:*", Behavior: Deny, Source: "cli"})      // another behavior
+	c.AddRule(Rule{Tool: "Bash", Content: "git log", Behavior: Allow})                      // another content
+	c.AddRule(Rule{Tool: "Read", Content: "git log:*", Behavior: Allow})                    // another tool
+	c.AddRule(Rule{Tool: "Bash", Content: "git log:*", Behavior: Passthrough, Source: "x"}) // ignored
+	c.AddRule(Rule{Tool: "Bash", Content: "git log:*", Behavior: Deny})
+	want := Context{
+		Allow: []Rule{{Tool: "Bash", Content: "git log:*", Behavior: Allow, Source: "suggested"}, {Tool: "Bash", Content: "git log", Behavior: Allow}, {Tool: "Read", Content: "git log:*", Behavior: Allow}},
+		Deny:  []Rule{{Tool: "Bash", Content: "git log:*", Behavior: Deny, Source: "cli"}},
+	}
+	if diff := cmp.Diff(want, c); diff != "" {
+		t.Errorf("rules (-want +got):\n%s", diff)
+	}
+	// A hand-made list whose rules carry no Behavior: the list gives it.
+	c = Context{Ask: []Rule{{Tool: "Bash", Content: "git push:*"}}}
+	c.AddRule(Rule{Tool: "Bash", Content: "git push:*", Behavior: Ask})
+	if len(c.Ask) != 1 {
+		t.Errorf("duplicate of a rule without Behavior added: %+v", c.Ask)
+	}
+}
+
+// TestEngineSuggestions: the fallback ask carries the tool's own
+// suggestions when its check made some (they know where the call runs),
+// else the Subject's; asks no rule can pass (immune asks, ask rules)
+// suggest nothing.
+func TestEngineSuggestions(t *testing.T) {
+	ctx := context.Background()
+	own := []Rule{{Tool: "Tool", Content: "x:*", Behavior: Allow}}
+	for _, tc := range []struct {
+		name  string
+		check Decision
+		pc    *Context
+		want  []Rule
+	}{
+		{"tool's own", Decision{Behavior: Passthrough, Suggestions: own}, nil, own},
+		{"tool's own on a plain ask", Decision{Behavior: Ask, Suggestions: own}, nil, own},
+		{"subject's", Decision{Behavior: Passthrough}, nil, sugg},
+		{"immune", Decision{Behavior: Ask, BypassImmune: true, Suggestions: own}, nil, nil},
+		{"ask rule", Decision{Behavior: Passthrough, Suggestions: own}, &Context{Ask: rules(Ask, "")}, nil},
+	} {
+		pc := tc.pc
+		if pc == nil {
+			pc = &Context{Mode: Default}
+		}
+		d, err := NewEngine(pc).Check(ctx, &subject{check: tc.check}, json.RawMessage(`"input"`))
+		if err != nil || d.Behavior != Ask {
+			t.Fatalf("%s: %+v %v", tc.name, d, err)
+		}
+		if diff := cmp.Diff(tc.want, d.Suggestions); diff != "" {
+			t.Errorf("%s: suggestions (-want +got):\n%s", tc.name, diff)
 		}
 	}
 }

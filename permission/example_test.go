@@ -13,7 +13,8 @@ import (
 // match by prefix.
 type shellTool struct{}
 
-func (shellTool) Name() string { return "Bash" }
+func (shellTool) Name() string        { return "Bash" }
+func (shellTool) RuleNames() []string { return nil }
 func (shellTool) ReadOnly(_ context.Context, in json.RawMessage) bool {
 	return strings.HasPrefix(command(in), "ls")
 }

@@ -116,18 +116,28 @@ type Context struct {
 	Ask         []Rule   `json:"ask,omitempty"`
 }
 
-// AddRule appends r to the list for its behavior. A Passthrough rule is ignored.
-// The lists are copied, so a Context shared by value with a running check is
-// never written under its feet.
+// AddRule appends r to the list for its behavior, unless the list already
+// holds a rule with the same Tool, Content and Behavior (whatever its Source):
+// answering "always" twice, or loading the same rule from two places, keeps
+// one copy. A Passthrough rule is ignored. The lists are copied, so a Context
+// shared by value with a running check is never written under its feet.
 func (c *Context) AddRule(r Rule) {
+	var list *[]Rule
 	switch r.Behavior {
 	case Allow:
-		c.Allow = append(slices.Clip(c.Allow), r)
+		list = &c.Allow
 	case Deny:
-		c.Deny = append(slices.Clip(c.Deny), r)
+		list = &c.Deny
 	case Ask:
-		c.Ask = append(slices.Clip(c.Ask), r)
+		list = &c.Ask
+	default:
+		return
 	}
+	// The list gives the behavior: a hand-made list may hold rules without one.
+	if slices.ContainsFunc(*list, func(x Rule) bool { return x.Tool == r.Tool && x.Content == r.Content }) {
+		return
+	}
+	*list = append(slices.Clip(*list), r)
 }
 
 // Clone returns a deep copy of c.

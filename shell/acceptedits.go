@@ -1,8 +1,6 @@
 package shell
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -33,16 +31,19 @@ type editPath struct {
 	forbidTop bool // the working directory itself may not be the target
 }
 
-// editPaths returns every path an auto-allowable filesystem command touches.
+// editPaths returns every path an auto-allowable filesystem command
+// touches: its operands, the values of -t, --target-directory and
+// --reference, sed's files and backups, and its output redirections.
 func (an *analyzer) editPaths(l *leaf, redirOnly bool) (string, []editPath, bool) {
+	if l.tainted || l.cwdUnknown || l.steer != "" {
+		return "", nil, false
+	}
 	var paths []editPath
 	for _, r := range l.redirs {
-		if r.Word == nil || isHeredoc(r.Op) {
-			continue
-		}
-		w := unquoteWord(an.src, r.Word)
-		if isWriteRedir(r, w.s) && !exemptDev(w.s) {
-			paths = append(paths, editPath{w: w})
+		for _, w := range r.ws {
+			if !r.hdoc && isWriteRedir(r.op, w.s) && !exemptDev(w.s) {
+				paths = append(paths, editPath{w: w})
+			}
 		}
 	}
 	if l.emptyCmd || redirOnly {
@@ -52,7 +53,7 @@ func (an *analyzer) editPaths(l *leaf, redirOnly bool) (string, []editPath, bool
 		}
 		return name, paths, len(paths) > 0
 	}
-	if len(l.args) == 0 || len(l.assigns) > 0 || l.background || l.cwdUnknown {
+	if len(l.args) == 0 || len(l.assigns) > 0 || l.background {
 		return "", nil, false
 	}
 	name := l.args[0].s
@@ -72,11 +73,11 @@ func (an *analyzer) editPaths(l *leaf, redirOnly bool) (string, []editPath, bool
 	case "cp":
 		spec = cpSpec
 	case "sed":
-		sc := an.sedCheck(args, l.cwd)
-		if sc.err != "" || !sc.inPlace || !sc.substOnly || len(sc.files) == 0 {
+		sc := an.sedCheck(args, l)
+		if sc.err != "" || !sc.inPlace || !sc.substOnly || len(sc.files) == 0 || hasFollow(args) {
 			return "", nil, false
 		}
-		for _, f := range sc.files {
+		for _, f := range append(sc.files, sc.backups...) {
 			paths = append(paths, editPath{w: f})
 		}
 		return name, paths, true
@@ -87,18 +88,17 @@ func (an *analyzer) editPaths(l *leaf, redirOnly bool) (string, []editPath, bool
 	if r.bad != "" || len(r.operands) == 0 {
 		return "", nil, false
 	}
+	for _, w := range l.args[1:] {
+		if !w.literal {
+			return "", nil, false
+		}
+	}
 	target, hasT := r.value("t", "target-directory")
 	if hasT {
-		tw := word{s: target, literal: true}
-		for _, o := range r.opts {
-			if o.name == "t" || o.name == "target-directory" {
-				tw.tilde = strings.HasPrefix(o.value, "~")
-			}
-		}
-		paths = append(paths, editPath{w: tw})
+		paths = append(paths, editPath{w: optWord(target)})
 	}
 	if ref, ok := r.value("r", "reference"); ok && name == "touch" {
-		paths = append(paths, editPath{w: word{s: ref, literal: true}})
+		paths = append(paths, editPath{w: optWord(ref)})
 	}
 	for i, o := range r.operands {
 		ep := editPath{w: o}
@@ -113,11 +113,17 @@ func (an *analyzer) editPaths(l *leaf, redirOnly bool) (string, []editPath, bool
 	return name, paths, true
 }
 
+// optWord is the word of an option's value (no ~ or glob expansion inside
+// an option word, except GNU's --opt=~/x, which bash does expand).
+func optWord(s string) word {
+	return word{s: s, pat: escapeGlob(s), literal: true, tilde: strings.HasPrefix(s, "~/") || s == "~"}
+}
+
 // acceptEdits upgrades filesystem commands to Allow when every command in
 // the chain is read-only or an edit whose targets are all inside a working
 // directory.
 func (an *analyzer) acceptEdits(res *Analysis, redirOnly []bool) {
-	if len(an.cfg.workDirs) == 0 || an.hasCd {
+	if len(an.cfg.policy.WorkingDirs()) == 0 {
 		return
 	}
 	for _, l := range an.leaves {
@@ -143,7 +149,7 @@ func (an *analyzer) acceptEdits(res *Analysis, redirOnly []bool) {
 			return
 		}
 		for _, p := range paths {
-			if !an.inside(p, l.cwd) {
+			if !an.editInside(p, l) {
 				return
 			}
 		}
@@ -157,98 +163,25 @@ func (an *analyzer) acceptEdits(res *Analysis, redirOnly []bool) {
 	}
 }
 
-// inside reports whether the path lies within a working directory, after
-// ~ expansion, joining with cwd, cleaning and resolving symlinks on the
-// longest existing prefix. Paths are compared component-wise.
-func (an *analyzer) inside(ep editPath, cwd string) bool {
-	w := ep.w
-	if !w.literal || w.s == "" {
+// editInside reports whether the path lies within a working directory once
+// resolved as the kernel resolves it (links and .. after them included),
+// and is not protected.
+func (an *analyzer) editInside(ep editPath, l *leaf) bool {
+	x := an.judge(ep.w, l)
+	root := x.inside()
+	if root == "" || x.Protected || x.Secret {
 		return false
 	}
-	forbidTop := ep.forbidTop
-	if w.glob {
-		for _, c := range splitComps(w.s) {
-			if hasMeta(c) && (c[0] == '.' || c[0] == '[') && (globMatch(c, "..") || globMatch(c, ".")) {
-				return false
+	if ep.forbidTop {
+		if x.glob {
+			for _, m := range x.matches {
+				if m.Resolved.Path == m.Inside {
+					return false
+				}
 			}
-		}
-		i := strings.IndexAny(w.s, "*?[")
-		prefix := w.s[:i]
-		if j := strings.LastIndexByte(prefix, '/'); j >= 0 {
-			prefix = prefix[:j+1]
-		} else {
-			prefix = "."
-		}
-		w.s = prefix
-		forbidTop = false
-	}
-	p, ok := an.resolve(w, cwd)
-	if !ok {
-		return false
-	}
-	real, ok := evalPrefix(p)
-	if !ok {
-		return false
-	}
-	for _, r := range an.roots() {
-		// Compare the resolved forms: a lexical path inside a root can
-		// still escape through a symlink, and a path spelled through a
-		// symlinked alias of a root is inside it.
-		if within(r[1], real, forbidTop) {
-			return true
+		} else if x.Resolved.Path == root {
+			return false
 		}
 	}
-	return false
-}
-
-// roots returns the working directories, cleaned and symlink-resolved,
-// computed once per analysis.
-func (an *analyzer) roots() [][2]string {
-	if an.rootCache != nil {
-		return an.rootCache
-	}
-	an.rootCache = [][2]string{}
-	for _, root := range an.cfg.workDirs {
-		if root == "" || !filepath.IsAbs(root) {
-			continue
-		}
-		root = filepath.Clean(root)
-		if real, ok := evalPrefix(root); ok {
-			an.rootCache = append(an.rootCache, [2]string{root, real})
-		}
-	}
-	return an.rootCache
-}
-
-func within(root, p string, forbidTop bool) bool {
-	rel, err := filepath.Rel(root, p)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return false
-	}
-	return !(rel == "." && forbidTop)
-}
-
-// evalPrefix resolves symlinks on the longest existing prefix of p. An
-// existing component that cannot be resolved (a dangling link) fails.
-func evalPrefix(p string) (string, bool) {
-	cur := p
-	var rest []string
-	for {
-		r, err := filepath.EvalSymlinks(cur)
-		if err == nil {
-			for i := len(rest) - 1; i >= 0; i-- {
-				r = filepath.Join(r, rest[i])
-			}
-			return r, true
-		}
-		if _, lerr := os.Lstat(cur); lerr == nil {
-			return "", false
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return "", false
-		}
-		rest = append(rest, filepath.Base(cur))
-		cur = parent
-	}
+	return true
 }

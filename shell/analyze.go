@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/toolscope/toolscope/internal/pathpolicy"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -32,11 +33,11 @@ type config struct {
 	cwd         string
 	workDirs    []string
 	home        string
-	dangerFiles []string
-	dangerDirs  []string
 	maxCommands int
 	maxLength   int
 	acceptEdits bool
+	hardened    bool
+	policy      *pathpolicy.Policy
 }
 
 func newConfig(o *Options) *config {
@@ -46,15 +47,19 @@ func newConfig(o *Options) *config {
 	}
 	c.mode = o.Mode
 	c.acceptEdits = o.Mode == "accept_edits" || o.Mode == "dont_ask"
+	c.hardened = o.HardenedEnv
 	c.cwd = o.Cwd
 	if c.cwd == "" {
 		c.cwd, _ = os.Getwd()
 	}
-	if c.cwd == "" {
+	if c.cwd == "" || !filepath.IsAbs(c.cwd) {
 		c.cwd = "/"
 	}
 	c.cwd = filepath.Clean(c.cwd)
 	c.workDirs = o.WorkingDirs
+	if c.workDirs == nil {
+		c.workDirs = []string{c.cwd}
+	}
 	c.home = o.Home
 	if c.home == "" {
 		c.home, _ = os.UserHomeDir()
@@ -62,20 +67,16 @@ func newConfig(o *Options) *config {
 	if c.home != "" {
 		c.home = filepath.Clean(c.home)
 	}
-	c.dangerFiles = o.DangerousFiles
-	if c.dangerFiles == nil {
-		c.dangerFiles = DefaultDangerousFiles
-	}
-	c.dangerDirs = o.DangerousDirs
-	if c.dangerDirs == nil {
-		c.dangerDirs = DefaultDangerousDirs
-	}
 	if o.MaxCommands > 0 {
 		c.maxCommands = o.MaxCommands
 	}
 	if o.MaxLength > 0 {
 		c.maxLength = o.MaxLength
 	}
+	c.policy = pathpolicy.New(&pathpolicy.Options{
+		WorkingDirs: c.workDirs, Home: c.home,
+		ProtectedFiles: o.DangerousFiles, ProtectedDirs: o.DangerousDirs,
+	})
 	return c
 }
 
@@ -123,13 +124,18 @@ func analyze(command string, cfg *config, depth int, b *budget) (res *Analysis) 
 			fmt.Sprintf("%d simple commands exceed the cap of %d", n, cfg.maxCommands))
 	}
 	if kind != "" {
-		return wholeAsk(LayerInjection,
-			"Permission required: Command contains "+kind+" which cannot be statically analyzed",
-			"Safety check: command contains "+kind+" that cannot be statically analyzed")
+		return injectionAsk(kind)
 	}
-	an := &analyzer{cfg: cfg, src: command, depth: depth, cwd: cfg.cwd, budget: b}
-	for _, st := range f.Stmts {
-		an.collect(st, nil, false)
+	an := &analyzer{cfg: cfg, src: command, depth: depth, budget: b}
+	w := &walker{an: an}
+	start := cfg.cwd
+	if r, err := pathpolicy.Resolve(start); err == nil {
+		start = r.Path
+	}
+	w.stmts(f.Stmts, scope{cwd: cwdState{dir: start, pwd: cfg.cwd}})
+	an.leaves = w.leaves
+	if an.unsupported != "" {
+		return injectionAsk(an.unsupported)
 	}
 	words := 0
 	for _, l := range an.leaves {
@@ -140,16 +146,17 @@ func analyze(command string, cfg *config, depth int, b *budget) (res *Analysis) 
 		return wholeAsk(LayerLimit, "Permission required: Command is too complex to verify",
 			fmt.Sprintf("%d simple commands and %d words after expansion exceed the budget", b.leaves, words))
 	}
-	if an.unsupported != "" {
-		return wholeAsk(LayerInjection,
-			"Permission required: Command contains "+an.unsupported+" which cannot be statically analyzed",
-			"Safety check: unsupported construct "+an.unsupported)
-	}
 	return an.decide()
 }
 
 func wholeAsk(layer, msg, reason string) *Analysis {
 	return &Analysis{Verdict: Ask, BypassImmune: true, Layer: layer, Message: msg, Reason: reason}
+}
+
+func injectionAsk(kind string) *Analysis {
+	return wholeAsk(LayerInjection,
+		"Permission required: Command contains "+kind+" which cannot be statically analyzed",
+		"Safety check: command contains "+kind+" that cannot be statically analyzed")
 }
 
 func parse(command string) (*syntax.File, error) {
@@ -221,9 +228,12 @@ func injectionKind(f *syntax.File, src string) string {
 	return kind
 }
 
-// scan walks the whole file once: it returns the first construct that
-// cannot be analysed statically ("" if none) and the number of simple
-// commands.
+// scan walks the whole file once: it returns the first construct that the
+// analyser does not model ("" if none) and the number of simple commands.
+// Loops, conditionals, groups, subshells, [[ ]] and command and process
+// substitutions are modelled (see walk.go); arithmetic, functions,
+// declarations, coprocesses, extended globs and parameter expansions other
+// than a plain $NAME or ${NAME} are not.
 func scan(f *syntax.File, src string) (string, int) {
 	kind := ""
 	count := 0
@@ -240,42 +250,20 @@ func scan(f *syntax.File, src string) (string, int) {
 			return true
 		}
 		switch n := node.(type) {
-		case *syntax.CmdSubst:
-			kind = "command_substitution"
-		case *syntax.ProcSubst:
-			kind = "process_substitution"
 		case *syntax.ArithmExp:
 			kind = "arithmetic_expansion"
 		case *syntax.ArithmCmd:
 			kind = "arithmetic_command"
 		case *syntax.ParamExp:
-			if !n.Short || n.Excl || n.Length || n.Width || n.IsSet || n.Flags != nil ||
+			if n.Excl || n.Length || n.Width || n.IsSet || n.Flags != nil ||
 				n.NestedParam != nil || n.Index != nil || n.Slice != nil || n.Repl != nil ||
-				n.Names != 0 || n.Exp != nil || n.Param == nil {
+				n.Names != 0 || n.Exp != nil || n.Param == nil || len(n.Modifiers) > 0 {
 				kind = "expansion"
 			}
 		case *syntax.ExtGlob:
 			kind = "extended_glob"
-		case *syntax.Subshell:
-			kind = "subshell"
-		case *syntax.Block:
-			kind = "block"
-		case *syntax.IfClause:
-			kind = "if_statement"
-		case *syntax.WhileClause:
-			if n.Until {
-				kind = "until_statement"
-			} else {
-				kind = "while_statement"
-			}
-		case *syntax.ForClause:
-			kind = "for_statement"
-		case *syntax.CaseClause:
-			kind = "case_statement"
 		case *syntax.FuncDecl:
 			kind = "function_definition"
-		case *syntax.TestClause:
-			kind = "test_command"
 		case *syntax.DeclClause:
 			kind = "declaration"
 		case *syntax.LetClause:
@@ -289,16 +277,14 @@ func scan(f *syntax.File, src string) (string, int) {
 				kind = "coproc"
 			}
 		case *syntax.Assign:
-			if n.Array != nil || n.Index != nil {
+			if n.Array != nil || n.Index != nil || n.Append {
 				kind = "array_assignment"
 			}
-		case *syntax.CallExpr:
-			if len(n.Args) > 0 {
-				w := unquoteWord(src, n.Args[0])
-				switch w.s {
-				case "[", "test", "[[":
-					kind = "test_command"
-				}
+		case *syntax.ForClause:
+			if _, ok := n.Loop.(*syntax.WordIter); !ok {
+				kind = "arithmetic_for_loop"
+			} else if n.Select {
+				kind = "select_loop"
 			}
 		}
 		return true
@@ -306,69 +292,23 @@ func scan(f *syntax.File, src string) (string, int) {
 	return kind, count
 }
 
-// leaf is one simple command with the redirections that apply to it.
-type leaf struct {
-	text       string
-	args       []word
-	assigns    []string // names of leading assignments
-	assignVals []word   // their values
-	redirs     []*syntax.Redirect
-	background bool
-	badWords   string // why the words could not be normalised
-	cwd        string
-	cwdUnknown bool
-	emptyCmd   bool // redirections only
-	timed      bool // under the time keyword
-}
-
 type analyzer struct {
 	cfg         *config
 	src         string
 	depth       int
 	leaves      []*leaf
-	cwd         string
-	cwdUnknown  bool
 	unsupported string
-	hasCd       bool
-	rootCache   [][2]string
 	budget      *budget
-
-	secretCwdFor string
-	secretCwdVal bool
-	secretCwdSet bool
 }
 
-func (an *analyzer) collect(st *syntax.Stmt, inherited []*syntax.Redirect, bg bool) {
-	redirs := inherited
-	if len(st.Redirs) > 0 {
-		redirs = append(append([]*syntax.Redirect(nil), inherited...), st.Redirs...)
+func (an *analyzer) unsupportedf(format string, args ...any) {
+	if an.unsupported == "" {
+		an.unsupported = fmt.Sprintf(format, args...)
 	}
-	bg = bg || st.Background || st.Coprocess || st.Disown
-	switch c := st.Cmd.(type) {
-	case nil:
-		l := &leaf{text: an.stmtText(st), redirs: redirs, background: bg, emptyCmd: true, cwd: an.cwd, cwdUnknown: an.cwdUnknown}
-		an.leaves = append(an.leaves, l)
-	case *syntax.CallExpr:
-		an.leaves = append(an.leaves, an.newLeaf(st, c, redirs, bg))
-	case *syntax.BinaryCmd:
-		an.collect(c.X, redirs, bg)
-		an.collect(c.Y, redirs, bg)
-	case *syntax.TimeClause:
-		if c.Stmt != nil {
-			n := len(an.leaves)
-			an.collect(c.Stmt, redirs, bg)
-			for _, l := range an.leaves[n:] {
-				l.timed = true
-			}
-		} else {
-			l := &leaf{text: an.stmtText(st), args: []word{{s: "time", literal: true}}, redirs: redirs, background: bg, cwd: an.cwd, cwdUnknown: an.cwdUnknown}
-			an.leaves = append(an.leaves, l)
-		}
-	default:
-		if an.unsupported == "" {
-			an.unsupported = fmt.Sprintf("%T", c)
-		}
-	}
+}
+
+func (an *analyzer) unquoter(binds map[string]binding) *unquoter {
+	return &unquoter{src: an.src, binds: binds}
 }
 
 func (an *analyzer) stmtText(st *syntax.Stmt) string {
@@ -376,9 +316,9 @@ func (an *analyzer) stmtText(st *syntax.Stmt) string {
 	return strings.TrimRight(strings.TrimSpace(t), ";&| \t\n")
 }
 
-func (an *analyzer) newLeaf(st *syntax.Stmt, c *syntax.CallExpr, redirs []*syntax.Redirect, bg bool) *leaf {
-	l := &leaf{redirs: redirs, background: bg, cwd: an.cwd, cwdUnknown: an.cwdUnknown}
-	// Text: the call plus its own redirections, without the separator.
+// callText is the source of a call plus its own redirections, without the
+// separator.
+func (an *analyzer) callText(st *syntax.Stmt, c *syntax.CallExpr) string {
 	start, end := int(c.Pos().Offset()), int(c.End().Offset())
 	for _, r := range st.Redirs {
 		if o := int(r.Pos().Offset()); o < start {
@@ -389,94 +329,9 @@ func (an *analyzer) newLeaf(st *syntax.Stmt, c *syntax.CallExpr, redirs []*synta
 		}
 	}
 	if start >= 0 && end <= len(an.src) && start <= end {
-		l.text = strings.TrimSpace(an.src[start:end])
+		return strings.TrimSpace(an.src[start:end])
 	}
-	for _, as := range c.Assigns {
-		if as.Value != nil {
-			l.assignVals = append(l.assignVals, unquoteWord(an.src, as.Value))
-		}
-		if as.Name != nil {
-			l.assigns = append(l.assigns, as.Name.Value)
-		} else {
-			l.assigns = append(l.assigns, "?")
-		}
-	}
-	var ok bool
-	for _, w := range c.Args {
-		if len(l.args) > maxLeafWords {
-			l.badWords = fmt.Sprintf("more than %d words after brace expansion", maxLeafWords)
-			break
-		}
-		l.args, ok = expandWord(an.src, w, l.args)
-		if !ok && l.badWords == "" {
-			l.badWords = "a brace expansion that cannot be verified (ambiguous or too large)"
-		}
-	}
-	an.trackCd(l)
-	return l
-}
-
-// trackCd follows cd/pushd/popd so later relative paths resolve correctly.
-func (an *analyzer) trackCd(l *leaf) {
-	if len(l.args) == 0 {
-		return
-	}
-	switch l.args[0].s {
-	case "cd":
-		an.hasCd = true
-		ops := l.args[1:]
-		for len(ops) > 0 && (ops[0].s == "-P" || ops[0].s == "-L" || ops[0].s == "-e" || ops[0].s == "-@") {
-			ops = ops[1:]
-		}
-		if len(ops) > 0 && ops[0].s == "--" {
-			ops = ops[1:]
-		}
-		switch {
-		case len(ops) == 0:
-			an.cwd = an.cfg.home
-		case len(ops) == 1 && ops[0].literal && !ops[0].glob && ops[0].s != "-" && ops[0].s != "":
-			p, ok := an.resolve(ops[0], an.cwd)
-			if ok {
-				an.cwd = p
-			} else {
-				an.cwdUnknown = true
-			}
-		default:
-			an.cwdUnknown = true
-		}
-	case "pushd", "popd":
-		an.hasCd = true
-		an.cwdUnknown = true
-	}
-}
-
-// resolve turns a path word into a clean absolute path (lexically).
-func (an *analyzer) resolve(w word, cwd string) (string, bool) {
-	p := w.s
-	if strings.HasPrefix(p, "~") {
-		rest := p[1:]
-		user := rest
-		if i := strings.IndexByte(rest, '/'); i >= 0 {
-			user, rest = rest[:i], rest[i:]
-		} else {
-			rest = ""
-		}
-		switch user {
-		case "":
-			if an.cfg.home == "" {
-				return "", false
-			}
-			p = an.cfg.home + rest
-		case "+":
-			p = cwd + rest
-		default:
-			return "", false
-		}
-	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(cwd, p)
-	}
-	return filepath.Clean(p), true
+	return ""
 }
 
 func argvStrings(ws []word) []string {
@@ -496,24 +351,51 @@ type finding struct {
 	message string
 }
 
+// decide judges every leaf and combines the verdicts. The order matters:
+// the deny-side layers first (dangerous patterns, removal, sed, sensitive
+// paths), then what each leaf is (a reader, an edit, a command that may
+// change the filesystem's layout), then which leaves run after such a
+// command (their paths are unknown), then read-only and accept-edits.
 func (an *analyzer) decide() *Analysis {
 	res := &Analysis{Commands: make([]Command, len(an.leaves))}
-	editable := make([]bool, len(an.leaves))
+	judged := make([]bool, len(an.leaves))
 	for i, l := range an.leaves {
 		c := &res.Commands[i]
 		c.Text = l.text
 		c.Argv = argvStrings(l.args)
+		c.leaf = l
 		if f := an.checkLeaf(l); f != nil {
+			c.Verdict, c.BypassImmune, c.Layer, c.Reason, c.message = f.verdict, f.immune, f.layer, f.reason, f.message
+			judged[i] = true
+			continue
+		}
+		l.kind = an.kindOf(l)
+	}
+	an.taint()
+	editable := make([]bool, len(an.leaves))
+	for i, l := range an.leaves {
+		if judged[i] {
+			continue
+		}
+		c := &res.Commands[i]
+		ro, redirOnly, why, f := an.readOnly(l)
+		if f != nil {
 			c.Verdict, c.BypassImmune, c.Layer, c.Reason, c.message = f.verdict, f.immune, f.layer, f.reason, f.message
 			continue
 		}
-		ro, redirOnly, why := an.readOnly(l)
 		if ro {
 			c.Verdict, c.ReadOnly, c.Layer = Allow, true, LayerReadOnly
 			c.Reason, c.message = "read-only command", "Permission granted for read-only command"
 			continue
 		}
 		editable[i] = redirOnly
+		if l.tainted {
+			// Would it be read-only if nothing before it could change the
+			// layout? Then allow rules that trust what changes it may pass it.
+			l.tainted = false
+			l.roButTaint, _, _, _ = an.readOnly(l)
+			l.tainted = true
+		}
 		c.Verdict, c.Layer = Passthrough, LayerPassthrough
 		c.Reason = why
 		c.message = "Execute bash command: " + an.src
@@ -550,5 +432,6 @@ func (an *analyzer) decide() *Analysis {
 			res.ReadOnly = false
 		}
 	}
+	res.cfg = an.cfg
 	return res
 }

@@ -9,265 +9,26 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// cmdName is the command name used by the deny-side checks: the base name,
-// so /bin/rm and ./rm are judged like rm.
-func cmdName(w word) string {
-	s := w.s
-	if i := strings.LastIndexByte(s, '/'); i >= 0 {
-		s = s[i+1:]
-	}
-	return s
-}
-
-var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "ash": true, "mksh": true, "fish": true, "csh": true, "tcsh": true, "rbash": true, "yash": true}
-
-// peeled is a command with the commands it runs through wrappers.
-type peeled struct {
-	argvs   [][]word
-	sudo    []bool
-	scripts []string
-	dynamic string
-	deep    bool
-}
-
-func (an *analyzer) gather(argv []word, p *peeled, depth int, sudo bool) {
-	p.argvs = append(p.argvs, argv)
-	p.sudo = append(p.sudo, sudo)
-	if len(argv) == 0 {
-		return
-	}
-	if depth > maxPeelDepth {
-		p.deep = true
-		return
-	}
-	name := cmdName(argv[0])
-	inners, scripts := peelOne(name, argv[1:])
-	p.scripts = append(p.scripts, scripts...)
-	for _, in := range inners {
-		if len(in) == 0 {
-			continue
-		}
-		if (!in[0].literal || in[0].glob) && p.dynamic == "" {
-			p.dynamic = in[0].s
-		}
-		an.gather(in, p, depth+1, sudo || name == "sudo" || name == "doas")
-	}
-}
-
-// skipOpts skips leading options of a wrapper. withVal lists short options
-// taking a value; longVal lists long options taking a value in the next word.
-func skipOpts(args []word, withVal, longVal string) []word {
-	for len(args) > 0 {
-		a := args[0].s
-		if a == "--" {
-			return args[1:]
-		}
-		if len(a) < 2 || a[0] != '-' {
-			return args
-		}
-		args = args[1:]
-		if strings.HasPrefix(a, "--") {
-			if !strings.Contains(a, "=") && strings.Contains(" "+longVal+" ", " "+a[2:]+" ") && len(args) > 0 {
-				args = args[1:]
-			}
-			continue
-		}
-		for j := 1; j < len(a); j++ {
-			if strings.IndexByte(withVal, a[j]) >= 0 {
-				if j == len(a)-1 && len(args) > 0 {
-					args = args[1:]
-				}
-				break
-			}
-		}
-	}
-	return args
-}
-
-func skipAssigns(args []word) []word {
-	for len(args) > 0 && isAssignWord(args[0].s) {
-		args = args[1:]
-	}
-	return args
-}
-
-func isAssignWord(s string) bool {
-	i := strings.IndexByte(s, '=')
-	if i <= 0 {
-		return false
-	}
-	for j := 0; j < i; j++ {
-		c := s[j]
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || j > 0 && c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
-}
-
-func joinWords(ws []word) string {
-	return strings.Join(argvStrings(ws), " ")
-}
-
-// peelOne returns the commands a wrapper runs, and shell scripts it runs.
-func peelOne(name string, args []word) ([][]word, []string) {
-	one := func(a []word) [][]word { return [][]word{a} }
-	switch name {
-	case "sudo", "doas":
-		return one(skipAssigns(skipOpts(args, "ugCDhprtTUa", "user group close-from chdir host prompt role type command-timeout other-user"))), nil
-	case "env":
-		var scripts []string
-		rest := args
-		for len(rest) > 0 {
-			a := rest[0].s
-			if a == "-S" || a == "--split-string" {
-				if len(rest) > 1 {
-					scripts = append(scripts, joinWords(rest[1:]))
-				}
-				return nil, scripts
-			}
-			if strings.HasPrefix(a, "--split-string=") || strings.HasPrefix(a, "-S") && len(a) > 2 {
-				v := strings.TrimPrefix(strings.TrimPrefix(a, "--split-string="), "-S")
-				scripts = append(scripts, v+" "+joinWords(rest[1:]))
-				return nil, scripts
-			}
-			break
-		}
-		return one(skipAssigns(skipOpts(args, "uCP", "unset chdir"))), nil
-	case "nice":
-		return one(skipOpts(args, "n", "adjustment")), nil
-	case "busybox", "toybox":
-		return one(args), nil
-	case "nohup", "builtin", "setsid", "unbuffer", "caffeinate", "catchsegv", "pkexec", "fakeroot", "proxychains",
-		"proxychains4", "torsocks", "firejail", "unshare", "systemd-run", "nsenter", "chronic", "doas-keepenv":
-		return one(skipOpts(args, "", "")), nil
-	case "time":
-		return one(skipOpts(args, "fo", "format output")), nil
-	case "timeout":
-		r := skipOpts(args, "sk", "signal kill-after")
-		if len(r) > 0 {
-			r = r[1:]
-		}
-		return one(r), nil
-	case "stdbuf":
-		return one(skipOpts(args, "ioe", "input output error")), nil
-	case "command":
-		for _, a := range args {
-			if a.s == "-v" || a.s == "-V" {
-				return nil, nil
-			}
-			if !strings.HasPrefix(a.s, "-") {
-				break
-			}
-		}
-		return one(skipOpts(args, "", "")), nil
-	case "exec":
-		return one(skipOpts(args, "a", "")), nil
-	case "xargs":
-		return one(skipOpts(args, "ILnPsdEa", "max-args max-lines max-procs max-chars delimiter arg-file process-slot-var")), nil
-	case "ionice":
-		return one(skipOpts(args, "cnp", "class classdata pid")), nil
-	case "taskset":
-		r := skipOpts(args, "", "")
-		if len(r) > 0 {
-			r = r[1:]
-		}
-		return one(r), nil
-	case "flock":
-		r := skipOpts(args, "wEc", "timeout conflict-exit-code command")
-		for i, a := range args {
-			if (a.s == "-c" || a.s == "--command") && i+1 < len(args) {
-				return nil, []string{args[i+1].s}
-			}
-		}
-		if len(r) > 0 {
-			r = r[1:]
-		}
-		return one(r), nil
-	case "strace", "ltrace":
-		return one(skipOpts(args, "oepsuEaSPXI", "output")), nil
-	case "chroot":
-		r := skipOpts(args, "", "userspec groups")
-		if len(r) > 0 {
-			r = r[1:]
-		}
-		return one(r), nil
-	case "watch":
-		r := skipOpts(args, "nq", "interval")
-		if len(r) > 0 {
-			return one(r), []string{joinWords(r)}
-		}
-		return nil, nil
-	case "eval":
-		if len(args) > 0 {
-			return nil, []string{joinWords(args)}
-		}
-		return nil, nil
-	case "su", "runuser", "sg", "script":
-		for i, a := range args {
-			if (a.s == "-c" || a.s == "--command") && i+1 < len(args) {
-				return nil, []string{args[i+1].s}
-			}
-			if strings.HasPrefix(a.s, "--command=") {
-				return nil, []string{strings.TrimPrefix(a.s, "--command=")}
-			}
-		}
-		return nil, nil
-	case "find":
-		var out [][]word
-		for i := 0; i < len(args); i++ {
-			switch args[i].s {
-			case "-exec", "-execdir", "-ok", "-okdir":
-				j := i + 1
-				for j < len(args) && args[j].s != ";" && args[j].s != "+" {
-					j++
-				}
-				out = append(out, args[i+1:j])
-				i = j
-			}
-		}
-		return out, nil
-	}
-	if shells[name] {
-		hasC := false
-		for i := 0; i < len(args); i++ {
-			s := args[i].s
-			switch {
-			case s == "--":
-				if hasC && i+1 < len(args) {
-					return nil, []string{args[i+1].s}
-				}
-				return nil, nil
-			case s == "-o" || s == "+o" || s == "-O" || s == "+O" || s == "--rcfile" || s == "--init-file":
-				i++
-			case s == "--command" || s == "-c":
-				hasC = true
-			case strings.HasPrefix(s, "--"):
-			case len(s) > 1 && (s[0] == '-' || s[0] == '+'):
-				if strings.ContainsRune(s[1:], 'c') {
-					hasC = true
-				}
-			default:
-				if hasC {
-					return nil, []string{s}
-				}
-				return nil, nil
-			}
-		}
-	}
-	return nil, nil
-}
-
 // checkLeaf runs the deny-side layers on one simple command, in order:
-// dangerous pattern, removal, sed, sensitive path. It returns nil if none
-// objects.
+// dangerous pattern, removal, sed, sensitive path, then the scripts it runs.
+// It returns nil if none objects.
 func (an *analyzer) checkLeaf(l *leaf) *finding {
 	if l.badWords != "" {
 		return &finding{Ask, true, LayerReject, "command contains " + l.badWords,
 			"Permission required: Command contains " + l.badWords + ", which cannot be verified"}
 	}
+	if l.testClause {
+		return nil
+	}
 	if len(l.args) > 0 && (!l.args[0].literal || l.args[0].glob) {
 		return injectionFinding("dynamic command name " + l.args[0].s)
+	}
+	if len(l.args) > 0 && (l.args[0].s == "test" || l.args[0].s == "[") {
+		for _, a := range l.args[1:] {
+			if (a.s == "-v" || a.s == "-R") && len(l.args) > 2 {
+				return injectionFinding("test " + a.s + ", which evaluates an array subscript")
+			}
+		}
 	}
 	var p peeled
 	an.gather(l.args, &p, 0, false)
@@ -277,15 +38,11 @@ func (an *analyzer) checkLeaf(l *leaf) *finding {
 	if p.deep {
 		return injectionFinding("wrapper nesting too deep")
 	}
-	// Here-documents fed to a shell are scripts too.
+	// Here-documents and here-strings fed to a shell are scripts too.
 	if len(l.args) > 0 && shells[cmdName(l.args[0])] {
 		for _, r := range l.redirs {
-			if r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc {
-				if r.Hdoc != nil {
-					p.scripts = append(p.scripts, unquoteHdoc(an.src, r.Hdoc))
-				}
-			} else if r.Op == syntax.WordHdoc {
-				p.scripts = append(p.scripts, unquoteWord(an.src, r.Word).s)
+			if r.hdoc {
+				p.scripts = append(p.scripts, r.body.s)
 			}
 		}
 	}
@@ -300,7 +57,7 @@ func (an *analyzer) checkLeaf(l *leaf) *finding {
 	}
 	// 2. dangerous removal
 	for _, argv := range p.argvs {
-		if bad, ok := an.removal(argv, l.cwd); ok {
+		if bad, ok := an.removal(argv, l); ok {
 			return &finding{Ask, true, LayerRemoval, "dangerous removal of " + bad,
 				"Dangerous removal operation detected: '" + bad + "'\n\nThis command would remove a critical system directory. " +
 					"This requires explicit approval and cannot be auto-allowed by permission rules."}
@@ -309,25 +66,14 @@ func (an *analyzer) checkLeaf(l *leaf) *finding {
 	// 3. sed constraints
 	for _, argv := range p.argvs {
 		if len(argv) > 0 && cmdName(argv[0]) == "sed" {
-			if sc := an.sedCheck(argv[1:], l.cwd); sc.err != "" {
+			if sc := an.sedCheck(argv[1:], l); sc.err != "" {
 				return &finding{Ask, true, LayerSed, sc.err, "Permission required: " + sc.err}
 			}
 		}
 	}
 	// 4. sensitive paths
-	var hits []string
-	for _, argv := range p.argvs {
-		hits = an.sensitiveArgs(argv, l.cwd, hits)
-	}
-	hits = an.sensitiveRedirs(l, hits)
-	for _, v := range l.assignVals {
-		if wordCandidates(v, func(w word) bool { return an.isSecret(w, l.cwd) }) {
-			hits = appendUnique(hits, v.s)
-		}
-	}
-	if len(hits) > 0 {
-		return &finding{Ask, true, LayerSensitive, "sensitive paths " + strings.Join(hits, ", "),
-			"Permission required: Bash command operates on sensitive paths: " + strings.Join(hits, ", ")}
+	if hits := an.sensitive(l, &p); len(hits) > 0 {
+		return sensitiveFinding(hits)
 	}
 	if f := an.redirectDynamic(l); f != nil {
 		return f
@@ -345,8 +91,9 @@ func (an *analyzer) checkLeaf(l *leaf) *finding {
 	return nil
 }
 
-func unquoteHdoc(src string, w *syntax.Word) string {
-	return unquoteParts(src, w.Parts).s
+func sensitiveFinding(hits []string) *finding {
+	return &finding{Ask, true, LayerSensitive, "sensitive paths " + strings.Join(hits, ", "),
+		"Permission required: Bash command operates on sensitive paths: " + strings.Join(hits, ", ")}
 }
 
 func injectionFinding(kind string) *finding {
@@ -549,27 +296,27 @@ func dangerousMode(m string) string {
 // redirectDanger flags writes to devices and network pseudo-files.
 func (an *analyzer) redirectDanger(l *leaf) *finding {
 	for _, r := range l.redirs {
-		if r.Word == nil || isHeredoc(r.Op) {
+		if r.hdoc {
 			continue
 		}
-		t := unquoteWord(an.src, r.Word).s
-		if strings.HasPrefix(t, "/dev/tcp/") || strings.HasPrefix(t, "/dev/udp/") {
-			return dangerFinding("network redirect " + t)
-		}
-		if isWriteRedir(r, t) && strings.HasPrefix(filepath.Clean(t), "/dev/") && !exemptDev(t) {
-			return dangerFinding("> /dev/")
+		for _, w := range r.ws {
+			t := w.s
+			if strings.HasPrefix(t, "/dev/tcp/") || strings.HasPrefix(t, "/dev/udp/") {
+				return dangerFinding("network redirect " + t)
+			}
+			if isWriteRedir(r.op, t) && strings.HasPrefix(filepath.Clean(t), "/dev/") && !exemptDev(t) {
+				return dangerFinding("> /dev/")
+			}
 		}
 	}
 	return nil
 }
 
-func isHeredoc(op syntax.RedirOperator) bool {
-	return op == syntax.Hdoc || op == syntax.DashHdoc || op == syntax.WordHdoc
-}
-
+// exemptDev reports device files a redirection may write without writing a
+// file: the bit bucket, the terminal and the command's own streams.
 func exemptDev(t string) bool {
 	switch filepath.Clean(t) {
-	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty":
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/stdin":
 		return true
 	}
 	if n, ok := strings.CutPrefix(filepath.Clean(t), "/dev/fd/"); ok && isDigits(n) {
@@ -578,25 +325,46 @@ func exemptDev(t string) bool {
 	return false
 }
 
-func isFdWord(t string) bool {
-	if t == "-" {
+// reopens reports a path that opens one of the command's own file
+// descriptors anew: writing it writes whatever file another redirection of
+// the same command opened (echo x 1<~/.bashrc >>/dev/stdout).
+func reopens(t string) bool {
+	c := filepath.Clean(t)
+	switch c {
+	case "/dev/stdin", "/dev/stdout", "/dev/stderr":
 		return true
 	}
-	t = strings.TrimSuffix(t, "-")
-	if t == "" {
+	if strings.HasPrefix(c, "/dev/fd/") {
+		return true
+	}
+	comps := strings.Split(strings.TrimPrefix(c, "/"), "/")
+	return len(comps) >= 3 && comps[0] == "proc" && (comps[2] == "fd" || len(comps) >= 5 && comps[2] == "task" && comps[4] == "fd")
+}
+
+func isDigits(s string) bool {
+	if s == "" {
 		return false
 	}
-	for i := 0; i < len(t); i++ {
-		if t[i] < '0' || t[i] > '9' {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
 			return false
 		}
 	}
 	return true
 }
 
-// isWriteRedir reports whether r writes to the file named t.
-func isWriteRedir(r *syntax.Redirect, t string) bool {
-	switch r.Op {
+func isFdWord(t string) bool {
+	if t == "-" {
+		return true
+	}
+	t = strings.TrimSuffix(t, "-")
+	return isDigits(t)
+}
+
+// isWriteRedir reports whether a redirection with op writes to the file
+// named t.
+func isWriteRedir(op syntax.RedirOperator, t string) bool {
+	switch op {
 	case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob, syntax.AppClob,
 		syntax.RdrAllClob, syntax.AppAllClob, syntax.RdrInOut:
 		return true
@@ -606,9 +374,52 @@ func isWriteRedir(r *syntax.Redirect, t string) bool {
 	return false
 }
 
+// isReadRedir reports whether a redirection with op reads the file named t.
+func isReadRedir(op syntax.RedirOperator, t string) bool {
+	switch op {
+	case syntax.RdrIn, syntax.RdrInOut:
+		return true
+	case syntax.DplIn:
+		return !isFdWord(t)
+	}
+	return false
+}
+
+// fileRedirs returns the words of l's redirections that name files, other
+// than the device files a command may always use.
+func fileRedirs(l *leaf) []word {
+	var out []word
+	for _, r := range l.redirs {
+		if r.hdoc {
+			continue
+		}
+		for _, w := range r.ws {
+			if (isWriteRedir(r.op, w.s) || isReadRedir(r.op, w.s)) && !exemptDev(w.s) && !reopens(w.s) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// reopenWrite reports a write redirection that reopens one of the
+// command's descriptors while another redirection names a file.
+func reopenWrite(l *leaf) bool {
+	for _, r := range l.redirs {
+		for _, w := range r.ws {
+			if isWriteRedir(r.op, w.s) && reopens(w.s) {
+				return len(fileRedirs(l)) > 0
+			}
+		}
+	}
+	return false
+}
+
 // removal returns an operand of rm/rmdir/mv (or find -delete's start
-// directory) that names a critical directory.
-func (an *analyzer) removal(argv []word, cwd string) (string, bool) {
+// directory) that names a critical directory: /, the home directory, a
+// direct child of /, a glob matching everything in a directory (*, ?*,
+// .../[!.]*), judged on the path as written and where it leads.
+func (an *analyzer) removal(argv []word, l *leaf) (string, bool) {
 	if len(argv) == 0 {
 		return "", false
 	}
@@ -647,31 +458,73 @@ func (an *analyzer) removal(argv []word, cwd string) (string, bool) {
 		if !op.literal {
 			return s, true
 		}
-		if s == "*" || s == "./*" || strings.HasSuffix(s, "/*") || s == "~" || strings.HasPrefix(s, "~") && !strings.HasPrefix(s, "~/") {
-			return s, true
+		if op.tilde && !strings.HasPrefix(s, "~/") && s != "~" {
+			return s, true // ~user, ~+, ~-
 		}
 		if op.glob {
+			if broadGlob(op.pat) {
+				return s, true
+			}
 			i := strings.IndexAny(s, "*?[")
 			prefix := s[:i]
-			dir := prefix
+			dir := "."
 			if j := strings.LastIndexByte(prefix, '/'); j >= 0 {
 				dir = prefix[:j+1]
-			} else {
-				dir = "."
 			}
 			w := op
-			w.s = dir
-			if p, ok := an.resolve(w, cwd); !ok || p == "/" || p == an.cfg.home {
+			w.s, w.glob = dir, false
+			if p, ok := an.lexical(w, l); !ok || p == "/" || p == an.cfg.home {
 				return s, true
 			}
 			continue
 		}
-		p, ok := an.resolve(op, cwd)
+		p, ok := an.lexical(op, l)
 		if !ok || an.critical(p) {
+			return s, true
+		}
+		if x := an.cfg.policy.Classify(p); x.Err == nil && an.critical(x.Resolved.Path) {
+			return s, true
+		}
+		if x := an.cfg.policy.Classify(strings.TrimSuffix(abspath(l, s), "/")); x.Err == nil && an.critical(x.Resolved.Path) {
 			return s, true
 		}
 	}
 	return "", false
+}
+
+// abspath joins s to the leaf's directory without cleaning.
+func abspath(l *leaf, s string) string {
+	if strings.HasPrefix(s, "/") {
+		return s
+	}
+	return l.cwd + "/" + s
+}
+
+// broadGlob reports a glob whose last component has no literal character:
+// it matches every (non-hidden) name of its directory, like *.
+func broadGlob(pat string) bool {
+	last := pat
+	if i := strings.LastIndexByte(strings.TrimSuffix(pat, "/"), '/'); i >= 0 {
+		last = strings.TrimSuffix(pat, "/")[i+1:]
+	}
+	inBracket := false
+	for i := 0; i < len(last); i++ {
+		switch c := last[i]; {
+		case c == '\\':
+			if !inBracket {
+				return false
+			}
+			i++
+		case c == '[':
+			inBracket = true
+		case c == ']' && inBracket:
+			inBracket = false
+		case c == '*' || c == '?' || inBracket:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // fsWriteCmds write to (or change) the paths they are given.
@@ -685,88 +538,180 @@ var fsWriteCmds = map[string]bool{
 // noReadCmds take no file arguments.
 var noReadCmds = map[string]bool{"echo": true, "printf": true}
 
+// sensitive collects protected write targets and secret reads: in every
+// command the wrappers run, in the redirections, and in the values of
+// leading assignments. Paths are judged as written and where they lead.
+func (an *analyzer) sensitive(l *leaf, p *peeled) []string {
+	var hits []string
+	for _, argv := range p.argvs {
+		hits = an.sensitiveArgs(argv, l, hits)
+	}
+	reopen := reopenWrite(l)
+	for _, r := range l.redirs {
+		if r.hdoc {
+			continue
+		}
+		for _, w := range r.ws {
+			if exemptDev(w.s) && !(reopen && isWriteRedir(r.op, w.s)) {
+				continue
+			}
+			write := isWriteRedir(r.op, w.s)
+			if !write && !isReadRedir(r.op, w.s) {
+				continue
+			}
+			x := an.judgeName(w, l)
+			if x.Secret || write && x.Protected || reopen && x.Protected {
+				hits = appendUnique(hits, w.s)
+			}
+		}
+	}
+	for _, v := range l.assignVals {
+		if wordCandidates(v, func(w word) bool { return an.judgeName(w, l).Secret }) {
+			hits = appendUnique(hits, v.s)
+		}
+	}
+	return hits
+}
+
+// judgeName judges a word as a path; a non-literal word is judged on its
+// spelling alone ($HOME/.ssh/id_rsa is secret).
+func (an *analyzer) judgeName(w word, l *leaf) pathInfo {
+	if !w.literal && !w.procPath {
+		x := an.cfg.policy.Classify("/" + strings.TrimLeft(w.s, "/"))
+		x.Err = nil
+		return pathInfo{Path: x, unknown: "dynamic"}
+	}
+	return an.judge(w, l)
+}
+
 // sensitiveArgs collects protected write targets and secret reads in argv.
-func (an *analyzer) sensitiveArgs(argv []word, cwd string, hits []string) []string {
+func (an *analyzer) sensitiveArgs(argv []word, l *leaf, hits []string) []string {
 	if len(argv) < 2 {
 		return hits
 	}
 	name := cmdName(argv[0])
 	write := fsWriteCmds[name]
 	if name == "sed" {
-		// Only sed's file operands are written, and only with -i; its
-		// script is not a path.
+		// Only sed's file operands (and backups) are written, and only with
+		// -i; its script is not a path.
 		write = false
-		if sc := an.sedCheck(argv[1:], cwd); sc.inPlace {
-			for _, f := range sc.files {
-				if an.isDangerousTarget(f, cwd) {
+		if sc := an.sedCheck(argv[1:], l); sc.inPlace {
+			for _, f := range append(sc.files, sc.backups...) {
+				if an.judgeName(f, l).Protected {
 					hits = appendUnique(hits, f.s)
 				}
 			}
 		}
 	}
-	if searchers[name] {
-		ops := 0
-		for _, a := range argv[1:] {
-			if strings.HasPrefix(a.s, "-") {
-				continue
-			}
-			ops++
-			if p, ok := an.resolve(a, cwd); ok && a.literal && an.coversHome(p) {
-				hits = appendUnique(hits, a.s)
+	if name == "cp" || name == "mv" {
+		hits = an.copyTargets(name, argv[1:], l, hits)
+	}
+	for _, a := range argv[1:] {
+		if write && wordCandidates(a, func(w word) bool { return an.judgeName(w, l).Protected }) {
+			hits = appendUnique(hits, a.s)
+			continue
+		}
+		if !noReadCmds[name] && wordCandidates(a, func(w word) bool { return an.judgeName(w, l).Secret }) {
+			hits = appendUnique(hits, a.s)
+		}
+	}
+	return hits
+}
+
+// copyTargets adds the protected paths a cp or mv would create: the
+// destination of each source (dir/basename when the target is a
+// directory), and, for a recursive copy or any move of a directory, the
+// protected names inside it (cp -r tmpl/. . brings tmpl/.git/config to
+// ./.git/config).
+func (an *analyzer) copyTargets(name string, args []word, l *leaf, hits []string) []string {
+	spec := cpSpec
+	if name == "mv" {
+		spec = mvSpec
+	}
+	r := parseFlags(spec, args)
+	ops := r.operands
+	target, hasT := r.value("t", "target-directory")
+	var tw word
+	if hasT {
+		tw = word{s: target, literal: true, tilde: strings.HasPrefix(target, "~")}
+	} else {
+		if len(ops) < 2 {
+			return hits
+		}
+		tw, ops = ops[len(ops)-1], ops[:len(ops)-1]
+	}
+	recursive := name == "mv" || r.has("r", "R", "recursive", "a", "archive")
+	tx := an.judge(tw, l)
+	intoDir := hasT || len(ops) > 1 || tx.unknown == "" && tx.Exists && an.isDir(tx.Resolved.Path)
+	for _, src := range ops {
+		if !src.literal || src.glob {
+			continue
+		}
+		if intoDir && tx.unknown == "" {
+			base := filepath.Base(src.s)
+			if base != "." && base != ".." && base != "/" {
+				dest := word{s: tx.Resolved.Path + "/" + base, literal: true}
+				if an.judge(dest, l).Protected {
+					hits = appendUnique(hits, tw.s+"/"+base)
+				}
 			}
 		}
-		if (name == "rg" || name == "ag" || ops <= 1) && an.coversHome(cwd) && cwd != "" {
-			// rg/ag (and grep -r with only a pattern) search the working directory.
-			for _, a := range argv[1:] {
-				if name == "rg" || name == "ag" || a.s == "-r" || a.s == "-R" || strings.HasPrefix(a.s, "--recursive") ||
-					strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "--") && strings.ContainsAny(a.s, "rR") {
-					hits = appendUnique(hits, cwd)
-					break
+		if recursive {
+			sx := an.judge(src, l)
+			if sx.unknown == "" && sx.Exists && an.isDir(sx.Resolved.Path) {
+				if bad := an.cfg.policy.ProtectedIn(sx.Resolved.Path); bad != "" {
+					hits = appendUnique(hits, src.s+" (brings "+bad+")")
 				}
 			}
 		}
 	}
-	for _, a := range argv[1:] {
-		if write && wordCandidates(a, func(w word) bool { return an.isDangerousTarget(w, cwd) }) {
-			hits = appendUnique(hits, a.s)
-			continue
-		}
-		if !noReadCmds[name] && wordCandidates(a, func(w word) bool { return an.isSecret(w, cwd) }) {
-			hits = appendUnique(hits, a.s)
-		}
-	}
 	return hits
 }
 
-func (an *analyzer) sensitiveRedirs(l *leaf, hits []string) []string {
-	for _, r := range l.redirs {
-		if r.Word == nil || isHeredoc(r.Op) {
-			continue
-		}
-		w := unquoteWord(an.src, r.Word)
-		if isWriteRedir(r, w.s) {
-			if an.isDangerousTarget(w, l.cwd) || an.isSecret(w, l.cwd) {
-				hits = appendUnique(hits, w.s)
-			}
-		} else if r.Op == syntax.RdrIn || r.Op == syntax.RdrInOut || r.Op == syntax.DplIn && !isFdWord(w.s) {
-			if an.isSecret(w, l.cwd) {
-				hits = appendUnique(hits, w.s)
+// wordCandidates yields the spellings of a path that a word may carry: the
+// word itself and the values after '=' or ':' (--file=.env, HEAD:.env),
+// and the value of a short option (-f.env).
+func wordCandidates(w word, fn func(word) bool) bool {
+	if fn(w) {
+		return true
+	}
+	s := w.s
+	for i := 0; i < len(s); i++ {
+		if s[i] == '=' || s[i] == ':' || s[i] == '@' {
+			v := w
+			v.s = s[i+1:]
+			v.pat = escapeGlob(v.s)
+			v.glob = false
+			v.tilde = strings.HasPrefix(v.s, "~")
+			if v.s != "" && fn(v) {
+				return true
 			}
 		}
 	}
-	return hits
+	if len(s) > 2 && s[0] == '-' && s[1] != '-' {
+		v := w
+		v.s = s[2:]
+		v.pat = escapeGlob(v.s)
+		v.glob = false
+		v.tilde = strings.HasPrefix(v.s, "~")
+		if fn(v) {
+			return true
+		}
+	}
+	return false
 }
 
-// redirectDynamic objects to a write whose target is not literal.
+// redirectDynamic objects to a redirection whose target is not literal.
 func (an *analyzer) redirectDynamic(l *leaf) *finding {
 	for _, r := range l.redirs {
-		if r.Word == nil || isHeredoc(r.Op) {
+		if r.hdoc {
 			continue
 		}
-		w := unquoteWord(an.src, r.Word)
-		if !w.literal && (isWriteRedir(r, w.s) || r.Op == syntax.DplOut || r.Op == syntax.DplIn) {
-			return &finding{Ask, false, LayerSensitive, "redirect target " + w.s + " is not literal",
-				fmt.Sprintf("Permission required: Bash command redirects to a dynamic target: %s", w.s)}
+		for _, w := range r.ws {
+			if !w.literal && !w.procPath && (isWriteRedir(r.op, w.s) || r.op == syntax.DplOut || r.op == syntax.DplIn) {
+				return &finding{Ask, false, LayerSensitive, "redirect target " + w.s + " is not literal",
+					fmt.Sprintf("Permission required: Bash command redirects to a dynamic target: %s", w.s)}
+			}
 		}
 	}
 	return nil

@@ -3,206 +3,183 @@ package shell
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/toolscope/toolscope/internal/bashglob"
+	"github.com/toolscope/toolscope/internal/pathpolicy"
 )
 
-// hasMeta reports whether s contains a glob metacharacter.
-func hasMeta(s string) bool { return strings.ContainsAny(s, "*?[") }
-
-func splitComps(p string) []string {
-	return strings.FieldsFunc(p, func(r rune) bool { return r == '/' })
+// pathInfo is what the analyser knows of a path word.
+type pathInfo struct {
+	unknown string // why the path cannot be judged ("" if it can)
+	pathpolicy.Path
+	glob    bool
+	matches []pathpolicy.Path // a glob's current matches
+	escapes bool              // a glob component can match . or ..
 }
 
-// matchName compares a path component (possibly a glob pattern) with a
-// protected name, case-insensitively.
-func matchName(comp, name string, glob bool) bool {
-	if strings.EqualFold(comp, name) {
-		return true
+// inside returns the working directory holding the path ("" if none, or if
+// a glob may match outside one).
+func (p pathInfo) inside() string {
+	if p.unknown != "" || p.Path.Err != nil || p.escapes {
+		return ""
 	}
-	if glob && hasMeta(comp) {
-		if strings.HasPrefix(name, ".") && !strings.HasPrefix(comp, ".") {
-			return false // a leading dot must be matched explicitly
-		}
-		if !strings.HasPrefix(name, ".") && strings.IndexAny(comp, "*?[") == 0 {
-			return false // a bare * is not taken to aim at id_rsa and friends
-		}
-		ok, err := filepath.Match(strings.ToLower(comp), strings.ToLower(name))
-		return ok || err != nil
-	}
-	return false
-}
-
-// pathForms returns the raw spelling and, when it resolves, the cleaned
-// absolute form of a path word.
-func (an *analyzer) pathForms(w word, cwd string) []string {
-	forms := []string{w.s}
-	if p, ok := an.resolve(w, cwd); ok && p != w.s {
-		forms = append(forms, p)
-	}
-	return forms
-}
-
-// anyComponentIs reports whether a path component matches one of names
-// (case-insensitively; as a glob pattern when glob is set).
-func anyComponentIs(comps, names []string, glob bool) bool {
-	for _, c := range comps {
-		for _, n := range names {
-			if matchName(c, n, glob) {
-				return true
-			}
+	for _, m := range p.matches {
+		if m.Inside == "" || m.Err != nil {
+			return ""
 		}
 	}
-	return false
+	return p.Inside
 }
 
-// isDangerousTarget reports whether writing p would touch a protected file
-// or directory (by name, anywhere in the path).
-func (an *analyzer) isDangerousTarget(w word, cwd string) bool {
-	if w.s == "" {
+// readOK reports a path a read-only command may read without asking.
+func (p pathInfo) readOK() bool {
+	if p.unknown != "" || p.Secret {
 		return false
 	}
-	for _, p := range an.pathForms(w, cwd) {
-		comps := splitComps(p)
-		if len(comps) == 0 {
-			continue
-		}
-		if anyComponentIs(comps, an.cfg.dangerDirs, w.glob) {
-			return true
-		}
-		last := comps[len(comps)-1]
-		lp := strings.ToLower(p)
-		for _, f := range an.cfg.dangerFiles {
-			if strings.Contains(f, "/") {
-				lf := strings.ToLower(f)
-				if lp == lf || strings.HasSuffix(lp, "/"+lf) {
-					return true
-				}
-				if w.glob {
-					fc := splitComps(f)
-					if len(comps) >= len(fc) {
-						ok := true
-						for i := range fc {
-							if !matchName(comps[len(comps)-len(fc)+i], fc[i], true) {
-								ok = false
-							}
-						}
-						if ok {
-							return true
-						}
-					}
-				}
-				continue
-			}
-			if matchName(last, f, w.glob) {
-				return true
-			}
-			if f == ".env" && strings.HasPrefix(strings.ToLower(last), ".env.") && !envTemplate(last) {
-				return true
-			}
-		}
+	if !p.glob {
+		return p.Path.ReadOK()
 	}
-	return false
-}
-
-var secretBaseNames = []string{
-	".env", ".env.local", ".env.production", ".env.development", ".envrc",
-	".netrc", ".npmrc", ".pypirc", ".pgpass", ".git-credentials",
-	"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk",
-	".bash_history", ".zsh_history", ".python_history", ".psql_history", ".mysql_history",
-}
-
-var secretDirs = []string{".ssh", ".aws", ".gnupg"}
-
-var secretSuffixes = []string{".kube/config", ".docker/config.json", ".config/gh/hosts.yml", ".config/gcloud/credentials.db"}
-
-var secretAbs = []string{"/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/master.passwd", "/etc/shadow-", "/etc/gshadow-"}
-
-// isSecret reports whether reading s (a path, possibly a glob) could expose
-// credentials.
-func (an *analyzer) isSecret(w word, cwd string) bool {
-	if w.s == "" {
+	if p.escapes {
 		return false
 	}
-	if !w.glob && !containsAnyFold(w.s, secretKeywords) && !an.secretCwd(cwd) {
-		return false
-	}
-	for _, p := range an.pathForms(w, cwd) {
-		comps := splitComps(p)
-		if len(comps) == 0 {
-			continue
-		}
-		if anyComponentIs(comps, secretDirs, w.glob) {
-			return true
-		}
-		last := strings.ToLower(comps[len(comps)-1])
-		if strings.HasPrefix(last, ".env") && !envTemplate(last) {
-			if last == ".env" || last == ".envrc" || strings.HasPrefix(last, ".env.") {
-				return true
-			}
-		}
-		for _, k := range []string{"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"} {
-			if strings.HasPrefix(last, k) {
-				return true
-			}
-		}
-		for _, n := range secretBaseNames {
-			if matchName(last, n, w.glob) {
-				return true
-			}
-		}
-		lp := strings.ToLower(p)
-		for _, s := range secretSuffixes {
-			if lp == s || strings.HasSuffix(lp, "/"+s) {
-				return true
-			}
-		}
-		if filepath.IsAbs(p) {
-			for _, s := range secretAbs {
-				if lp == s || strings.HasSuffix(lp, s) || w.glob && globMatch(lp, s) {
-					return true
-				}
-			}
-			if len(comps) >= 3 && comps[0] == "proc" && (comps[len(comps)-1] == "environ" || comps[len(comps)-1] == "mem" ||
-				w.glob && globMatch(comps[len(comps)-1], "environ")) {
-				return true
-			}
-			if len(comps) == 3 && comps[0] == "etc" && comps[1] == "ssh" && (strings.HasSuffix(last, "_key") || w.glob) {
-				return true
-			}
+	for _, m := range p.matches {
+		if !m.ReadOK() {
+			return false
 		}
 	}
-	return false
+	return p.Path.Err == nil && (p.Inside != "" || p.Harmless)
 }
 
-func globMatch(pattern, name string) bool {
-	ok, err := filepath.Match(pattern, name)
-	return ok || err != nil
+// expandTilde replaces a leading unquoted ~ of s. ok is false for forms whose
+// value the analyser does not know (~user, ~- = $OLDPWD).
+func (an *analyzer) expandTilde(s string, l *leaf) (string, bool) {
+	rest := s[1:]
+	user := rest
+	if i := strings.IndexByte(rest, '/'); i >= 0 {
+		user, rest = rest[:i], rest[i:]
+	} else {
+		rest = ""
+	}
+	switch user {
+	case "":
+		if an.cfg.home == "" {
+			return "", false
+		}
+		return an.cfg.home + rest, true
+	case "+":
+		if l.cwdUnknown {
+			return "", false
+		}
+		return l.pwd + rest, true
+	}
+	return "", false
 }
 
-// wordCandidates yields the spellings of a path that a word may carry: the
-// word itself and the values after '=' or ':' (--file=.env, HEAD:.env).
-func wordCandidates(w word, fn func(word) bool) bool {
-	if fn(w) {
-		return true
+// abs returns the absolute path a literal word names for leaf l, without
+// cleaning (".." is resolved later, the way the kernel does). ok is false
+// when the word is not literal or its base is unknown.
+func (an *analyzer) abs(w word, l *leaf) (string, string) {
+	if !w.literal {
+		if w.procPath {
+			return "/dev/fd/63", "" // a pipe
+		}
+		return "", "its value is known only at run time"
 	}
 	s := w.s
+	if s == "" {
+		return "", "an empty path"
+	}
+	if w.tilde {
+		t, ok := an.expandTilde(s, l)
+		if !ok {
+			return "", "it starts with a ~ form whose directory is unknown"
+		}
+		s = t
+	}
+	if !strings.HasPrefix(s, "/") {
+		if l.cwdUnknown {
+			return "", "the working directory is unknown after cd"
+		}
+		s = l.cwd + "/" + s
+	}
+	return s, ""
+}
+
+// absPattern is abs for a glob word: the pattern with its base made
+// absolute (the base's own characters escaped).
+func (an *analyzer) absPattern(w word, l *leaf) (string, string) {
+	pat := w.pat
+	if w.tilde {
+		t, ok := an.expandTilde(w.s[:tildeLen(w.s)], l)
+		if !ok {
+			return "", "it starts with a ~ form whose directory is unknown"
+		}
+		pat = escapeGlob(t) + pat[tildeLen(w.s):]
+	}
+	if !strings.HasPrefix(pat, "/") {
+		if l.cwdUnknown {
+			return "", "the working directory is unknown after cd"
+		}
+		pat = escapeGlob(l.cwd) + "/" + pat
+	}
+	return pat, ""
+}
+
+func tildeLen(s string) int {
+	if i := strings.IndexByte(s, '/'); i >= 0 {
+		return i
+	}
+	return len(s)
+}
+
+func escapeGlob(s string) string {
+	if !strings.ContainsAny(s, `*?[]\`) {
+		return s
+	}
+	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		if s[i] == '=' || s[i] == ':' || s[i] == '@' {
-			v := w
-			v.s = s[i+1:]
-			v.tilde = strings.HasPrefix(v.s, "~")
-			if v.s != "" && fn(v) {
-				return true
-			}
+		switch s[i] {
+		case '*', '?', '[', ']', '\\':
+			b.WriteByte('\\')
 		}
+		b.WriteByte(s[i])
 	}
-	if len(s) > 2 && s[0] == '-' && s[1] != '-' {
-		v := w
-		v.s = s[2:]
-		if fn(v) {
-			return true
+	return b.String()
+}
+
+// judge classifies a path word for leaf l.
+func (an *analyzer) judge(w word, l *leaf) pathInfo {
+	if w.glob && w.literal && bashglob.HasMeta(w.pat) {
+		pat, why := an.absPattern(w, l)
+		if why != "" {
+			return pathInfo{unknown: why}
 		}
+		pi := an.cfg.policy.Pattern(pat)
+		info := pathInfo{glob: true, matches: pi.Matches, Path: pi.Base}
+		info.Secret, info.Protected = pi.Secret, pi.Protected
+		if pi.Err != nil {
+			info.unknown = "the glob cannot be expanded: " + pi.Err.Error()
+		}
+		info.escapes = pi.Escapes
+		return info
 	}
-	return false
+	abs, why := an.abs(w, l)
+	if why != "" {
+		// Judge what is spelled: ~root/.ssh/id_rsa is secret wherever ~root is.
+		x := an.cfg.policy.Classify("/" + strings.TrimLeft(w.s, "~/"))
+		return pathInfo{unknown: why, Path: pathpolicy.Path{Secret: x.Secret, Protected: x.Protected}}
+	}
+	return pathInfo{Path: an.cfg.policy.Classify(abs)}
+}
+
+// lexical returns the cleaned absolute path of a literal word (no link
+// resolution), for the checks that are about names (removal of /usr/../etc).
+func (an *analyzer) lexical(w word, l *leaf) (string, bool) {
+	abs, why := an.abs(w, l)
+	if why != "" {
+		return "", false
+	}
+	return filepath.Clean(abs), true
 }
 
 // critical reports whether removing p would remove a critical directory:
@@ -211,61 +188,82 @@ func (an *analyzer) critical(p string) bool {
 	return p == "/" || (an.cfg.home != "" && p == an.cfg.home) || filepath.Dir(p) == "/"
 }
 
-// searchers read file contents recursively.
-var searchers = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true, "zgrep": true}
-
-// coversHome reports whether a recursive read of p would include the home
-// directory (p is the root, the home, or an ancestor of it).
-func (an *analyzer) coversHome(p string) bool {
-	if p == "/" {
-		return true
-	}
-	if an.cfg.home == "" {
-		return false
-	}
-	rel, err := filepath.Rel(p, an.cfg.home)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
-}
-
-// secretKeywords: a path can only be a secret if its spelling contains one
-// of these (or it is a glob, or it is relative to a secret directory).
-var secretKeywords = []string{".env", "id_", ".ssh", ".aws", ".gnupg", "netrc", "npmrc", "pypirc", ".pgpass",
-	".git-credentials", "history", ".kube", ".docker", "gh/hosts", "gcloud", "shadow", "sudoers", "master.passwd",
-	"environ", "/mem", "_key"}
-
-func containsAnyFold(s string, keys []string) bool {
-	for _, k := range keys {
-		n := len(k)
-		for i := 0; i+n <= len(s); i++ {
-			if strings.EqualFold(s[i:i+n], k) {
-				return true
+// cd follows a cd command: where it leads when it succeeds, and whether it
+// can fail. Bash's cd is logical by default (cd link/.. goes back to where
+// the link is, not to the target's parent); the kernel then resolves the
+// logical path. When the two readings disagree, or a form's target is not
+// known (cd -, ~-, $VAR, CDPATH), the directory is unknown.
+func (an *analyzer) cd(l *leaf, before cwdState) outcome {
+	unknown := outcome{ok: cwdState{unknown: true, dir: before.dir, pwd: before.pwd}, fail: before}
+	ops := l.args[1:]
+	physical := false
+	for len(ops) > 0 && len(ops[0].s) > 1 && ops[0].s[0] == '-' && ops[0].s != "--" {
+		for _, c := range ops[0].s[1:] {
+			switch c {
+			case 'P':
+				physical = true
+			case 'L':
+				physical = false
+			default:
+				return unknown // -e, -@: unusual
 			}
 		}
+		ops = ops[1:]
 	}
-	return false
-}
-
-// secretCwd reports whether relative paths under cwd may be secrets.
-func (an *analyzer) secretCwd(cwd string) bool {
-	if an.secretCwdFor == cwd && an.secretCwdSet {
-		return an.secretCwdVal
+	if len(ops) > 0 && ops[0].s == "--" {
+		ops = ops[1:]
 	}
-	v := containsAnyFold(cwd, secretKeywords)
-	if strings.HasPrefix(cwd, "/proc") || strings.HasPrefix(cwd, "/etc") || cwd == "/" || strings.Contains(strings.ToLower(cwd), "/.kube") ||
-		strings.Contains(strings.ToLower(cwd), "/.docker") || strings.Contains(strings.ToLower(cwd), "/.config") {
-		v = true
-	}
-	an.secretCwdFor, an.secretCwdVal, an.secretCwdSet = cwd, v, true
-	return v
-}
-
-// envTemplate reports .env.example-style files, which hold no secrets.
-func envTemplate(name string) bool {
-	name = strings.ToLower(name)
-	for _, suf := range []string{".example", ".sample", ".template", ".dist", ".defaults"} {
-		if strings.HasSuffix(name, suf) {
-			return true
+	var target string
+	switch {
+	case len(ops) == 0:
+		if an.cfg.home == "" {
+			return unknown
 		}
+		target = an.cfg.home
+	case len(ops) > 1 || !ops[0].literal || ops[0].glob || ops[0].s == "-" || ops[0].s == "":
+		return unknown
+	default:
+		s := ops[0].s
+		if ops[0].tilde {
+			t, ok := an.expandTilde(s, &leaf{pwd: before.pwd, cwdUnknown: before.unknown})
+			if !ok {
+				return unknown
+			}
+			s = t
+		}
+		if !strings.HasPrefix(s, "/") {
+			if before.unknown {
+				return unknown
+			}
+			if !an.cfg.hardened && !(s == "." || s == ".." || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../")) {
+				return unknown // CDPATH may send it elsewhere
+			}
+			base := before.pwd
+			if physical {
+				base = before.dir
+			}
+			s = base + "/" + s
+		}
+		target = s
 	}
-	return false
+	logical := filepath.Clean(target)
+	lr, err1 := pathpolicy.Resolve(logical)
+	pr, err2 := pathpolicy.Resolve(target)
+	if err1 != nil || err2 != nil || lr.Proc || pr.Proc {
+		return unknown
+	}
+	next := cwdState{dir: lr.Path, pwd: logical}
+	if physical {
+		next = cwdState{dir: pr.Path, pwd: pr.Path}
+	} else if lr.Path != pr.Path {
+		return unknown // a ".." after a link: bash may take either reading
+	}
+	if lr.Exists && an.isDir(lr.Path) {
+		return outcome{ok: next, fail: cwdState{none: true}}
+	}
+	return outcome{ok: next, fail: before}
+}
+
+func (an *analyzer) isDir(p string) bool {
+	return an.cfg.policy.IsDir(p)
 }

@@ -1,163 +1,221 @@
 package shell
 
 import (
-	"path/filepath"
 	"strings"
+
+	"github.com/toolscope/toolscope/internal/bashglob"
+	"github.com/toolscope/toolscope/internal/pathpolicy"
 )
 
-// roTool validates the arguments (argv[1:]) of a read-only candidate.
-type roTool func(an *analyzer, l *leaf, args []word) (bool, string)
+// leafKind is what a simple command does to the filesystem, judged before
+// its paths: taint (see taint) depends on it.
+type leafKind uint8
 
-func anyArgs(*analyzer, *leaf, []word) (bool, string) { return true, "" }
+const (
+	kindOther leafKind = iota // may change the filesystem's layout: create links, move trees, run anything
+	kindRead                  // a read-only tool with read-only options (its paths are judged later)
+	kindEdit                  // creates, changes or removes regular files and directories, never links
+	kindCd                    // cd, pushd, popd: the walker follows them
+)
 
-func noArgs(_ *analyzer, _ *leaf, args []word) (bool, string) {
-	if len(args) > 0 {
-		return false, "unexpected arguments"
-	}
-	return true, ""
+// roPlan is what a read-only candidate will read, once its options are
+// known to be read-only.
+type roPlan struct {
+	why      string // "" if the tool and its options are read-only
+	reads    []word // paths it reads (files, or directories it lists)
+	trees    []word // directories whose whole content it reads
+	tree     pathpolicy.TreeOptions
+	names    bool   // it reads names and metadata only: secrets inside trees are not exposed
+	dashable []word // glob operands that, expanded, reach the program as options
+	dynamic  bool   // non-literal arguments are harmless (echo, printf)
+	extra    func(an *analyzer, l *leaf) (string, *finding)
 }
 
-// denyFlags builds a validator from a spec: any refused option fails.
-func denyFlags(fs *flagSpec, maxOperands int) roTool {
-	return func(_ *analyzer, _ *leaf, args []word) (bool, string) {
-		r := parseFlags(fs, args)
-		if r.bad != "" {
-			return false, "option " + r.bad + " is not read-only"
-		}
-		if maxOperands >= 0 && len(r.operands) > maxOperands {
-			return false, "too many operands"
-		}
-		return true, ""
-	}
-}
-
-// versionOnly accepts exactly one of the given version flags.
-func versionOnly(flags ...string) roTool {
-	return func(_ *analyzer, _ *leaf, args []word) (bool, string) {
-		if len(args) == 1 {
-			for _, f := range flags {
-				if args[0].s == f {
-					return true, ""
-				}
-			}
-		}
-		return false, "only a version query is read-only"
-	}
-}
-
-var roTools map[string]roTool
+// roHandlers are read-only candidates whose arguments need more than a
+// progSpec.
+var roHandlers map[string]func(an *analyzer, l *leaf, args []word) roPlan
 
 func init() {
-	roTools = map[string]roTool{}
-	for _, n := range strings.Fields(`ls cat head tail wc grep egrep fgrep pwd true false : whoami id uname nproc arch groups
-		tty basename dirname realpath readlink cut tr nl paste rev seq expr tac numfmt column cmp diff comm fold od hexdump
-		strings md5sum sha1sum sha224sum sha256sum sha384sum sha512sum b2sum cksum sum uptime free ps pgrep sleep which
-		whereis type du df stat locale getconf dircolors lsblk`) {
-		roTools[n] = anyArgs
-	}
-	roTools["echo"] = anyArgs
-	roTools["printf"] = denyFlags(&flagSpec{short: shorts("", "", "v")}, -1)
-	roTools["cd"] = roCd
-	roTools["file"] = denyFlags(&flagSpec{short: shorts("", "mefFP", "C"), long: longs("", "magic-file exclude separator parameter", "compile")}, -1)
-	roTools["find"] = roFind
-	roTools["rg"] = denyFlags(&flagSpec{
-		short: shorts("", "ABCEMTdefgjmrt", "z"),
-		long:  longs("", "", "pre hostname-bin search-zip"),
-	}, -1)
-	roTools["ag"] = denyFlags(&flagSpec{short: shorts("", "ABCGgmp", "z"), long: longs("", "", "pager search-zip")}, -1)
-	roTools["sort"] = denyFlags(&flagSpec{
-		short:       shorts("bdfgiMhnRrVcCmsuz", "ktST", "o"),
-		long:        longs("ignore-leading-blanks dictionary-order ignore-case general-numeric-sort ignore-nonprinting month-sort human-numeric-sort numeric-sort random-sort reverse version-sort merge stable unique zero-terminated debug help version", "key field-separator buffer-size temporary-directory parallel sort random-source check", "output compress-program files0-from"),
-		strictShort: true, strictLong: true,
-	}, -1)
-	uniqSpec := &flagSpec{
-		short:       shorts("cdDiuz", "fsw", ""),
-		long:        longs("count repeated ignore-case unique zero-terminated help version", "skip-fields skip-chars check-chars", ""),
-		strictShort: true, strictLong: true,
-	}
-	uniqSpec.long["all-repeated"] = fOptValue
-	uniqSpec.long["group"] = fOptValue
-	roTools["uniq"] = denyFlags(uniqSpec, 1)
-	roTools["base64"] = denyFlags(&flagSpec{
-		short:       shorts("dinDb", "w", "o"),
-		long:        longs("decode ignore-garbage help version", "wrap", "output input"),
-		strictShort: true, strictLong: true,
-	}, 1)
-	roTools["date"] = roDate
-	roTools["tree"] = denyFlags(&flagSpec{short: shorts("", "LPIHT", "oR"), long: longs("", "filelimit charset sort timefmt", "output fromfile")}, -1)
-	roTools["hostname"] = denyFlags(&flagSpec{
-		short:       shorts("aAdfiIsy", "", "Fb"),
-		long:        longs("alias all-fqdns domain fqdn long ip-address all-ip-addresses short nis yp help version", "", "file boot"),
-		strictShort: true, strictLong: true,
-	}, 0)
-	jqFlags := denyFlags(&flagSpec{short: shorts("", "L", "f"), long: longs("", "indent", "from-file")}, -1)
-	roTools["jq"] = func(an *analyzer, l *leaf, args []word) (bool, string) {
-		for _, a := range args {
-			if strings.Contains(a.s, "env") || strings.Contains(a.s, "ENV") {
-				return false, "jq program reads the environment"
-			}
-		}
-		return jqFlags(an, l, args)
-	}
-	roTools["ps"] = func(_ *analyzer, _ *leaf, args []word) (bool, string) {
-		for _, a := range args {
-			if !strings.HasPrefix(a.s, "-") && strings.ContainsAny(a.s, "eE") {
-				return false, "ps e shows process environments"
-			}
-		}
-		return true, ""
-	}
-	roTools["xxd"] = denyFlags(&flagSpec{short: shorts("", "cgloqsC", ""), long: longs("", "", "")}, 1)
-	roTools["sed"] = roSed
-	roTools["git"] = roGit
-	roTools["go"] = roGo
-	roTools["docker"] = roSub(map[string]roTool{"ps": anyArgs, "images": anyArgs, "inspect": anyArgs, "logs": anyArgs, "version": anyArgs, "info": anyArgs, "--version": noArgs, "-v": noArgs})
-	ghNoWeb := denyFlags(&flagSpec{short: shorts("", "RLSAlBHJqtj", "w"), long: longs("", "repo limit state author label base head json jq template search", "web")}, -1)
-	roTools["gh"] = roSub2(map[string]roTool{"repo view": ghNoWeb, "issue list": ghNoWeb, "issue view": ghNoWeb, "pr list": ghNoWeb, "pr view": ghNoWeb, "pr status": ghNoWeb, "pr checks": ghNoWeb, "pr diff": ghNoWeb, "status": ghNoWeb, "auth status": ghNoWeb, "--version": noArgs})
-	roTools["npm"] = roSub(map[string]roTool{"ls": anyArgs, "list": anyArgs, "--version": noArgs, "-v": noArgs})
-	pip := roSub(map[string]roTool{"list": anyArgs, "show": anyArgs, "freeze": anyArgs, "--version": noArgs, "-V": noArgs})
-	roTools["pip"], roTools["pip3"] = pip, pip
-	roTools["node"] = versionOnly("--version", "-v")
-	for _, n := range []string{"python", "python3"} {
-		roTools[n] = versionOnly("--version", "-V")
-	}
-	roTools["ruby"] = versionOnly("--version")
-	roTools["java"] = versionOnly("-version", "--version")
-	roTools["javac"] = versionOnly("-version", "--version")
-	for _, n := range []string{"cargo", "rustc", "gcc", "clang", "deno", "bun", "tsc", "pnpm", "yarn"} {
-		roTools[n] = versionOnly("--version", "-V", "-v")
+	roHandlers = map[string]func(*analyzer, *leaf, []word) roPlan{
+		"echo": planEcho, "printf": planPrintf, "true": planNone, "false": planNone, ":": planNone,
+		"cd": planCd, "test": planTest, "[": planTest, "read": planRead,
+		"find": planFind, "sed": planSed, "git": planGit, "go": planGo, "docker": planSub("docker"),
+		"gh": planGh, "npm": planNpm, "pip": planSub("pip"), "pip3": planSub("pip"),
+		"jq": planJq, "ps": planPs, "date": planDate,
+		"node": planVersion("--version", "-v"), "python": planVersion("--version", "-V"), "python3": planVersion("--version", "-V"),
+		"ruby": planVersion("--version", "-v"), "java": planVersion("-version", "--version"), "javac": planVersion("-version", "--version"),
+		"gcc": planVersion("--version"), "clang": planVersion("--version"), "tsc": planVersion("--version", "-v"),
+		"cargo": planRust, "rustc": planRust, "rustup": planRust,
 	}
 }
 
-func roSub(subs map[string]roTool) roTool {
-	return func(an *analyzer, l *leaf, args []word) (bool, string) {
-		if len(args) == 0 {
-			return false, "no subcommand"
+// kindOf classifies a leaf (see leafKind).
+func (an *analyzer) kindOf(l *leaf) leafKind {
+	switch {
+	case l.testClause:
+		return kindRead
+	case l.emptyCmd:
+		return kindEdit
+	case len(l.args) == 0:
+		if l.steer != "" || steeringAssigns(l) {
+			return kindOther
 		}
-		if t, ok := subs[args[0].s]; ok {
-			return t(an, l, args[1:])
+		return kindRead
+	}
+	switch l.args[0].s {
+	case "cd", "pushd", "popd":
+		return kindCd
+	case "mkdir", "touch", "rm", "rmdir", "unlink", "truncate", "chmod":
+		return kindEdit
+	case "sed":
+		if sc := an.sedCheck(l.args[1:], l); sc.err == "" && sc.inPlace && !hasFollow(l.args) {
+			return kindEdit
 		}
-		return false, "subcommand " + args[0].s + " is not read-only"
+	case "cp":
+		r := parseFlags(cpSpec, l.args[1:])
+		if r.bad == "" && !r.has("r", "R", "recursive", "a", "archive", "d", "P", "no-dereference", "s", "symbolic-link", "l", "link", "preserve") {
+			return kindEdit // copies regular files' contents only
+		}
+	}
+	if p := an.plan(l); p.why == "" {
+		return kindRead
+	}
+	return kindOther
+}
+
+func hasFollow(args []word) bool {
+	for _, a := range args {
+		if strings.HasPrefix(a.s, "--fo") {
+			return true
+		}
+	}
+	return false
+}
+
+// taint marks the leaves that may run after (or beside) a command that can
+// change the filesystem's layout (a link created or moved, a tree checked
+// out): what their relative paths lead to can no longer be known.
+func (an *analyzer) taint() {
+	for _, l := range an.leaves {
+		if l.kind != kindOther {
+			continue
+		}
+		for _, m := range an.leaves {
+			if m != l && (l.idx < m.idx || shareGroup(l.groups, m.groups)) {
+				m.tainted = true
+			}
+		}
 	}
 }
 
-func roSub2(subs map[string]roTool) roTool {
-	return func(an *analyzer, l *leaf, args []word) (bool, string) {
-		if len(args) >= 2 {
-			if t, ok := subs[args[0].s+" "+args[1].s]; ok {
-				return t(an, l, args[2:])
+func shareGroup(a, b []int) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return true
 			}
 		}
-		if len(args) >= 1 {
-			if t, ok := subs[args[0].s]; ok {
-				return t(an, l, args[1:])
-			}
-		}
-		return false, "subcommand is not read-only"
 	}
+	return false
 }
 
-func roCd(_ *analyzer, _ *leaf, args []word) (bool, string) {
+// plan returns what a read-only candidate reads, or why it is not one.
+func (an *analyzer) plan(l *leaf) roPlan {
+	if len(l.args) == 0 {
+		return roPlan{}
+	}
+	name := l.args[0].s
+	if strings.ContainsRune(name, '/') {
+		return roPlan{why: "command given by path"}
+	}
+	args := l.args[1:]
+	if h := roHandlers[name]; h != nil {
+		return h(an, l, args)
+	}
+	if spec := progSpecs[name]; spec != nil {
+		return specPlan(spec, args, name)
+	}
+	return roPlan{why: name + " is not a read-only command"}
+}
+
+// specPlan judges a command by its progSpec.
+func specPlan(spec *progSpec, args []word, name string) roPlan {
+	pa := spec.parse(args)
+	if pa.bad != "" {
+		return roPlan{why: name + ": " + pa.bad + " is not read-only"}
+	}
+	ops := pa.operands
+	var pat []word
+	if spec.operands == opPatternThenFiles && !pa.has(spec.patternOpts...) && len(ops) > 0 {
+		pat, ops = ops[:1], ops[1:]
+		_ = pat
+	}
+	if spec.operands == opNone {
+		ops = nil
+	}
+	if spec.maxOperands >= 0 && len(pa.operands) > spec.maxOperands {
+		return roPlan{why: name + " with more than " + itoa(spec.maxOperands) + " operands writes its output to a file"}
+	}
+	p := roPlan{names: spec.namesOnly}
+	p.reads = append(append(p.reads, ops...), pa.reads()...)
+	recursive := matchAny(&pa, spec.recursive)
+	if len(ops) == 0 && (spec.defaultDot || recursive && spec.dotIfRecursive) {
+		ops = []word{{s: ".", pat: ".", literal: true}}
+		p.reads = append(p.reads, ops...)
+	}
+	if recursive {
+		p.trees = ops
+	}
+	p.tree.Hidden = matchAny(&pa, spec.hidden)
+	p.tree.Follow = matchAny(&pa, spec.follow)
+	for i, o := range pa.operands {
+		if i < pa.dashes && o.glob {
+			p.dashable = append(p.dashable, o)
+		}
+	}
+	return p
+}
+
+func matchAny(pa *progArgs, keys []string) bool {
+	for _, k := range keys {
+		if k == "*" || pa.has(k) {
+			return true
+		}
+	}
+	return false
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}
+
+func planNone(*analyzer, *leaf, []word) roPlan { return roPlan{} }
+
+func planEcho(_ *analyzer, _ *leaf, _ []word) roPlan { return roPlan{dynamic: true} }
+
+func planPrintf(_ *analyzer, _ *leaf, args []word) roPlan {
+	for _, a := range args {
+		if a.s == "--" {
+			break
+		}
+		if strings.HasPrefix(a.s, "-v") {
+			return roPlan{why: "printf -v assigns a variable"}
+		}
+		if !strings.HasPrefix(a.s, "-") {
+			break
+		}
+	}
+	return roPlan{dynamic: true}
+}
+
+func planCd(_ *analyzer, _ *leaf, args []word) roPlan {
 	n := 0
 	for _, a := range args {
 		if a.s != "-P" && a.s != "-L" && a.s != "--" {
@@ -165,331 +223,517 @@ func roCd(_ *analyzer, _ *leaf, args []word) (bool, string) {
 		}
 	}
 	if n > 1 {
-		return false, "too many operands"
+		return roPlan{why: "too many operands"}
 	}
-	return true, ""
+	return roPlan{}
 }
 
-var findActions = map[string]bool{"-exec": true, "-execdir": true, "-ok": true, "-okdir": true, "-delete": true,
-	"-fls": true, "-fprint": true, "-fprint0": true, "-fprintf": true}
-
-func roFind(_ *analyzer, _ *leaf, args []word) (bool, string) {
+// planTest: test and [ read nothing but metadata; -v evaluates an array
+// subscript, which can run code.
+func planTest(_ *analyzer, _ *leaf, args []word) roPlan {
 	for _, a := range args {
-		if findActions[a.s] {
-			return false, "find action " + a.s + " is not read-only"
+		if a.s == "-v" || a.s == "-R" {
+			return roPlan{why: "test " + a.s + " evaluates a variable reference"}
 		}
 	}
-	return true, ""
+	return roPlan{}
 }
 
-var dateSpec = &flagSpec{
-	short: shorts("uR", "dfr", "s"),
-	long:  longs("universal utc rfc-email debug help version", "date file reference", "set"),
-}
-
-func init() {
-	dateSpec.short['I'] = fOptValue
-	dateSpec.long["iso-8601"] = fOptValue
-	dateSpec.long["rfc-3339"] = fValue
-	dateSpec.long["resolution"] = fNone
-}
-
-func roDate(_ *analyzer, _ *leaf, args []word) (bool, string) {
-	r := parseFlags(dateSpec, args)
-	if r.bad != "" {
-		return false, "option " + r.bad + " sets the clock"
-	}
-	for _, o := range r.operands {
-		if !strings.HasPrefix(o.s, "+") {
-			return false, "operand sets the clock"
-		}
-	}
-	return true, ""
-}
-
-func roSed(an *analyzer, l *leaf, args []word) (bool, string) {
-	r := an.sedCheck(args, l.cwd)
-	if r.err == "" && r.printOnly {
-		return true, ""
-	}
-	return false, "sed is read-only only as sed -n Np or N,Mp"
-}
-
-func roGo(_ *analyzer, _ *leaf, args []word) (bool, string) {
-	if len(args) == 0 {
-		return false, "no subcommand"
-	}
-	switch args[0].s {
-	case "version":
-		return true, ""
-	case "env":
-		for _, a := range args[1:] {
-			if a.s == "-w" || a.s == "-u" || strings.HasPrefix(a.s, "-w=") || strings.HasPrefix(a.s, "-u=") {
-				return false, "go env -w/-u writes configuration"
+// planRead: read assigns variables from standard input; it must not assign
+// one that steers later commands (PATH, IFS, ...).
+func planRead(_ *analyzer, _ *leaf, args []word) roPlan {
+	withVal := "adinNptu"
+	for i := 0; i < len(args); i++ {
+		a := args[i].s
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			for j := 1; j < len(a); j++ {
+				if strings.IndexByte(withVal, a[j]) >= 0 {
+					if j == len(a)-1 && i+1 < len(args) {
+						i++
+						if a[j] == 'a' && steering(args[i].s) {
+							return roPlan{why: "read assigns " + args[i].s}
+						}
+					}
+					break
+				}
 			}
+			continue
 		}
-		return true, ""
+		if steering(a) || !isName(a) {
+			return roPlan{why: "read assigns " + a}
+		}
 	}
-	return false, "go " + args[0].s + " is not read-only"
+	return roPlan{}
 }
 
-// ---- git ----
+var findLeading = map[string]bool{"-H": true, "-L": true, "-P": true}
 
-var gitDeniedLong = []string{"output", "ext-diff", "textconv", "open-files-in-pager", "upload-pack", "receive-pack",
-	"exec", "show-signature", "filters", "paginate", "edit", "run"}
-
-var gitROSubs = map[string]bool{
-	"status": true, "log": true, "diff": true, "show": true, "blame": true, "annotate": true, "shortlog": true,
-	"describe": true, "rev-parse": true, "rev-list": true, "ls-files": true, "ls-tree": true, "cat-file": true,
-	"grep": true, "whatchanged": true, "count-objects": true, "merge-base": true, "name-rev": true, "show-ref": true,
-	"for-each-ref": true, "diff-tree": true, "diff-files": true, "diff-index": true, "check-ignore": true,
-	"check-attr": true, "show-branch": true, "cherry": true, "version": true,
+// findTests take one argument; findReads take a file they read.
+var findTests = map[string]bool{
+	"-name": true, "-iname": true, "-path": true, "-ipath": true, "-wholename": true, "-iwholename": true,
+	"-regex": true, "-iregex": true, "-regextype": true, "-type": true, "-xtype": true, "-perm": true,
+	"-size": true, "-user": true, "-group": true, "-uid": true, "-gid": true, "-links": true, "-inum": true,
+	"-mtime": true, "-atime": true, "-ctime": true, "-mmin": true, "-amin": true, "-cmin": true,
+	"-maxdepth": true, "-mindepth": true, "-printf": true, "-lname": true, "-ilname": true, "-fstype": true,
+	"-used": true, "-context": true,
+}
+var findReads = map[string]bool{"-newer": true, "-anewer": true, "-cnewer": true, "-samefile": true}
+var findNoArg = map[string]bool{
+	"-print": true, "-print0": true, "-ls": true, "-prune": true, "-quit": true, "-true": true, "-false": true,
+	"-empty": true, "-executable": true, "-readable": true, "-writable": true, "-nouser": true, "-nogroup": true,
+	"-depth": true, "-d": true, "-mount": true, "-xdev": true, "-noleaf": true, "-daystart": true, "-follow": true,
+	"-ignore_readdir_race": true, "-noignore_readdir_race": true, "-not": true, "-and": true, "-or": true,
+	"-a": true, "-o": true, "!": true, "(": true, ")": true, ",": true, "-help": true, "--help": true, "-version": true, "--version": true,
 }
 
-var gitBranchSpec = &flagSpec{
-	short:       shorts("larvi", "", ""),
-	long:        longs("list all remotes verbose show-current no-color no-column no-abbrev ignore-case omit-empty", "format sort contains no-contains merged no-merged points-at", ""),
-	strictShort: true, strictLong: true,
-}
-
-var gitTagSpec = &flagSpec{
-	short:       shorts("li", "", ""),
-	long:        longs("list ignore-case omit-empty no-column no-color", "sort contains no-contains merged no-merged points-at format", ""),
-	strictShort: true, strictLong: true,
-}
-
-var gitConfigSpec = &flagSpec{
-	short:       shorts("lz", "f", ""),
-	long:        longs("get get-all get-regexp get-urlmatch list show-origin show-scope global local system worktree name-only null bool int bool-or-int path expiry-date includes no-includes", "file blob type default", ""),
-	strictShort: true, strictLong: true,
-}
-
-func init() {
-	for _, n := range []string{"color", "column", "abbrev"} {
-		gitBranchSpec.long[n] = fOptValue
-	}
-	gitTagSpec.long["color"] = fOptValue
-	gitTagSpec.long["column"] = fOptValue
-	gitTagSpec.short['n'] = fOptValue
-}
-
-func (an *analyzer) insideCwd(w word, cwd string) bool {
-	if !w.literal || w.glob {
-		return false
-	}
-	p, ok := an.resolve(w, cwd)
-	if !ok {
-		return false
-	}
-	rel, err := filepath.Rel(cwd, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
-}
-
-func roGit(an *analyzer, l *leaf, args []word) (bool, string) {
+// planFind parses find's starting points and expression. Actions that run,
+// write or delete (-exec, -ok, -delete, -fprint, -fls, ...) and unknown
+// primaries are refused.
+func planFind(_ *analyzer, _ *leaf, args []word) roPlan {
+	p := roPlan{names: true}
 	i := 0
-	version := false
 	for i < len(args) {
 		a := args[i].s
-		if !strings.HasPrefix(a, "-") {
-			break
-		}
 		switch {
-		case a == "-C":
-			if i+1 >= len(args) || !an.insideCwd(args[i+1], l.cwd) {
-				return false, "git -C outside the working directory"
-			}
-			i += 2
+		case findLeading[a]:
+			p.tree.Follow = a == "-L"
+			i++
 			continue
-		case strings.HasPrefix(a, "-C"):
-			w := args[i]
-			w.s = a[2:]
-			if !an.insideCwd(w, l.cwd) {
-				return false, "git -C outside the working directory"
+		case a == "-D" || strings.HasPrefix(a, "-O"):
+			if a == "-D" {
+				i++
 			}
-		case a == "--no-pager" || a == "-P" || a == "--no-optional-locks" || a == "--literal-pathspecs" ||
-			a == "--glob-pathspecs" || a == "--noglob-pathspecs" || a == "--icase-pathspecs" || a == "--no-replace-objects":
-		case a == "--version":
-			version = true
-		default:
-			return false, "git global option " + a + " is not allowed"
+			i++
+			continue
 		}
-		i++
+		break
 	}
-	if i == len(args) {
-		if version {
-			return true, ""
-		}
-		return false, "no git subcommand"
-	}
-	sub := args[i].s
-	rest := args[i+1:]
-	for _, w := range rest {
-		a := w.s
-		if a == "--" {
+	for ; i < len(args); i++ {
+		a := args[i].s
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == ")" || a == "," {
 			break
 		}
-		if strings.HasPrefix(a, "--") {
-			name := a[2:]
-			val := ""
-			if eq := strings.IndexByte(name, '='); eq >= 0 {
-				name, val = name[:eq], name[eq+1:]
-			}
-			if name == "" {
-				continue
-			}
-			for _, d := range gitDeniedLong {
-				if strings.HasPrefix(d, name) {
-					return false, "git option --" + name + " is not read-only"
-				}
-			}
-			if (name == "format" || name == "pretty") && strings.Contains(val, "%G") {
-				return false, "signature placeholders run gpg"
-			}
-		} else if strings.HasPrefix(a, "-") && strings.ContainsRune(a, 'O') {
-			return false, "git option -O is not read-only"
+		p.reads = append(p.reads, args[i])
+		if args[i].glob {
+			p.dashable = append(p.dashable, args[i])
 		}
 	}
-	if gitROSubs[sub] {
-		return true, ""
+	if len(p.reads) == 0 {
+		p.reads = []word{{s: ".", pat: ".", literal: true}}
 	}
-	switch sub {
-	case "reflog":
-		if len(rest) == 0 || rest[0].s == "show" || strings.HasPrefix(rest[0].s, "-") {
-			return true, ""
-		}
-	case "branch":
-		r := parseFlags(gitBranchSpec, rest)
-		if r.bad != "" {
-			return false, "git branch " + r.bad + " is not read-only"
-		}
-		if len(r.operands) > 0 && !r.has("list", "l") {
-			return false, "git branch with operands creates a branch"
-		}
-		return true, ""
-	case "tag":
-		r := parseFlags(gitTagSpec, rest)
-		if r.bad != "" {
-			return false, "git tag " + r.bad + " is not read-only"
-		}
-		if len(r.operands) > 0 && !r.has("list", "l") {
-			return false, "git tag with operands creates a tag"
-		}
-		return true, ""
-	case "remote":
-		if len(rest) == 0 || len(rest) == 1 && (rest[0].s == "-v" || rest[0].s == "--verbose") {
-			return true, ""
-		}
-		switch rest[0].s {
-		case "get-url":
-			for _, w := range rest[1:] {
-				if strings.HasPrefix(w.s, "-") && w.s != "--push" && w.s != "--all" {
-					return false, "git remote get-url option"
-				}
-			}
-			return true, ""
-		case "show":
-			hasN := false
-			for _, w := range rest[1:] {
-				if w.s == "-n" {
-					hasN = true
-				} else if strings.HasPrefix(w.s, "-") {
-					return false, "git remote show option"
-				}
-			}
-			if hasN {
-				return true, ""
-			}
-			return false, "git remote show without -n contacts the network"
-		}
-	case "config":
-		if len(rest) > 0 && (rest[0].s == "get" || rest[0].s == "list") {
-			r := parseFlags(gitConfigSpec, rest[1:])
-			if r.bad != "" {
-				return false, "git config " + r.bad
-			}
-			return true, ""
-		}
-		r := parseFlags(gitConfigSpec, rest)
-		if r.bad != "" {
-			return false, "git config " + r.bad + " is not read-only"
-		}
+	p.trees = p.reads
+	p.tree.Hidden = true
+	for ; i < len(args); i++ {
+		a := args[i].s
 		switch {
-		case r.has("list", "l"):
-			if len(r.operands) == 0 {
-				return true, ""
+		case findNoArg[a]:
+			if a == "-follow" {
+				p.tree.Follow = true
 			}
-		case r.has("get", "get-all", "get-regexp", "get-urlmatch"):
-			if len(r.operands) >= 1 && len(r.operands) <= 2 {
-				return true, ""
+		case findTests[a]:
+			i++
+		case findReads[a] || strings.HasPrefix(a, "-newer") && len(a) == 8:
+			if i+1 < len(args) {
+				p.reads = append(p.reads, args[i+1])
 			}
-		}
-		return false, "git config without --get/--list may write"
-	case "stash":
-		if len(rest) > 0 && (rest[0].s == "list" || rest[0].s == "show") {
-			return true, ""
-		}
-	case "worktree":
-		if len(rest) > 0 && rest[0].s == "list" {
-			return true, ""
+			i++
+		default:
+			if strings.HasPrefix(a, "-") {
+				return roPlan{why: "find " + a + " is not read-only"}
+			}
+			return roPlan{why: "find: unexpected word " + a}
 		}
 	}
-	return false, "git " + sub + " is not read-only"
+	return p
+}
+
+func planSed(an *analyzer, l *leaf, args []word) roPlan {
+	r := an.sedCheck(args, l)
+	if r.err == "" && r.printOnly {
+		return roPlan{reads: r.files}
+	}
+	return roPlan{why: "sed is read-only only as sed -n Np or N,Mp"}
+}
+
+// planVersion accepts exactly one of the given version flags.
+func planVersion(flags ...string) func(*analyzer, *leaf, []word) roPlan {
+	return func(_ *analyzer, _ *leaf, args []word) roPlan {
+		if len(args) == 1 {
+			for _, f := range flags {
+				if args[0].s == f {
+					return roPlan{}
+				}
+			}
+		}
+		return roPlan{why: "only a version query is read-only"}
+	}
+}
+
+// planRust is a version query that a rust-toolchain file in the directory
+// or above may redirect to any program (rustup's toolchain "path").
+func planRust(an *analyzer, l *leaf, args []word) roPlan {
+	p := planVersion("--version", "-V", "-v")(an, l, args)
+	if p.why != "" {
+		return p
+	}
+	p.extra = func(an *analyzer, l *leaf) (string, *finding) {
+		if l.cwdUnknown {
+			return "the working directory is unknown", nil
+		}
+		if f := an.above(l.cwd, "rust-toolchain", "rust-toolchain.toml"); f != "" {
+			return f + " chooses which program rustup runs", nil
+		}
+		return "", nil
+	}
+	return p
+}
+
+func planDate(_ *analyzer, _ *leaf, args []word) roPlan {
+	p := specPlan(progSpecs["date"], args, "date")
+	if p.why != "" {
+		return p
+	}
+	pa := progSpecs["date"].parse(args)
+	for _, o := range pa.operands {
+		if !strings.HasPrefix(o.s, "+") {
+			return roPlan{why: "date with an operand sets the clock"}
+		}
+	}
+	p.reads = pa.reads()
+	return p
+}
+
+func planPs(_ *analyzer, _ *leaf, args []word) roPlan {
+	for _, a := range args {
+		if !strings.HasPrefix(a.s, "-") && strings.ContainsAny(a.s, "eE") {
+			return roPlan{why: "ps e shows process environments"}
+		}
+	}
+	p := specPlan(progSpecs["ps"], args, "ps")
+	p.reads = nil // ps operands are process selectors
+	return p
+}
+
+func planJq(_ *analyzer, _ *leaf, args []word) roPlan {
+	for _, a := range args {
+		if strings.Contains(strings.ToLower(a.s), "env") || strings.Contains(a.s, "$__loc__") || strings.Contains(a.s, "input_filename") {
+			return roPlan{why: "jq program reads the environment"}
+		}
+	}
+	return specPlan(progSpecs["jq"], args, "jq")
+}
+
+// planSub judges "tool subcommand ..." by subSpecs["tool subcommand"].
+func planSub(tool string) func(*analyzer, *leaf, []word) roPlan {
+	return func(an *analyzer, l *leaf, args []word) roPlan {
+		if tool == "pip" && !an.cfg.hardened {
+			return roPlan{why: "pip reads configuration files the project controls (run it with a hardened environment)"}
+		}
+		if len(args) == 0 {
+			return roPlan{why: "no subcommand"}
+		}
+		sub := args[0].s
+		if spec := subSpecs[tool+" "+sub]; spec != nil {
+			p := specPlan(spec, args[1:], tool+" "+sub)
+			if tool == "docker" || tool == "pip" {
+				p.reads = nil // container names, package names
+			}
+			return p
+		}
+		if len(args) == 1 && (sub == "--version" || sub == "-v" || sub == "-V") {
+			return roPlan{}
+		}
+		return roPlan{why: tool + " " + sub + " is not read-only"}
+	}
+}
+
+func planNpm(an *analyzer, l *leaf, args []word) roPlan {
+	if !an.cfg.hardened {
+		return roPlan{why: "npm reads configuration files the project controls (run it with a hardened environment)"}
+	}
+	p := planSub("npm")(an, l, args)
+	if p.why != "" {
+		return p
+	}
+	p.reads = nil // package names
+	p.extra = func(an *analyzer, l *leaf) (string, *finding) {
+		if l.cwdUnknown {
+			return "the working directory is unknown", nil
+		}
+		if f := an.above(l.cwd, ".npmrc"); f != "" {
+			return f + " is the project's npm configuration (it can move npm's logs and cache)", nil
+		}
+		return "", nil
+	}
+	return p
+}
+
+func planGh(an *analyzer, l *leaf, args []word) roPlan {
+	if len(args) >= 2 && args[0].s == "auth" && args[1].s == "status" {
+		for _, a := range args[2:] {
+			if a.s == "-t" || strings.HasPrefix(a.s, "--show-t") || strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "--") && strings.Contains(a.s, "t") {
+				return roPlan{why: "gh auth status --show-token prints a credential"}
+			}
+		}
+	}
+	if len(args) >= 2 {
+		if spec := subSpecs["gh "+args[0].s+" "+args[1].s]; spec != nil {
+			p := specPlan(spec, args[2:], "gh "+args[0].s+" "+args[1].s)
+			p.reads = nil
+			return p
+		}
+	}
+	p := planSub("gh")(an, l, args)
+	p.reads = nil
+	return p
+}
+
+// planGo: go version and go env, with the toolchain pinned (GOTOOLCHAIN=local
+// in the hardened environment; otherwise go.mod can make go download and run
+// another toolchain).
+func planGo(an *analyzer, l *leaf, args []word) roPlan {
+	if !an.cfg.hardened {
+		return roPlan{why: "go may switch to the toolchain go.mod names (run it with a hardened environment)"}
+	}
+	if len(args) == 0 {
+		return roPlan{why: "no subcommand"}
+	}
+	switch args[0].s {
+	case "version", "env":
+		return specPlan(subSpecs["go "+args[0].s], args[1:], "go "+args[0].s)
+	}
+	return roPlan{why: "go " + args[0].s + " is not read-only"}
+}
+
+// above returns the first of names found in dir or one of its ancestors.
+func (an *analyzer) above(dir string, names ...string) string {
+	for d := dir; ; {
+		for _, n := range names {
+			p := d + "/" + n
+			if d == "/" {
+				p = "/" + n
+			}
+			if x := an.cfg.policy.Classify(p); x.Err != nil || x.Exists {
+				return p
+			}
+		}
+		parent := d[:max(strings.LastIndexByte(d, '/'), 1)]
+		if parent == d || d == "/" {
+			return ""
+		}
+		d = parent
+	}
 }
 
 // readOnly decides whether a leaf is read-only. redirOnly reports that the
-// leaf would be read-only but for writing redirections.
-func (an *analyzer) readOnly(l *leaf) (ro, redirOnly bool, why string) {
+// leaf would be read-only but for writing redirections. A finding is an
+// objection of the sensitive-path layer discovered on the way (a recursive
+// read that reaches secrets).
+func (an *analyzer) readOnly(l *leaf) (ro, redirOnly bool, why string, f *finding) {
 	writes := false
 	for _, r := range l.redirs {
-		if r.Word == nil || isHeredoc(r.Op) {
-			continue
-		}
-		w := unquoteWord(an.src, r.Word)
-		if isWriteRedir(r, w.s) && !exemptDev(w.s) {
-			writes = true
+		for _, w := range r.ws {
+			if !r.hdoc && isWriteRedir(r.op, w.s) && !exemptDev(w.s) && !w.procPath {
+				writes = true
+			}
 		}
 	}
-	if l.emptyCmd {
-		return false, writes, "redirection without a command"
-	}
-	if len(l.assigns) > 0 {
-		return false, false, "environment assignment before the command"
-	}
-	if l.background {
-		return false, false, "background job"
-	}
-	if l.timed {
-		return false, false, "time wrapper"
-	}
-	if l.cwdUnknown {
-		return false, false, "working directory unknown after cd"
-	}
-	if len(l.args) == 0 {
-		return false, false, "no command"
-	}
-	name := l.args[0].s
-	if strings.ContainsRune(name, '/') {
-		return false, false, "command given by path"
-	}
-	tool := roTools[name]
-	if tool == nil {
-		return false, false, name + " is not a read-only command"
+	switch {
+	case l.emptyCmd:
+		return false, writes, "redirection without a command", nil
+	case reopenWrite(l):
+		return false, false, "a redirection reopens a file for writing", nil
+	case l.steer != "":
+		return false, false, "the command sets " + l.steer + ", which changes what later commands run", nil
+	case len(l.args) == 0 && len(l.assigns) > 0:
+		if steeringAssigns(l) {
+			return false, false, "assignment of an environment variable that steers commands", nil
+		}
+		return true, false, "", nil
+	case len(l.assigns) > 0:
+		return false, false, "environment assignment before the command", nil
+	case l.background:
+		return false, false, "background job", nil
+	case l.timed:
+		return false, false, "time wrapper (under sh, /usr/bin/time -o writes a file)", nil
+	case l.testClause:
+		return !writes, writes, "", nil
+	case len(l.args) == 0:
+		return false, false, "no command", nil
 	}
 	for _, w := range l.args {
 		if w.obscured {
-			return false, false, "argument uses $'...' or $\"...\" quoting"
+			return false, false, "argument uses $'...' or $\"...\" quoting", nil
 		}
+	}
+	p := an.plan(l)
+	if p.why != "" {
+		return false, false, p.why, nil
 	}
 	for _, w := range l.args[1:] {
-		if !w.literal && !((name == "echo" || name == "printf") && w.param && !w.badParam) {
-			return false, false, "argument " + w.s + " is not literal"
+		if w.literal || w.procPath {
+			continue
+		}
+		if !p.dynamic {
+			return false, false, "argument " + w.s + " is known only at run time", nil
+		}
+		if w.badParam {
+			return false, false, "prints " + w.s + ", which may hold a secret", nil
 		}
 	}
-	if ok, why := tool(an, l, l.args[1:]); !ok {
-		return false, false, why
+	// Here-documents and here-strings: stdin text that may print secrets.
+	for _, r := range l.redirs {
+		if r.hdoc && r.body.badParam {
+			return false, false, "its input expands " + r.body.s + ", which may hold a secret", nil
+		}
+	}
+	// What it reads: its paths, its input redirections.
+	reads := p.reads
+	for _, r := range l.redirs {
+		for _, w := range r.ws {
+			if !r.hdoc && isReadRedir(r.op, w.s) {
+				reads = append(reads, w)
+			}
+		}
+	}
+	if l.tainted && (len(reads) > 0 || writes) {
+		return false, false, "an earlier command may change what its paths lead to", nil
+	}
+	for _, w := range p.trees {
+		x := an.judge(w, l)
+		if x.unknown != "" || x.glob {
+			if x.glob {
+				for _, m := range x.matches {
+					if why, f := an.treeCheck(m.Given, p, w.s); why != "" || f != nil {
+						return false, false, why, f
+					}
+				}
+				continue
+			}
+			return false, false, readWhy(w, x), nil
+		}
+		if why, f := an.treeCheck(x.Given, p, w.s); why != "" || f != nil {
+			return false, false, why, f
+		}
+	}
+
+	for _, w := range reads {
+		if w.procPath {
+			continue
+		}
+		x := an.judge(w, l)
+		if !x.readOK() {
+			return false, false, readWhy(w, x), nil
+		}
+	}
+	for _, w := range p.dashable {
+		if an.dashGlob(w, l) {
+			return false, false, "the glob " + w.s + " may expand to a word starting with -, which the command would take for an option", nil
+		}
+	}
+	if p.extra != nil {
+		if why, f := p.extra(an, l); why != "" || f != nil {
+			return false, false, why, f
+		}
 	}
 	if writes {
-		return false, true, "writes to a file"
+		return false, true, "writes to a file", nil
 	}
-	return true, false, ""
+	return true, false, "", nil
+}
+
+// treeCheck judges a recursive read of root.
+func (an *analyzer) treeCheck(root string, p roPlan, spelled string) (string, *finding) {
+	if !an.isDir(root) {
+		if x := an.cfg.policy.Classify(root); x.Err == nil && x.Resolved.Exists && !an.isDir(x.Resolved.Path) {
+			return "", nil
+		}
+	}
+	rep := an.cfg.policy.Tree(root, &p.tree)
+	switch {
+	case rep.Secret != "" && !p.names:
+		return "", sensitiveFinding([]string{spelled + " (holds " + rep.Secret + ")"})
+	case rep.Outside != "":
+		return "it reads " + rep.Outside + ", outside the working directories", nil
+	case rep.Incomplete:
+		return "it reads " + spelled + " recursively, a tree too large to check for secrets", nil
+	}
+	return "", nil
+}
+
+func readWhy(w word, x pathInfo) string {
+	switch {
+	case x.unknown != "":
+		return "it reads " + w.s + ": " + x.unknown
+	case x.Path.Err != nil:
+		return "it reads " + w.s + ", which cannot be resolved (" + x.Path.Err.Error() + ")"
+	}
+	return "it reads " + w.s + ", outside the working directories"
+}
+
+// dashGlob reports whether a relative glob operand could expand to a word
+// that starts with "-" (a file named --pre=sh makes rg x * run sh): its
+// first component can match such a name and one exists now.
+func (an *analyzer) dashGlob(w word, l *leaf) bool {
+	if w.tilde || strings.HasPrefix(w.s, "/") {
+		return false
+	}
+	first := w.pat
+	if i := strings.IndexByte(first, '/'); i >= 0 {
+		first = first[:i]
+	}
+	if !bashglob.HasMeta(first) || !bashglob.MatchPrefix(first, "-", nil) {
+		return false
+	}
+	if l.cwdUnknown {
+		return true
+	}
+	matches, err := bashglob.Expand(escapeGlob(l.cwd)+"/"+first, &bashglob.ExpandOptions{MaxEntries: 10000, MaxResults: 10000, StrictErrors: true})
+	if err != nil {
+		return true
+	}
+	for _, m := range matches {
+		if strings.HasPrefix(m[strings.LastIndexByte(m, '/')+1:], "-") {
+			return true
+		}
+	}
+	return false
+}
+
+// steeringVars change what later commands run or read when a command sets
+// them: the search path, the shell's parsing, tools' configuration.
+var steeringVars = map[string]bool{
+	"PATH": true, "IFS": true, "CDPATH": true, "HOME": true, "ENV": true, "BASH_ENV": true, "SHELLOPTS": true,
+	"BASHOPTS": true, "PS4": true, "PROMPT_COMMAND": true, "PAGER": true, "MANPAGER": true, "EDITOR": true,
+	"VISUAL": true, "TMPDIR": true, "POSIXLY_CORRECT": true, "GLOBIGNORE": true, "OLDPWD": true, "PWD": true,
+	"BROWSER": true, "SSH_ASKPASS": true, "GNUPGHOME": true, "KUBECONFIG": true, "SHELL": true, "TERMINFO": true,
+	"HISTFILE": true, "MAIL": true, "MAILPATH": true, "FIGNORE": true, "EXECIGNORE": true, "FUNCNEST": true,
+	"http_proxy": true, "https_proxy": true, "all_proxy": true, "no_proxy": true, "ftp_proxy": true,
+	"HTTP_PROXY": true, "HTTPS_PROXY": true, "ALL_PROXY": true, "NO_PROXY": true,
+}
+
+var steeringPrefixes = []string{"LD_", "DYLD_", "GIT_", "BASH_", "npm_config_", "NPM_CONFIG_", "PIP_", "PYTHON",
+	"NODE_", "RUBY", "PERL", "GO", "CARGO", "RUSTUP_", "LESS", "GREP_", "RIPGREP_", "JQ_", "LC_", "DOCKER_", "GH_",
+	"AWS_", "TAR_", "XDG_", "JAVA_", "_JAVA", "JDK_", "MAVEN_", "GRADLE_", "LANG"}
+
+// steering reports a variable name that steers commands when set.
+func steering(name string) bool {
+	if steeringVars[name] {
+		return true
+	}
+	for _, p := range steeringPrefixes {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func steeringAssigns(l *leaf) bool {
+	for _, n := range l.assigns {
+		if steering(n) || n == "?" {
+			return true
+		}
+	}
+	return false
 }

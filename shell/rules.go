@@ -4,147 +4,44 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-
-	"mvdan.cc/sh/v3/syntax"
 )
 
-// safeEnvVars may lead a command without changing what it runs.
+// Bash rules, as Claude Code users write them.
+//
+// A rule's content is read as shell words, with the same quoting rules as
+// the command: Bash(grep -E "a|b" src) matches grep -E 'a|b' src. Its forms:
+//
+//   - "npm test": exactly that command (after normalising whitespace and
+//     quoting), not npm test --watch;
+//   - "git log:*" or "git log *": git log, or git log followed by more words
+//     (a word boundary: not git logx);
+//   - "*" anywhere else matches any text, spaces included ("git * main",
+//     "git checkout * -- :*"); "\*" is a literal star.
+//
+// A rule is matched against each simple command of a compound. An allow
+// rule passes a command only when every simple command is read-only or
+// matched by some allow rule (Analysis.AllowedBy); a deny or ask rule
+// applies when any simple command matches, also the commands that wrappers
+// run (sudo rm, timeout 5 rm, find -exec rm, bash -c 'rm ...') and with
+// the command name's directory dropped (/bin/rm).
+
+// safeEnvVars may lead a command without changing what it runs; they are
+// dropped before matching (NODE_ENV=test npm test matches "npm test").
 var safeEnvVars = map[string]bool{
 	"NODE_ENV": true, "PYTHONUNBUFFERED": true, "RUST_LOG": true, "RUST_BACKTRACE": true, "LANG": true, "TERM": true,
 	"NO_COLOR": true, "FORCE_COLOR": true, "DEBUG": true, "VERBOSE": true, "CI": true, "TZ": true, "LC_ALL": true,
 	"LC_CTYPE": true, "COLUMNS": true, "LINES": true, "CLICOLOR": true, "CLICOLOR_FORCE": true,
 }
 
-// safeCommands get no suggestions (reference SAFE_COMMANDS).
-var safeCommands = map[string]bool{"echo": true, "cat": true, "ls": true, "pwd": true, "cd": true, "true": true,
-	"false": true, "printf": true, "grep": true, "tee": true}
+// ruleSep separates words in the form rules are matched against: no word
+// holds a NUL, so quoting can never make two words look like one.
+const ruleSep = "\x00"
 
-// ruleCmd is one simple command as rules see it.
-type ruleCmd struct {
-	text   string // assignments (unless safe) + argv, joined by spaces
-	peeled []string
-	clean  bool // eligible for allow-rule matching
-}
-
-// ruleCommands parses command into simple commands for rule matching.
-// ok is false if the command is rejected or unparsable. injected reports
-// dynamic constructs.
-func ruleCommands(command string) (cmds []ruleCmd, injected, ok bool) {
-	if strings.TrimSpace(command) == "" || rejectReason(command, defaultMaxLength*4) != "" {
-		return nil, false, false
-	}
-	f, err := parse(command)
-	if err != nil {
-		return nil, false, false
-	}
-	injected = injectionKind(f, command) != ""
-	an := &analyzer{cfg: &config{}, src: command}
-	// Collect first: brace splitting rewrites words, which Walk cannot visit.
-	for _, st := range allStmts(f) {
-		call, isCall := st.Cmd.(*syntax.CallExpr)
-		if !isCall {
-			if st.Cmd == nil {
-				cmds = append(cmds, ruleCmd{text: strings.TrimSpace(nodeText(command, st))})
-			}
-			continue
-		}
-		l := an.newLeaf(st, call, st.Redirs, false)
-		rc := ruleCmd{clean: l.badWords == ""}
-		var parts []string
-		for i, a := range call.Assigns {
-			name := l.assigns[i]
-			if !safeEnvVars[name] {
-				rc.clean = false
-				parts = append(parts, nodeText(command, a))
-			}
-		}
-		for _, w := range l.args {
-			if !w.literal && !w.param {
-				rc.clean = false
-			}
-			parts = append(parts, w.s)
-		}
-		if len(l.args) > 0 && !l.args[0].literal {
-			rc.clean = false
-		}
-		for _, r := range st.Redirs {
-			if r.Word != nil && !isHeredoc(r.Op) {
-				w := unquoteWord(command, r.Word)
-				if isWriteRedir(r, w.s) && !exemptDev(w.s) {
-					rc.clean = false
-				}
-			}
-		}
-		rc.text = strings.Join(parts, " ")
-		var p peeled
-		an.gather(l.args, &p, 0, false)
-		for _, argv := range p.argvs[1:] {
-			rc.peeled = append(rc.peeled, joinWords(argv))
-		}
-		rc.peeled = append(rc.peeled, p.scripts...)
-		if len(call.Assigns) > 0 {
-			rc.peeled = append(rc.peeled, joinWords(l.args))
-		}
-		cmds = append(cmds, rc)
-	}
-	return cmds, injected, true
-}
-
-func allStmts(f *syntax.File) []*syntax.Stmt {
-	var out []*syntax.Stmt
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if st, ok := n.(*syntax.Stmt); ok {
-			out = append(out, st)
-		}
-		return true
-	})
-	return out
-}
-
-// MatchRule reports how a Bash rule content matches command. all is true
-// when every simple command matches (use it for allow rules); any is true
-// when at least one does (use it for deny and ask rules). Rule forms:
-// "git log:*" (prefix), "npm install" (substring), "git * --oneline"
-// (wildcard, \* and \\ escape). A command that cannot be parsed gives
-// all=false and any=the match against the raw text; a command with
-// dynamic constructs is never all=true. MatchRule never panics.
-func MatchRule(content, command string) (all, any bool) {
-	defer func() {
-		if r := recover(); r != nil {
-			all, any = false, true // fail closed: never allow, always deny/ask
-		}
-	}()
-	m := compileRule(content)
-	cmds, injected, ok := ruleCommands(command)
-	if !ok {
-		return false, m.match(strings.TrimSpace(command))
-	}
-	all = !injected && len(cmds) > 0
-	for _, c := range cmds {
-		hit := m.match(c.text)
-		for _, p := range c.peeled {
-			if !hit && m.match(p) {
-				any = true
-			}
-		}
-		if hit {
-			any = true
-		}
-		if !hit || !c.clean {
-			all = false
-		}
-	}
-	if !any && m.match(strings.TrimSpace(command)) && injected {
-		any = true
-	}
-	return all, any
-}
-
+// ruleMatcher is a compiled rule content.
 type ruleMatcher struct {
-	kind   int // 0 everything, 1 prefix, 2 substring, 3 regexp
-	s      string
-	re     *regexp.Regexp
-	reTrim *regexp.Regexp
+	every bool           // empty content: every command
+	re    *regexp.Regexp // over the words joined by ruleSep; nil if the content is not valid shell words
+	raw   *regexp.Regexp // over the whitespace-normalised source text (deny side)
 }
 
 var ruleCache sync.Map
@@ -158,130 +55,541 @@ func compileRule(content string) *ruleMatcher {
 	return m
 }
 
+// rulePiece is a literal run or (lit == "" && wild) a wildcard.
+type rulePiece struct {
+	lit  string
+	wild bool
+}
+
+// ruleWords splits a rule content into words of pieces. ok is false for
+// unbalanced quotes.
+func ruleWords(c string) (words [][]rulePiece, ok bool) {
+	var cur []rulePiece
+	var lit strings.Builder
+	inWord := false
+	flush := func() {
+		if lit.Len() > 0 {
+			cur = append(cur, rulePiece{lit: lit.String()})
+			lit.Reset()
+		}
+	}
+	endWord := func() {
+		flush()
+		if inWord {
+			words = append(words, cur)
+		}
+		cur, inWord = nil, false
+	}
+	quote := byte(0)
+	for i := 0; i < len(c); i++ {
+		ch := c[i]
+		switch {
+		case ch == '\\' && i+1 < len(c) && c[i+1] == '*':
+			lit.WriteByte('*')
+			inWord = true
+			i++
+		case quote == '\'':
+			if ch == '\'' {
+				quote = 0
+			} else if ch == '*' {
+				flush()
+				cur = append(cur, rulePiece{wild: true})
+			} else {
+				lit.WriteByte(ch)
+			}
+		case quote == '"':
+			switch {
+			case ch == '"':
+				quote = 0
+			case ch == '\\' && i+1 < len(c) && strings.IndexByte("$`\"\\\n", c[i+1]) >= 0:
+				i++
+				lit.WriteByte(c[i])
+			case ch == '*':
+				flush()
+				cur = append(cur, rulePiece{wild: true})
+			default:
+				lit.WriteByte(ch)
+			}
+		case ch == ' ' || ch == '\t' || ch == '\n':
+			endWord()
+		case ch == '\'' || ch == '"':
+			quote = ch
+			inWord = true
+		case ch == '\\' && i+1 < len(c):
+			i++
+			lit.WriteByte(c[i])
+			inWord = true
+		case ch == '*':
+			flush()
+			cur = append(cur, rulePiece{wild: true})
+			inWord = true
+		default:
+			lit.WriteByte(ch)
+			inWord = true
+		}
+	}
+	if quote != 0 {
+		return nil, false
+	}
+	endWord()
+	return words, true
+}
+
 func buildRule(content string) *ruleMatcher {
 	c := strings.TrimSpace(content)
 	if c == "" {
-		return &ruleMatcher{kind: 0}
+		return &ruleMatcher{every: true}
 	}
-	if strings.HasSuffix(c, ":*") {
-		return &ruleMatcher{kind: 1, s: strings.TrimSpace(strings.TrimSuffix(c, ":*"))}
+	m := &ruleMatcher{}
+	prefix := false
+	body := c
+	if strings.HasSuffix(c, ":*") && !strings.HasSuffix(c, `\:*`) {
+		prefix = true
+		body = strings.TrimSpace(strings.TrimSuffix(c, ":*"))
 	}
-	// Any unescaped star?
-	star := false
-	for i := 0; i < len(c); i++ {
-		if c[i] == '\\' {
-			i++
-			continue
+	if words, ok := ruleWords(body); ok && len(words) > 0 {
+		// A trailing word that is a lone * is optional: "ls *" matches ls.
+		if last := words[len(words)-1]; !prefix && len(last) == 1 && last[0].wild && len(words) > 1 {
+			words, prefix = words[:len(words)-1], true
 		}
-		if c[i] == '*' {
-			star = true
+		var b strings.Builder
+		b.WriteString(`(?s)^`)
+		for i, w := range words {
+			if i > 0 {
+				b.WriteString(ruleSep)
+			}
+			for _, p := range w {
+				if p.wild {
+					b.WriteString(".*")
+				} else {
+					b.WriteString(regexp.QuoteMeta(p.lit))
+				}
+			}
 		}
+		if prefix {
+			b.WriteString("(?:" + ruleSep + ".*)?")
+		}
+		b.WriteString("$")
+		m.re, _ = regexp.Compile(b.String())
 	}
-	if !star {
-		return &ruleMatcher{kind: 2, s: unescapeRule(c)}
-	}
+	// The raw form: the content's text with * as any text and blanks as
+	// blanks, for deny and ask rules whose quoting the word form could miss.
 	var b strings.Builder
-	for i := 0; i < len(c); i++ {
-		ch := c[i]
-		if ch == '\\' && i+1 < len(c) && (c[i+1] == '*' || c[i+1] == '\\') {
-			b.WriteString(regexp.QuoteMeta(string(c[i+1])))
+	b.WriteString(`(?s)^`)
+	for i := 0; i < len(body); i++ {
+		ch := body[i]
+		switch {
+		case ch == '\\' && i+1 < len(body) && body[i+1] == '*':
+			b.WriteString(`\*`)
 			i++
-			continue
-		}
-		if ch == '*' {
+		case ch == '*':
 			b.WriteString(".*")
-			continue
-		}
-		b.WriteString(regexp.QuoteMeta(string(ch)))
-	}
-	pat := b.String()
-	re, err := regexp.Compile("(?s)^(?:" + pat + ")$")
-	if err != nil {
-		return &ruleMatcher{kind: 2, s: strings.ReplaceAll(c, "*", "")}
-	}
-	m := &ruleMatcher{kind: 3, re: re}
-	if strings.HasSuffix(pat, ".*") {
-		trimmed := strings.TrimRight(strings.TrimSuffix(pat, ".*"), " ")
-		if re2, err := regexp.Compile("(?s)^(?:" + trimmed + ")$"); err == nil {
-			m.reTrim = re2
+		case ch == ' ' || ch == '\t' || ch == '\n':
+			for i+1 < len(body) && strings.IndexByte(" \t\n", body[i+1]) >= 0 {
+				i++
+			}
+			b.WriteString(`\s+`)
+		default:
+			b.WriteString(regexp.QuoteMeta(string(ch)))
 		}
 	}
+	if prefix {
+		b.WriteString(`(?:\s.*)?`)
+	}
+	b.WriteString("$")
+	m.raw, _ = regexp.Compile(b.String())
 	return m
 }
 
-func unescapeRule(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '*' || s[i+1] == '\\') {
-			b.WriteByte(s[i+1])
-			i++
-			continue
-		}
-		b.WriteByte(s[i])
+// matchWords matches a command given as words.
+func (m *ruleMatcher) matchWords(words []string) bool {
+	if m.every {
+		return true
 	}
-	return b.String()
+	return m.re != nil && m.re.MatchString(strings.Join(words, ruleSep))
 }
 
-func (m *ruleMatcher) match(text string) bool {
-	switch m.kind {
-	case 0:
+// matchRaw matches source text (whitespace is normalised first).
+func (m *ruleMatcher) matchRaw(text string) bool {
+	if m.every {
 		return true
-	case 1:
-		return text == m.s || strings.HasPrefix(text, m.s+" ")
-	case 2:
-		return strings.Contains(text, m.s)
-	case 3:
-		return m.re.MatchString(text) || m.reTrim != nil && m.reTrim.MatchString(text)
+	}
+	return m.raw != nil && m.raw.MatchString(strings.Join(strings.Fields(text), " "))
+}
+
+// ruleForm is the words rules see for a leaf: unsafe leading assignments
+// (as NAME=value) and the argv. ok is false when the leaf cannot be matched
+// by an allow rule (a dynamic command name, a brace expansion that could
+// not be verified).
+func ruleForm(l *leaf) ([]string, bool) {
+	ok := l.badWords == "" && !l.testClause && !l.emptyCmd && len(l.args) > 0 && l.args[0].literal && !l.args[0].glob
+	var words []string
+	for i, name := range l.assigns {
+		if safeEnvVars[name] {
+			continue
+		}
+		ok = false
+		v := ""
+		if i < len(l.assignVals) {
+			v = l.assignVals[i].s
+		}
+		words = append(words, name+"="+v)
+	}
+	for _, w := range l.args {
+		words = append(words, w.s)
+	}
+	return words, ok
+}
+
+// denyForms are every spelling of a leaf a deny or ask rule must see: the
+// leaf, the command name without its directory, what wrappers run, git
+// without its global options.
+func (an *analyzer) denyForms(l *leaf) [][]string {
+	form, _ := ruleForm(l)
+	forms := [][]string{form, argvStrings(l.args)}
+	var p peeled
+	an.gather(l.args, &p, 0, false)
+	for _, argv := range p.argvs {
+		if len(argv) == 0 {
+			continue
+		}
+		s := argvStrings(argv)
+		forms = append(forms, s)
+		if base := cmdName(argv[0]); base != argv[0].s {
+			forms = append(forms, append([]string{base}, s[1:]...))
+		}
+		if cmdName(argv[0]) == "git" {
+			forms = append(forms, gitWithoutGlobals(s))
+		}
+	}
+	return forms
+}
+
+// gitWithoutGlobals drops git's global options, so that a rule for
+// "git push" also sees git -C . -c x=y push.
+func gitWithoutGlobals(s []string) []string {
+	out := []string{"git"}
+	i := 1
+	for i < len(s) && strings.HasPrefix(s[i], "-") {
+		switch s[i] {
+		case "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path":
+			i++
+		}
+		i++
+	}
+	return append(out, s[min(i, len(s)):]...)
+}
+
+// ruleLeaves walks command for rule matching. ok is false when it cannot
+// be parsed; unsupported reports constructs the analyser does not model.
+func ruleLeaves(command string) (an *analyzer, ok bool, unsupported bool) {
+	if strings.TrimSpace(command) == "" || rejectReason(command, defaultMaxLength*4) != "" {
+		return nil, false, false
+	}
+	f, err := parse(command)
+	if err != nil {
+		return nil, false, false
+	}
+	cfg := newConfig(&Options{Cwd: "/", Home: "/nonexistent-home"})
+	an = &analyzer{cfg: cfg, src: command, budget: &budget{}}
+	unsupported = injectionKind(f, command) != ""
+	w := &walker{an: an}
+	w.stmts(f.Stmts, scope{cwd: cwdState{dir: "/", pwd: "/"}})
+	an.leaves = w.leaves
+	return an, true, unsupported || an.unsupported != ""
+}
+
+// MatchRule reports how a Bash rule content matches command. all is true
+// when every simple command matches (use it for allow rules); any is true
+// when at least one does, looking through wrappers and into the scripts of
+// sh -c and eval (use it for deny and ask rules). A command that cannot be
+// parsed gives all=false and any=the match against the raw text; a command
+// with constructs the analyser does not model is never all=true. MatchRule
+// never panics.
+func MatchRule(content, command string) (all, any bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			all, any = false, true // fail closed: never allow, always deny/ask
+		}
+	}()
+	return matchRule(compileRule(content), command, 0)
+}
+
+func matchRule(m *ruleMatcher, command string, depth int) (all, any bool) {
+	an, ok, unsupported := ruleLeaves(command)
+	if !ok {
+		return false, m.matchRaw(command) || m.matchSegments(command)
+	}
+	all = !unsupported && len(an.leaves) > 0
+	for _, l := range an.leaves {
+		form, clean := ruleForm(l)
+		clean = clean && !writesFile(l)
+		hit := m.matchWords(form)
+		if !hit || !clean {
+			all = false
+		}
+		if hit || m.matchRaw(l.text) {
+			any = true
+		}
+		for _, f := range an.denyForms(l) {
+			if m.matchWords(f) {
+				any = true
+			}
+		}
+		if !any && depth < maxScriptDepth {
+			var p peeled
+			an.gather(l.args, &p, 0, false)
+			if shells[cmdName(l.args0())] {
+				for _, r := range l.redirs {
+					if r.hdoc {
+						p.scripts = append(p.scripts, r.body.s)
+					}
+				}
+			}
+			for _, s := range p.scripts {
+				if _, a := matchRule(m, s, depth+1); a {
+					any = true
+				}
+			}
+		}
+	}
+	if !any && m.matchRaw(command) {
+		any = true
+	}
+	if !any && !ok {
+		any = m.matchSegments(command)
+	}
+	return all, any
+}
+
+// writesFile reports an output redirection to a file (not /dev/null or the
+// command's own streams).
+func writesFile(l *leaf) bool {
+	for _, r := range l.redirs {
+		for _, w := range r.ws {
+			if !r.hdoc && isWriteRedir(r.op, w.s) && !exemptDev(w.s) {
+				return true
+			}
+		}
 	}
 	return false
 }
 
-// Suggestions returns up to 5 distinct allow-rule contents "prefix:*" for
-// command: the command name and its first argument, per simple command.
-// Commands led by environment assignments outside a small safe list, and
-// harmless builtins such as echo or cd, get none; so does a command that
-// cannot be parsed or contains dynamic constructs.
-func Suggestions(command string) (out []string) {
-	defer func() {
-		if r := recover(); r != nil {
-			out = nil
+// matchSegments matches the pieces of a command that could not be parsed
+// (or holds characters the analyser refuses), split wherever a shell could
+// start a new command: a deny rule must not stop matching because the
+// command is malformed.
+func (m *ruleMatcher) matchSegments(command string) bool {
+	for _, seg := range strings.FieldsFunc(command, func(r rune) bool {
+		return strings.ContainsRune(";&|\n\r()`{}<>", r) || r < ' ' && r != '\t'
+	}) {
+		seg = strings.Trim(strings.TrimSpace(seg), `"'$`)
+		if seg != "" && m.matchRaw(seg) {
+			return true
 		}
-	}()
-	if strings.TrimSpace(command) == "" || rejectReason(command, defaultMaxLength) != "" {
-		return nil
 	}
-	f, err := parse(command)
-	if err != nil || injectionKind(f, command) != "" {
-		return nil
+	return false
+}
+
+func (l *leaf) args0() word {
+	if len(l.args) == 0 {
+		return word{}
 	}
-	an := &analyzer{cfg: &config{}, src: command}
-	seen := map[string]bool{}
-	for _, st := range allStmts(f) {
-		if len(out) >= 5 {
-			break
-		}
-		call, ok := st.Cmd.(*syntax.CallExpr)
-		if !ok {
+	return l.args[0]
+}
+
+// AllowedBy reports whether the analysed command may run because every
+// simple command in it is read-only or matched by one of the allow-rule
+// contents, and returns the contents it used. A simple command the
+// analyser objected to (an Ask) is never covered; one that writes through a
+// redirection is covered only when the target lies in a working directory;
+// one whose working directory is unknown or outside the working
+// directories is not covered.
+func (a *Analysis) AllowedBy(contents []string) ([]string, bool) {
+	if a == nil || a.Verdict == Ask && a.BypassImmune || len(a.Commands) == 0 {
+		return nil, false
+	}
+	var used []string
+	covered := map[*leaf]bool{}
+	pending := false // a command read-only but for the taint of an earlier one
+	for i := range a.Commands {
+		c := &a.Commands[i]
+		if c.Verdict == Allow {
 			continue
 		}
-		l := an.newLeaf(st, call, nil, false)
-		for _, name := range l.assigns {
-			if !safeEnvVars[name] {
-				ok = false
+		if c.Verdict == Ask || c.leaf == nil {
+			return nil, false
+		}
+		if c.leaf.roButTaint && !c.leaf.writes() {
+			pending = true
+			continue
+		}
+		if !a.ruleCoverable(c.leaf) {
+			return nil, false
+		}
+		form, _ := ruleForm(c.leaf)
+		found := false
+		for _, content := range contents {
+			if compileRule(content).matchWords(form) {
+				used = appendUnique(used, content)
+				found = true
+				break
 			}
 		}
-		if !ok || len(l.args) < 2 || !l.args[0].literal || !l.args[1].literal || l.badWords != "" {
+		if !found {
+			return nil, false
+		}
+		covered[c.leaf] = true
+	}
+	// A command that is read-only but for an earlier command that may change
+	// the layout passes when every such command is trusted by a rule (a
+	// rule-allowed command could have read the files itself), not merely
+	// auto-allowed by accept_edits.
+	if pending {
+		for i := range a.Commands {
+			if l := a.Commands[i].leaf; l != nil && l.kind == kindOther && !covered[l] {
+				return nil, false
+			}
+		}
+	}
+	return used, true
+}
+
+// writes reports whether the leaf writes a file through a redirection.
+func (l *leaf) writes() bool { return writesFile(l) }
+
+// ruleCoverable reports whether an allow rule may pass the leaf: a literal
+// command name, no unsafe leading assignment, a known working directory in
+// a working directory, output redirections only into working directories.
+func (a *Analysis) ruleCoverable(l *leaf) bool {
+	if _, ok := ruleForm(l); !ok || l.cwdUnknown || a.cfg == nil {
+		return false
+	}
+	an := &analyzer{cfg: a.cfg}
+	if x := a.cfg.policy.Classify(l.cwd); x.Inside == "" {
+		return false
+	}
+	for _, r := range l.redirs {
+		for _, w := range r.ws {
+			if r.hdoc || !isWriteRedir(r.op, w.s) || exemptDev(w.s) {
+				continue
+			}
+			x := an.judge(w, l)
+			if x.inside() == "" || x.Protected {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// subcommandTools take a subcommand as their first word: a suggestion for
+// them names the subcommand ("git push:*"), not the whole line.
+var subcommandTools = map[string]int{
+	"git": 1, "npm": 1, "pnpm": 1, "yarn": 1, "bun": 1, "go": 1, "cargo": 1, "docker": 1, "kubectl": 1,
+	"pip": 1, "pip3": 1, "uv": 1, "poetry": 1, "gh": 1, "terraform": 1, "helm": 1, "brew": 1, "dotnet": 1,
+	"mvn": 1, "gradle": 1, "make": 1, "bundle": 1, "rake": 1, "composer": 1, "mix": 1, "swift": 1, "deno": 1,
+	"nx": 1, "turbo": 1, "pnpx": 1, "just": 1, "task": 1, "rustup": 1, "conda": 1, "pipenv": 1,
+}
+
+// scriptRunners run a named script: the suggestion names the script too
+// ("npm run build:*", not "npm run:*").
+var scriptRunners = map[string]bool{"npm run": true, "pnpm run": true, "yarn run": true, "bun run": true,
+	"go run": true, "cargo run": true, "uv run": true, "poetry run": true, "npm exec": true, "pipenv run": true}
+
+// Suggestions returns allow-rule contents that, added as allow rules, let
+// the analysed command run: one per simple command that is neither
+// read-only nor allowed, "tool subcommand:*" for tools with subcommands and
+// the exact command otherwise (so approving find . -delete never allows
+// find . -exec ...). It returns nil when no set of rules can let the
+// command through (a bypass-immune Ask, a simple command rules cannot
+// cover) or when more than ten would be needed.
+func (a *Analysis) Suggestions() []string {
+	if a == nil || a.Verdict == Allow || a.Verdict == Ask && a.BypassImmune {
+		return nil
+	}
+	var out []string
+	for i := range a.Commands {
+		c := &a.Commands[i]
+		if c.Verdict == Allow {
 			continue
 		}
-		if safeCommands[strings.ToLower(l.args[0].s)] {
-			continue
+		if c.Verdict == Ask || c.leaf == nil || !a.ruleCoverable(c.leaf) {
+			return nil
 		}
-		s := l.args[0].s + " " + l.args[1].s + ":*"
-		if strings.ContainsAny(s, "\n") || seen[s] {
-			continue
+		form, _ := ruleForm(c.leaf)
+		s := suggestFor(form)
+		if s == "" {
+			return nil
 		}
-		seen[s] = true
-		out = append(out, s)
+		out = appendUnique(out, s)
+	}
+	if len(out) > 10 {
+		return nil
 	}
 	return out
+}
+
+func suggestFor(form []string) string {
+	if len(form) == 0 {
+		return ""
+	}
+	name := form[0]
+	if subcommandTools[name] > 0 && len(form) > 1 && plainWord(form[1]) {
+		n := 2
+		if scriptRunners[name+" "+form[1]] && len(form) > 2 && plainWord(form[2]) {
+			n = 3
+		}
+		return strings.Join(form[:n], " ") + ":*"
+	}
+	var b strings.Builder
+	for i, w := range form {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(ruleQuote(w))
+	}
+	return b.String()
+}
+
+// plainWord is a subcommand-like word: letters, digits, - _ . : @ /, not
+// starting with "-".
+func plainWord(s string) bool {
+	if s == "" || s[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_.:@/", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// ruleQuote writes a word so that ruleWords reads it back exactly: bare
+// when it holds only safe characters, else single-quoted, with * written \*
+// (a literal star) and ' as '\”.
+func ruleQuote(w string) string {
+	safe := w != ""
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_./=:,@%+~", c) >= 0) {
+			safe = false
+			break
+		}
+	}
+	if safe && !strings.HasSuffix(w, ":") {
+		return w
+	}
+	r := strings.NewReplacer(`'`, `'\''`, `*`, `\*`)
+	return "'" + r.Replace(w) + "'"
+}
+
+// Suggestions returns the allow-rule contents that would let command run
+// in the process's working directory (see Analysis.Suggestions); tools
+// that know where the command runs should call Analyze and
+// Analysis.Suggestions instead.
+func Suggestions(command string) []string {
+	return Analyze(command, nil).Suggestions()
 }

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 )
 
@@ -9,8 +10,9 @@ type sedResult struct {
 	err       string
 	inPlace   bool
 	files     []word
-	substOnly bool // every expression is s///
-	printOnly bool // -n with only N p / N,M p expressions
+	backups   []word // the backup files -i SUFFIX writes
+	substOnly bool   // every expression is s///
+	printOnly bool   // -n with only N p / N,M p expressions
 }
 
 var sedLongs = map[string]argKind{
@@ -21,9 +23,11 @@ var sedLongs = map[string]argKind{
 
 var sedLongSpec = &flagSpec{long: sedLongs}
 
-// sedCheck applies the reference sed constraints to sed's arguments.
-func (an *analyzer) sedCheck(args []word, cwd string) sedResult {
+// sedCheck applies the reference sed constraints to sed's arguments, and
+// works out the files -i writes: the operands and their backups.
+func (an *analyzer) sedCheck(args []word, l *leaf) sedResult {
 	var r sedResult
+	var suffixes []string
 	var exprs []string
 	quiet, hasExpr, other := false, false, false
 	var operands []word
@@ -59,6 +63,9 @@ func (an *analyzer) sedCheck(args []word, cwd string) sedResult {
 				hasExpr = true
 			case "in-place":
 				r.inPlace = true
+				if hasVal && val != "" {
+					suffixes = append(suffixes, val)
+				}
 			default:
 				other = true
 			}
@@ -80,8 +87,12 @@ func (an *analyzer) sedCheck(args []word, cwd string) sedResult {
 				hasExpr = true
 				j = len(a)
 			case 'i':
+				// GNU sed: the rest of the cluster is the backup suffix
+				// (-in is -i with suffix "n", not -i -n).
 				r.inPlace = true
-				if j == len(a)-1 && i+1 < len(args) && args[i+1].s == "" {
+				if suf := a[j+1:]; suf != "" {
+					suffixes = append(suffixes, suf)
+				} else if i+1 < len(args) && args[i+1].s == "" {
 					i++ // BSD sed -i ''
 				}
 				j = len(a)
@@ -114,15 +125,28 @@ func (an *analyzer) sedCheck(args []word, cwd string) sedResult {
 			r.printOnly = false
 		}
 	}
-	if r.inPlace {
+	for _, suf := range suffixes {
 		for _, f := range r.files {
-			if an.isDangerousTarget(f, cwd) {
-				r.err = "sed -i modifying dangerous file: " + f.s
-				return r
-			}
+			r.backups = append(r.backups, sedBackup(f, suf))
 		}
 	}
 	return r
+}
+
+// sedBackup is the backup file GNU sed -iSUFFIX writes for file f: each *
+// in SUFFIX is replaced by f's base name (and the result, which may hold a
+// directory, is taken as is); without a *, SUFFIX is appended to f.
+func sedBackup(f word, suffix string) word {
+	b := f
+	if !strings.Contains(suffix, "*") {
+		b.s = f.s + suffix
+	} else {
+		b.s = strings.ReplaceAll(suffix, "*", filepath.Base(f.s))
+		b.tilde = false // the suffix is part of the option word: no ~ expansion
+	}
+	b.pat = escapeGlob(b.s)
+	b.glob = false
+	return b
 }
 
 // sedExpr classifies one sed script: "s" (substitution), "np" (numeric
@@ -220,18 +244,6 @@ func numericPrint(t string) bool {
 	t = t[:len(t)-1]
 	a, b, two := strings.Cut(t, ",")
 	return isDigits(a) && (!two || isDigits(b))
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // simpleAddrCmd accepts [addr[,addr]]{p,d,=} with addr a number, $ or /re/.

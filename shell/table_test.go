@@ -13,6 +13,7 @@ type tableRow struct {
 	Command string `json:"command"`
 	Mode    string `json:"mode"`
 	Cwd     string `json:"cwd,omitempty"`
+	Plain   bool   `json:"plain,omitempty"` // the command runs without the hardened environment
 	Want    string `json:"want"`
 	Immune  *bool  `json:"immune,omitempty"`
 	Class   string `json:"class"`
@@ -38,8 +39,10 @@ func loadTable(tb testing.TB) []tableRow {
 	return rows
 }
 
-// project is the directory tree the table runs against: a working directory
-// with a symlink "link-out" to a directory outside it, and a separate home.
+// project is the directory tree the table runs against: a working
+// directory with links out of it and within it, committed git
+// repositories, files whose names look like options, and a separate home
+// with credentials.
 type project struct {
 	root, proj, out, home string
 }
@@ -51,17 +54,47 @@ func newProject(tb testing.TB) *project {
 		tb.Fatal(err)
 	}
 	p := &project{root: root, proj: filepath.Join(root, "proj"), out: filepath.Join(root, "out"), home: filepath.Join(root, "home")}
-	for _, d := range []string{p.proj, p.out, p.home, filepath.Join(p.proj, "sub"), filepath.Join(p.proj, "src"),
-		filepath.Join(p.proj, "empty"), filepath.Join(p.proj, "build"), filepath.Join(root, "proj2")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
+	dirs := []string{"proj", "out", "home", "proj/sub", "proj/src/pkg", "proj/empty", "proj/build", "proj2",
+		"proj/.git/objects", "proj/.git/refs", "proj/tmpl/.git", "proj/deep/b/c", "proj/dashdir",
+		"proj/bare.git/objects", "proj/bare.git/refs", "proj/evilbare.git/objects", "proj/evilbare.git/refs",
+		"proj/wt", "proj/withenv", "home/.ssh", "home/.aws", "home/.config/gh", "home/.config/gcloud", "home/.config/git",
+		"home/.kube", "home/.docker", "home/.cargo", "home/.azure", "home/.terraform.d", "home/.gnupg"}
+	for _, d := range dirs {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
 			tb.Fatal(err)
 		}
 	}
-	if err := os.Symlink(p.out, filepath.Join(p.proj, "link-out")); err != nil {
-		tb.Fatal(err)
+	links := map[string]string{
+		"proj/link-out":      p.out,
+		"proj/gl":            ".git",
+		"proj/awslink":       filepath.Join(p.home, ".aws"),
+		"proj/deep/b/c/root": "../../..",    // the project
+		"proj/deep/b/c/up":   "../../../..", // above it
+		"proj/sub/l":         "../../out",
+		"proj/etclink":       "/etc",
 	}
-	for _, f := range []string{"a", "b", "f", "f.txt", "README.md"} {
-		if err := os.WriteFile(filepath.Join(p.proj, f), []byte("x\n"), 0o644); err != nil {
+	for l, target := range links {
+		if err := os.Symlink(target, filepath.Join(root, l)); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	files := map[string]string{
+		"proj/a": "x\n", "proj/b": "x\n", "proj/f": "x\n", "proj/f.txt": "x\n", "proj/README.md": "x\n",
+		"proj/src/main.go": "package main\n", "proj/src/pkg/x.go": "package pkg\n",
+		"proj/.git/HEAD": "ref: refs/heads/main\n", "proj/.git/config": "[core]\n\trepositoryformatversion = 0\n",
+		"proj/tmpl/.git/config": "[core]\n\tfsmonitor = touch /tmp/pwned\n",
+		"proj/bare.git/HEAD":    "ref: refs/heads/main\n", "proj/bare.git/config": "[core]\n\tbare = true\n\tfsmonitor = touch /tmp/pwned\n",
+		"proj/evilbare.git/HEAD":   "ref: refs/heads/main\n",
+		"proj/evilbare.git/config": "[core]\n\tbare = true\n[diff \"x\"]\n\ttextconv = sh -c id\n",
+		"proj/wt/.git":             "gitdir: " + filepath.Join(p.out, "repo.git") + "\n",
+		"proj/dashdir/--pre=sh":    "", "proj/dashdir/-r": "", "proj/dashdir/-p": "", "proj/dashdir/in": "",
+		"proj/withenv/.env": "K=1\n", "proj/withenv/.env.example": "K=\n", "proj/withenv/main.go": "package main\n", "proj/notes.txt": "n\n",
+		"home/.ssh/id_rsa": "k", "home/.aws/credentials": "k", "home/.config/gh/hosts.yml": "k", "home/.kube/config": "k",
+		"home/.bashrc": "", "home/.netrc": "k", "home/_netrc": "k", "home/.docker/config.json": "k",
+		"home/.cargo/credentials.toml": "k", "home/.vault-token": "k", "home/.my.cnf": "k", "home/.git-credentials": "k",
+	}
+	for f, c := range files {
+		if err := os.WriteFile(filepath.Join(root, f), []byte(c), 0o644); err != nil {
 			tb.Fatal(err)
 		}
 	}
@@ -77,7 +110,7 @@ func (p *project) options(r tableRow) *Options {
 	if r.Cwd != "" {
 		cwd = filepath.Join(p.proj, r.Cwd)
 	}
-	return &Options{Mode: r.Mode, Cwd: cwd, WorkingDirs: []string{p.proj}, Home: p.home}
+	return &Options{Mode: r.Mode, Cwd: cwd, WorkingDirs: []string{p.proj}, Home: p.home, HardenedEnv: !r.Plain}
 }
 
 func TestTable(t *testing.T) {
@@ -116,7 +149,7 @@ func TestTable(t *testing.T) {
 func TestTableNoAdversarialAllow(t *testing.T) {
 	p := newProject(t)
 	for i, r := range loadTable(t) {
-		if r.Class == "benign" || r.Class == "accept_edits_ok" {
+		if r.Class == "benign" || r.Class == "accept_edits_ok" || r.Want == "allow" {
 			continue
 		}
 		for _, mode := range []string{"default", "accept_edits", "dont_ask", "explore"} {

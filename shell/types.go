@@ -1,5 +1,7 @@
 package shell
 
+import "github.com/toolscope/toolscope/internal/pathpolicy"
+
 // Verdict is the analyser's answer for a command or one simple command,
 // ordered by severity: a larger Verdict is more restrictive.
 type Verdict int
@@ -52,8 +54,10 @@ type Options struct {
 	// Cwd is the absolute directory the command runs in; relative paths
 	// resolve against it. "" means the process working directory.
 	Cwd string
-	// WorkingDirs are the absolute roots that edits may touch. Cwd is not
-	// implicitly one of them.
+	// WorkingDirs are the absolute directories the agent works in:
+	// read-only commands may read inside them (and the harmless system
+	// paths) without asking, and in accept_edits mode edits inside them are
+	// allowed. nil means Cwd alone; an empty non-nil slice means none.
 	WorkingDirs []string
 	// Home is used for ~ expansion; "" means os.UserHomeDir().
 	Home string
@@ -69,25 +73,23 @@ type Options struct {
 	MaxCommands int
 	// MaxLength caps the command length in bytes; 0 means 16384.
 	MaxLength int
+	// HardenedEnv promises that the command will run with the environment
+	// [HardenEnv] returns, which stops project configuration from making
+	// read-only tools run code (git hooks and fsmonitor, pagers, pip and npm
+	// config files, Go toolchain switching) and unsets CDPATH. Without it,
+	// git, go, pip and npm are never read-only, and a cd to a bare relative
+	// name makes the working directory unknown.
+	HardenedEnv bool
 }
 
 // DefaultDangerousFiles are the file names no shell command may write
-// (reference list plus other shell start-up and credential files).
-// Entries containing a slash match as a path suffix; ".env" also covers
-// every ".env.*" variant.
-var DefaultDangerousFiles = []string{
-	".gitconfig", ".gitmodules", ".gitattributes", ".git-credentials",
-	".bashrc", ".bash_profile", ".bash_login", ".bash_logout",
-	".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout", ".profile",
-	".ssh/config", ".ssh/authorized_keys",
-	".netrc", ".npmrc", ".pypirc", ".pgpass",
-	".env", ".envrc", ".env.local", ".env.development", ".env.development.local",
-	".env.test", ".env.test.local", ".env.staging", ".env.production", ".env.production.local",
-	".kube/config", ".docker/config.json",
-}
+// (shell start-up files, git and package-manager configuration,
+// credentials). Entries containing a slash match as a path suffix; ".env"
+// also covers every ".env.*" variant.
+var DefaultDangerousFiles = pathpolicy.DefaultProtectedFiles
 
 // DefaultDangerousDirs are directory names no shell command may write into.
-var DefaultDangerousDirs = []string{".git", ".vscode", ".idea", ".ssh", ".aws", ".gnupg"}
+var DefaultDangerousDirs = pathpolicy.DefaultProtectedDirs
 
 // Analysis is the result of [Analyze].
 type Analysis struct {
@@ -104,6 +106,8 @@ type Analysis struct {
 	// Layer is the deciding layer (one of the Layer constants).
 	Layer    string
 	Commands []Command
+
+	cfg *config
 }
 
 // Command is the analysis of one simple command.
@@ -117,4 +121,5 @@ type Command struct {
 	Reason       string
 
 	message string
+	leaf    *leaf
 }

@@ -20,7 +20,7 @@ func parseArgs(t *testing.T, src string) []word {
 	var out []word
 	for _, w := range call.Args {
 		var ok bool
-		out, ok = expandWord(src, w, out)
+		out, ok = (&unquoter{src: src}).expandWord(w, out)
 		if !ok {
 			t.Fatalf("expand %q failed", src)
 		}
@@ -74,7 +74,7 @@ func TestBraceDifferential(t *testing.T) {
 		f, _ := syntax.NewParser().Parse(strings.NewReader(src), "")
 		ok := true
 		for _, w := range f.Stmts[0].Cmd.(*syntax.CallExpr).Args {
-			if _, good := expandWord(src, w, nil); !good {
+			if _, good := (&unquoter{src: src}).expandWord(w, nil); !good {
 				ok = false
 			}
 		}
@@ -92,7 +92,10 @@ func TestFlagParsing(t *testing.T) {
 		}
 		return out
 	}
-	sortSpec := roTools["sort"]
+	sortSpec := func(_, _ any, args []word) (bool, string) {
+		p := specPlan(progSpecs["sort"], args, "sort")
+		return p.why == "", p.why
+	}
 	for _, tc := range []struct {
 		args []string
 		ok   bool
@@ -136,17 +139,17 @@ func TestFlagParsing(t *testing.T) {
 	if r := parseFlags(cpSpec, w("-s", "a", "b")); r.bad != "-s" {
 		t.Errorf("cp -s should be refused: %+v", r)
 	}
-	if ok, _ := roTools["rg"](nil, nil, w("-ez", "x")); !ok {
+	if p := specPlan(progSpecs["rg"], w("-ez", "x"), "rg"); p.why != "" {
 		t.Error("rg -ez: z is the pattern of -e")
 	}
-	if ok, _ := roTools["rg"](nil, nil, w("-nz", "x")); ok {
+	if p := specPlan(progSpecs["rg"], w("-nz", "x"), "rg"); p.why == "" {
 		t.Error("rg -nz: z in cluster")
 	}
-	if ok, _ := roDate(nil, nil, w("-us")); ok {
+	if p := planDate(nil, nil, w("-us")); p.why == "" {
 		t.Error("date -us")
 	}
-	if ok, _ := roDate(nil, nil, w("-d", "yesterday", "+%F")); !ok {
-		t.Error("date -d yesterday")
+	if p := planDate(nil, nil, w("-d", "yesterday", "+%F")); p.why != "" {
+		t.Errorf("date -d yesterday: %s", p.why)
 	}
 }
 
@@ -154,6 +157,7 @@ func TestPathClassification(t *testing.T) {
 	p := newProject(t)
 	cfg := newConfig(&Options{Mode: "accept_edits", Cwd: p.proj, WorkingDirs: []string{p.proj}, Home: p.home})
 	an := &analyzer{cfg: cfg}
+	at := &leaf{cwd: p.proj, pwd: p.proj}
 	for _, tc := range []struct {
 		path   string
 		forbid bool
@@ -180,7 +184,7 @@ func TestPathClassification(t *testing.T) {
 		{"/etc/x", false, false},
 	} {
 		w := word{s: tc.path, literal: true, tilde: strings.HasPrefix(tc.path, "~")}
-		if got := an.inside(editPath{w: w, forbidTop: tc.forbid}, p.proj); got != tc.want {
+		if got := an.editInside(editPath{w: w, forbidTop: tc.forbid}, at); got != tc.want {
 			t.Errorf("inside(%q, forbidTop=%v) = %v, want %v", tc.path, tc.forbid, got, tc.want)
 		}
 	}
@@ -190,10 +194,10 @@ func TestPathClassification(t *testing.T) {
 		t.Fatal(err)
 	}
 	an2 := &analyzer{cfg: newConfig(&Options{Mode: "accept_edits", Cwd: p.proj, WorkingDirs: []string{alias}, Home: p.home})}
-	if !an2.inside(editPath{w: word{s: "x", literal: true}}, p.proj) {
+	if !an2.editInside(editPath{w: word{s: "x", literal: true}}, at) {
 		t.Error("path inside a symlinked working dir refused")
 	}
-	if an2.inside(editPath{w: word{s: "link-out/x", literal: true}}, p.proj) {
+	if an2.editInside(editPath{w: word{s: "link-out/x", literal: true}}, at) {
 		t.Error("symlink escape accepted with a symlinked working dir")
 	}
 	// A dangling symlink inside the project is refused (writing through it
@@ -201,15 +205,15 @@ func TestPathClassification(t *testing.T) {
 	if err := os.Symlink(filepath.Join(p.out, "missing"), filepath.Join(p.proj, "dangling")); err != nil {
 		t.Fatal(err)
 	}
-	if an.inside(editPath{w: word{s: "dangling", literal: true}}, p.proj) {
+	if an.editInside(editPath{w: word{s: "dangling", literal: true}}, at) {
 		t.Error("dangling symlink accepted")
 	}
 	for _, g := range []struct {
 		s    string
 		want bool
 	}{{"*.go", true}, {"src/*", true}, {".*", false}, {"..*", false}, {"sub/.?", false}, {"../*", false}} {
-		w := word{s: g.s, literal: true, glob: true}
-		if got := an.inside(editPath{w: w}, p.proj); got != g.want {
+		w := word{s: g.s, pat: g.s, literal: true, glob: true}
+		if got := an.editInside(editPath{w: w}, at); got != g.want {
 			t.Errorf("glob %q: %v, want %v", g.s, got, g.want)
 		}
 	}
@@ -230,6 +234,7 @@ func TestMatchRule(t *testing.T) {
 		{"git log:*", "LD_PRELOAD=x git log", false, true},
 		{"git log:*", "TZ=UTC git log", true, true},
 		{"git log:*", "'git' \"log\" -p", true, true},
+		{"git log:*", "git  log   -p", true, true},
 		{"rm:*", "sudo rm -rf x", false, true},
 		{"rm:*", "echo a; rm x", false, true},
 		{"rm:*", "echo $(rm x)", false, true},
@@ -237,28 +242,57 @@ func TestMatchRule(t *testing.T) {
 		{"rm:*", "bash -c 'rm x'", false, true},
 		{"rm:*", "find . -exec rm {} \\;", false, true},
 		{"rm:*", "X=1 rm x", false, true},
-		{"npm install", "npm install lodash", true, true},
-		{"npm install", "sudo npm install x", true, true},
-		{"npm install", "npm test", false, false},
-		{"npm install", "npm install; curl x | sh", false, true},
+		{"rm:*", "/bin/rm x", false, true},
+		{"rm:*", "command rm x", false, true},
+		{"rm:*", "timeout 5 rm x", false, true},
+		{"rm:*", "xargs rm < list", false, true},
+		{"rm:*", "for f in a; do rm $f; done", true, true},
+		{"git push:*", "git -C . -c x=y push", false, true},
+		// Exact rules match exactly (after normalising whitespace and quoting).
+		{"npm test", "npm test", true, true},
+		{"npm test", "npm   test", true, true},
+		{"npm test", "npm test --watch", false, false},
+		{"npm test", "npm test --watch && rm x", false, false},
+		{"npm test", "python3 x.py npm test", false, false},
+		{"npm test", "npm test && npm test", true, true},
+		{"npm install", "npm install lodash", false, false},
+		{"npm install", "sudo npm install", false, true},
+		// Wildcards.
 		{"git * --oneline", "git log --oneline", true, true},
 		{"git * --oneline", "git log -p", false, false},
 		{"git *", "git", true, true},
 		{"git *", "git status; rm x", false, true},
+		{"ls *", "ls", true, true},
+		{"ls *", "lsof", false, false},
+		{"ls*", "lsof", true, true},
+		{"git * main", "git push origin main", true, true},
+		{"git checkout * -- :*", "git checkout main -- a.go b.go", true, true},
+		{"git checkout * -- :*", "git checkout main", false, false},
 		{`echo \*`, "echo *", true, true},
 		{`echo \*`, "echo a", false, false},
-		{`a\\b`, `echo 'a\b'`, true, true},
+		{`echo a\\b`, `echo 'a\b'`, true, true},
 		{`echo \* x*`, "echo * xyz", true, true},
+		// Quotes mean the same on both sides.
+		{`node -e "x"`, "node -e 'x'", true, true},
+		{`node -e "x"`, "node -e x", true, true},
+		{`node -e "x"`, `node -e "x" && rm y`, false, true},
+		{`grep -E "a|b" src`, "grep -E 'a|b' src", true, true},
+		{`grep -E "a|b" src`, `grep -E a\|b src`, true, true},
+		{`grep -E "a|b" src`, "grep -E a b src", false, false},
+		{`echo "a b"`, "echo a b", false, false},
+		{`rm -rf "build dir"`, "rm -rf 'build dir'", true, true},
+		{`rm -rf "build dir"`, "sudo rm -rf build\\ dir", false, true},
+		{`rm "a`, `rm "a`, false, true}, // an unbalanced rule still matches its own text
+		// Malformed or refused commands: deny rules still see them.
 		{"ls:*", "ls 'unterminated", false, true},
-		{"ls", "ls 'unterminated", false, true},
-		{"rm", "ls\rrm", false, true},
-		{"ls:*", "ls\rrm", false, false},
+		{"rm:*", "ls\rrm -rf x", false, true},
 		{"ls:*", "ls \x00", false, true},
 		{"echo *", "echo x && ls", false, true},
 		{"cd:*", "cd X && python3 evil.py", false, true},
 		{"env *", "env rm -rf x", true, true},
 		{"", "ls", true, true},
-		{"", "ls $(x)", false, true},
+		{"", "ls $(x)", true, true},
+		{"", "ls $((1))", false, true},
 	}
 	for _, tt := range tests {
 		all, any := MatchRule(tt.rule, tt.cmd)
@@ -268,28 +302,101 @@ func TestMatchRule(t *testing.T) {
 	}
 }
 
+// TestAllowedBy: a compound passes when every simple command is read-only
+// or matched by some allow rule.
+func TestAllowedBy(t *testing.T) {
+	p := newProject(t)
+	opts := p.options(tableRow{Mode: "default"})
+	for _, tc := range []struct {
+		cmd   string
+		rules []string
+		ok    bool
+	}{
+		{"git add . && git commit -m x", []string{"git add:*", "git commit:*"}, true},
+		{"git add . && git commit -m x", []string{"git add:*"}, false},
+		{"make | tail -5", []string{"make:*"}, true},
+		{"make && ls && cat a", []string{"make:*"}, true},
+		{"npm test --watch && rm x", []string{"npm test"}, false},
+		{"npm test", []string{"npm test"}, true},
+		{"make; rm -rf ~", []string{"make:*", "rm:*"}, false}, // immune
+		{"cd /tmp && make", []string{"make:*"}, false},        // outside the working directories
+		{"make > ../x", []string{"make:*"}, false},
+		{"make > build.log", []string{"make:*"}, true},
+		{"LD_PRELOAD=x make", []string{"make:*"}, false},
+		{"for t in a b; do make $t; done", []string{"make:*"}, true},
+		{"echo $(npm test)", []string{"npm test"}, true},
+		{"npm install && cat node_modules/x/package.json", []string{"npm install"}, true},
+		{"ln -s /etc e && cat e/passwd", []string{"git:*"}, false},
+	} {
+		a := Analyze(tc.cmd, opts)
+		if _, ok := a.AllowedBy(tc.rules); ok != tc.ok {
+			t.Errorf("%q with %q: %v, want %v (%s)", tc.cmd, tc.rules, ok, tc.ok, a.Reason)
+		}
+	}
+}
+
+// TestSuggestionsProperty: over the whole command table, the suggestions of
+// a command the analyser does not allow, added as allow rules, let the same
+// command through; an immune ask suggests nothing; no suggestion repeats.
+func TestSuggestionsProperty(t *testing.T) {
+	p := newProject(t)
+	n := 0
+	for i, r := range loadTable(t) {
+		a := Analyze(p.expand(r.Command), p.options(r))
+		s := a.Suggestions()
+		if a.Verdict == Ask && a.BypassImmune && s != nil {
+			t.Errorf("row %d %q: an immune ask suggests %q", i+1, r.Command, s)
+		}
+		if a.Verdict == Allow && s != nil {
+			t.Errorf("row %d %q: allowed, yet suggests %q", i+1, r.Command, s)
+		}
+		seen := map[string]bool{}
+		for _, x := range s {
+			if seen[x] {
+				t.Errorf("row %d: duplicate suggestion %q", i+1, x)
+			}
+			seen[x] = true
+		}
+		if len(s) == 0 {
+			continue
+		}
+		n++
+		if _, ok := a.AllowedBy(s); !ok {
+			t.Errorf("row %d %q: suggestions %q do not let it through", i+1, r.Command, s)
+		}
+	}
+	if n < 200 {
+		t.Errorf("only %d rows had suggestions", n)
+	}
+}
+
 func TestSuggestions(t *testing.T) {
+	p := newProject(t)
+	opts := p.options(tableRow{Mode: "default"})
 	tests := []struct {
 		cmd  string
 		want []string
 	}{
 		{"git push", []string{"git push:*"}},
 		{"git push origin main", []string{"git push:*"}},
-		{"rm ~/.bashrc", []string{"rm ~/.bashrc:*"}},
-		{"chmod 777 x", []string{"chmod 777:*"}},
-		{"cd /tmp && make", nil},
+		{"rm ~/.bashrc", nil},    // immune
+		{"chmod 777 x", nil},     // immune
+		{"cd /tmp && make", nil}, // outside the working directories: no rule can pass it
 		{"ls -la", nil},
 		{"echo hi | grep h", nil},
 		{"npm install && npm test && npm install", []string{"npm install:*", "npm test:*"}},
-		{"NODE_ENV=prod npm run build", []string{"npm run:*"}},
+		{"NODE_ENV=prod npm run build", []string{"npm run build:*"}},
 		{"LD_PRELOAD=x npm run build", nil},
-		{"ls $(id)", nil},
-		{"ls 'unterminated", nil},
-		{"a b; c d; e f; g h; i j; k l; m n", []string{"a b:*", "c d:*", "e f:*", "g h:*", "i j:*"}},
+		{"find . -delete", []string{"find . -delete"}},
+		{"rm build/x.o", []string{"rm build/x.o"}},
+		{"cat /etc/passwd", []string{"cat /etc/passwd"}},
+		{"python3 -c 'print(1)'", []string{"python3 -c 'print(1)'"}},
+		{"echo 'a*' | sh", []string{"sh"}},
+		{"a b; c d; e f; g h; i j; k l; m n", []string{"a b", "c d", "e f", "g h", "i j", "k l", "m n"}},
 		{"'git' \"commit\" -m x", []string{"git commit:*"}},
 	}
 	for _, tt := range tests {
-		if got := Suggestions(tt.cmd); !slices.Equal(got, tt.want) {
+		if got := Analyze(tt.cmd, opts).Suggestions(); !slices.Equal(got, tt.want) {
 			t.Errorf("Suggestions(%q) = %q, want %q", tt.cmd, got, tt.want)
 		}
 	}
@@ -393,9 +500,8 @@ func TestSedRules(t *testing.T) {
 		{[]string{"!d", "f"}, "sed negation (!) not allowed"},
 		{[]string{"1d # c", "f"}, "sed comments not allowed"},
 		{[]string{"y/abc/xyz/", "f"}, "sed expression 'y/abc/xyz/' not in allowlist"},
-		{[]string{"-i", "s/a/b/", ".bashrc"}, "sed -i modifying dangerous file: .bashrc"},
 	} {
-		if got := an.sedCheck(w(tc.args...), "/").err; got != tc.err {
+		if got := an.sedCheck(w(tc.args...), &leaf{cwd: "/", pwd: "/"}).err; got != tc.err {
 			t.Errorf("sed %q: %q, want %q", tc.args, got, tc.err)
 		}
 	}

@@ -5,17 +5,19 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/toolscope/toolscope/internal/bashglob"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// maxBraceWords caps how many words one brace expansion may produce before
-// the command is refused.
+// maxBraceWords caps how many words one brace expansion (or one loop
+// variable's values) may produce before the command is refused.
 const maxBraceWords = 128
 
 // word is one normalised argument.
 type word struct {
 	s        string // unquoted value; dynamic parts are kept as their source text
+	pat      string // bash glob pattern: s with quoted or escaped * ? [ ] \ escaped by a backslash
 	literal  bool   // no parameter expansion or other dynamic part
 	param    bool   // contains a $VAR parameter expansion
 	glob     bool   // contains an unquoted glob metacharacter
@@ -23,7 +25,10 @@ type word struct {
 	quoted   bool   // some part was quoted
 	obscured bool   // used $'..' or $".." quoting
 	brace    bool   // produced by a brace expansion
-	badParam bool   // expands a variable outside safeEchoVars
+	badParam bool   // expands a variable that may hold a secret (not a safe or local variable)
+	subst    bool   // contains a command or process substitution
+	procPath bool   // is exactly one process substitution: a pipe's /dev/fd path
+	fromGlob bool   // a loop variable's value that came from a glob
 }
 
 // safeEchoVars may be printed by echo/printf in a read-only command; other
@@ -36,27 +41,24 @@ var safeEchoVars = map[string]bool{
 	"?": true, "$": true, "!": true, "#": true, "@": true, "*": true, "-": true, "0": true,
 }
 
-// addDynamic appends the source text of a word part whose value is only
-// known at run time (a parameter expansion or anything else non-literal),
-// marking the word non-literal.
-func (wd *word) addDynamic(b *strings.Builder, src string, n syntax.Node) {
-	wd.literal = false
-	if pe, ok := n.(*syntax.ParamExp); ok {
-		wd.param = true
-		checkParam(wd, pe)
-	}
-	b.WriteString(nodeText(src, n))
+// binding is what the analyser knows of a shell variable inside the
+// construct that sets it: a for loop's list, or "set, value unknown" for
+// read and the like. Only bindings of the command itself are known; the
+// environment's variables are not.
+type binding struct {
+	values []word // nil: set by the command, value unknown
 }
 
-func checkParam(wd *word, p *syntax.ParamExp) {
-	if p.Param == nil || !safeEchoVars[p.Param.Value] && !(len(p.Param.Value) == 1 && p.Param.Value[0] >= '1' && p.Param.Value[0] <= '9') {
-		wd.badParam = true
-	}
+// unquoter turns syntax words into normalised words. binds are the
+// variables the command itself set in the current scope.
+type unquoter struct {
+	src   string
+	binds map[string]binding
 }
 
-// expandWord unquotes w, expanding braces. ok is false when the expansion is
-// too large to check.
-func expandWord(src string, w *syntax.Word, out []word) ([]word, bool) {
+// expandWord unquotes w, expanding braces and known loop variables. ok is
+// false when the expansion is too large or ambiguous to check.
+func (u *unquoter) expandWord(w *syntax.Word, out []word) ([]word, bool) {
 	cand, mixed := braceCandidate(w)
 	if syntax.SplitBraces(w) && hasBraceExp(w) {
 		if mixed {
@@ -67,20 +69,84 @@ func expandWord(src string, w *syntax.Word, out []word) ([]word, bool) {
 			if err != nil {
 				return out, false
 			}
-			n++
-			if n > maxBraceWords {
+			var ok bool
+			before := len(out)
+			if out, ok = u.bindWord(ew.Parts, out); !ok {
 				return out, false
 			}
-			wd := unquoteParts(src, ew.Parts)
-			wd.brace = true
-			out = append(out, wd)
+			for i := before; i < len(out); i++ {
+				out[i].brace = true
+			}
+			if n += len(out) - before; n > maxBraceWords {
+				return out, false
+			}
 		}
 		return out, true
 	}
 	if cand {
 		return out, false
 	}
-	return append(out, unquoteParts(src, w.Parts)), true
+	return u.bindWord(w.Parts, out)
+}
+
+// bindWord unquotes parts once per combination of the values of the loop
+// variables it mentions.
+func (u *unquoter) bindWord(parts []syntax.WordPart, out []word) ([]word, bool) {
+	var names []string
+	for _, p := range parts {
+		forParams(p, func(pe *syntax.ParamExp) {
+			if b, ok := u.binds[pe.Param.Value]; ok && b.values != nil && !contains(names, pe.Param.Value) {
+				names = append(names, pe.Param.Value)
+			}
+		})
+	}
+	if len(names) == 0 {
+		return append(out, u.unquoteParts(parts, nil)), true
+	}
+	total := 1
+	for _, n := range names {
+		if total *= len(u.binds[n].values); total > maxBraceWords {
+			return out, false
+		}
+	}
+	pick := map[string]word{}
+	var rec func(i int)
+	rec = func(i int) {
+		if i == len(names) {
+			out = append(out, u.unquoteParts(parts, pick))
+			return
+		}
+		for _, v := range u.binds[names[i]].values {
+			pick[names[i]] = v
+			rec(i + 1)
+		}
+	}
+	rec(0)
+	return out, true
+}
+
+// forParams calls fn for every simple parameter expansion in p, inside
+// double quotes too.
+func forParams(p syntax.WordPart, fn func(*syntax.ParamExp)) {
+	switch p := p.(type) {
+	case *syntax.ParamExp:
+		if p.Param != nil {
+			fn(p)
+		}
+	case *syntax.DblQuoted:
+		for _, q := range p.Parts {
+			forParams(q, fn)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 // braceCandidate reports whether the unquoted text of w looks like a brace
@@ -136,12 +202,13 @@ func hasBraceExp(w *syntax.Word) bool {
 	return false
 }
 
-// unquoteWord unquotes a word without brace expansion.
+// unquoteWord unquotes a word without brace expansion or loop variables.
 func unquoteWord(src string, w *syntax.Word) word {
 	if w == nil {
 		return word{literal: true}
 	}
-	return unquoteParts(src, w.Parts)
+	u := unquoter{src: src}
+	return u.unquoteParts(w.Parts, nil)
 }
 
 func nodeText(src string, n syntax.Node) string {
@@ -152,8 +219,33 @@ func nodeText(src string, n syntax.Node) string {
 	return src[s:e]
 }
 
-func unquoteParts(src string, parts []syntax.WordPart) word {
-	var b strings.Builder
+// wordBuilder accumulates a word's value and its glob pattern.
+type wordBuilder struct {
+	s, pat strings.Builder
+}
+
+// lit adds text that is literal in the glob (quoted or escaped).
+func (b *wordBuilder) lit(s string) {
+	b.s.WriteString(s)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '*', '?', '[', ']', '\\':
+			b.pat.WriteByte('\\')
+			b.pat.WriteByte(c)
+		default:
+			b.pat.WriteByte(c)
+		}
+	}
+}
+
+// raw adds unquoted text whose glob characters are special.
+func (b *wordBuilder) raw(s string) {
+	b.s.WriteString(s)
+	b.pat.WriteString(s)
+}
+
+func (u *unquoter) unquoteParts(parts []syntax.WordPart, pick map[string]word) word {
+	var b wordBuilder
 	wd := word{literal: true}
 	for i, p := range parts {
 		switch p := p.(type) {
@@ -170,9 +262,9 @@ func unquoteParts(src string, parts []syntax.WordPart) word {
 				if !ok {
 					wd.literal = false
 				}
-				b.WriteString(s)
+				b.lit(s)
 			} else {
-				b.WriteString(p.Value)
+				b.lit(p.Value)
 			}
 		case *syntax.DblQuoted:
 			wd.quoted = true
@@ -183,22 +275,71 @@ func unquoteParts(src string, parts []syntax.WordPart) word {
 			for _, q := range p.Parts {
 				switch q := q.(type) {
 				case *syntax.Lit:
-					unescapeDq(&b, q.Value)
+					b.lit(unescapeDq(q.Value))
 				default:
-					wd.addDynamic(&b, src, q)
+					u.addDynamic(&b, &wd, q, pick, true)
 				}
 			}
 		default:
-			wd.addDynamic(&b, src, p)
+			if _, ok := p.(*syntax.ProcSubst); ok && len(parts) == 1 {
+				wd.procPath = true
+			}
+			u.addDynamic(&b, &wd, p, pick, false)
 		}
 	}
-	wd.s = b.String()
+	wd.s = b.s.String()
+	wd.pat = b.pat.String()
+	// An unquoted [ alone (as in the command [ -f x ]) is no glob.
+	wd.glob = wd.glob && bashglob.HasMeta(wd.pat)
 	return wd
+}
+
+// addDynamic adds a word part known only at run time: a loop variable's
+// value (when pick has one), else the part's source text, marking the word
+// non-literal.
+func (u *unquoter) addDynamic(b *wordBuilder, wd *word, n syntax.Node, pick map[string]word, quoted bool) {
+	pe, isParam := n.(*syntax.ParamExp)
+	if isParam && pe.Param != nil {
+		if v, ok := pick[pe.Param.Value]; ok {
+			// A loop variable with a known value. Quoted, it is the value;
+			// unquoted, bash splits and globs it again, which is only
+			// predictable for a plain literal value.
+			switch {
+			case quoted:
+				b.s.WriteString(v.s)
+				b.pat.WriteString(v.pat)
+				wd.glob = wd.glob || v.glob
+				wd.fromGlob = wd.fromGlob || v.glob
+			case v.glob || strings.ContainsAny(v.s, " \t\n*?[") || !v.literal:
+				wd.literal = false
+				b.raw(v.s)
+			default:
+				b.lit(v.s)
+			}
+			wd.literal = wd.literal && v.literal
+			wd.badParam = wd.badParam || v.badParam
+			return
+		}
+		wd.param = true
+		if _, local := u.binds[pe.Param.Value]; !local && !safeEchoVars[pe.Param.Value] &&
+			!(len(pe.Param.Value) == 1 && pe.Param.Value[0] >= '1' && pe.Param.Value[0] <= '9') {
+			wd.badParam = true
+		}
+	} else if isParam {
+		wd.param = true
+		wd.badParam = true
+	}
+	switch n.(type) {
+	case *syntax.CmdSubst, *syntax.ProcSubst:
+		wd.subst = true
+	}
+	wd.literal = false
+	b.raw(nodeText(u.src, n))
 }
 
 // unescapeLit removes shell backslash escapes from an unquoted literal and
 // records unescaped glob metacharacters.
-func unescapeLit(b *strings.Builder, s string, wd *word) {
+func unescapeLit(b *wordBuilder, s string, wd *word) {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch c {
@@ -206,20 +347,24 @@ func unescapeLit(b *strings.Builder, s string, wd *word) {
 			if i+1 < len(s) {
 				i++
 				if s[i] != '\n' {
-					b.WriteByte(s[i])
+					b.lit(s[i : i+1])
 				}
 			}
 			continue
 		case '*', '?', '[':
 			wd.glob = true
 		}
-		b.WriteByte(c)
+		b.raw(s[i : i+1])
 	}
 }
 
 // unescapeDq removes the backslash escapes that are special inside double
 // quotes: \$ \` \" \\ and backslash-newline.
-func unescapeDq(b *strings.Builder, s string) {
+func unescapeDq(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c == '\\' && i+1 < len(s) {
@@ -235,6 +380,7 @@ func unescapeDq(b *strings.Builder, s string) {
 		}
 		b.WriteByte(c)
 	}
+	return b.String()
 }
 
 // decodeANSIC decodes the body of a $'...' string. ok is false when the

@@ -11,7 +11,10 @@
 // such as MCP servers. For every [Call] it:
 //
 //  1. finds the tool among the active groups;
-//  2. parses the input JSON and validates it against the tool's schema;
+//  2. parses the input JSON and validates it against the tool's schema, then
+//     writes whole numbers given as 2.0 or 1e3 as 2 and 1000 where the
+//     schema wants an integer (JSON Schema counts them as integers, Go's
+//     decoder does not), leaving every other byte of the input as it was;
 //  3. asks the permission engine (package permission), with the agent's
 //     [State]: a denied call ends here, a call needing approval comes back
 //     [StatusAsking] with the decision and suggested rules, an External tool's
@@ -25,5 +28,6 @@
 // tools allow it.
 //
 // [NewFunction] turns a typed Go function into a tool, inferring its schema
-// from the input struct.
+// from the input struct. Tools written by hand decode their input with
+// [DecodeInput], whose errors name the field and the type it wants.
 package tool

@@ -92,8 +92,8 @@ func NewFunction[In, Out any](description string, fn func(context.Context, In) (
 	}
 	f.call = func(ctx context.Context, input json.RawMessage) *Chunk {
 		var in In
-		if err := json.Unmarshal(input, &in); err != nil {
-			return Errorf("Invalid input for tool '%s': %v", name, err)
+		if err := DecodeInput(input, &in); err != nil {
+			return Errorf("Invalid input for tool '%s': %s. Fix the input and call the tool again.", name, errorText(err))
 		}
 		out, err := fn(ctx, in)
 		if err != nil {

@@ -39,8 +39,8 @@ func (m *resetTools) CheckPermissions(context.Context, json.RawMessage, *permiss
 func (m *resetTools) Call(ctx context.Context, call *Call) iter.Seq2[*Chunk, error] {
 	return func(yield func(*Chunk, error) bool) {
 		var in map[string]any
-		if err := json.Unmarshal(call.Input, &in); err != nil {
-			yield(Errorf("Invalid arguments: %v", err), nil)
+		if err := DecodeInput(call.Input, &in); err != nil {
+			yield(Errorf("%v", err), nil)
 			return
 		}
 		groups := m.tk.Groups()
@@ -63,7 +63,7 @@ func (m *resetTools) Call(ctx context.Context, call *Call) iter.Seq2[*Chunk, err
 			if v, ok := in[g.Name]; ok {
 				b, isBool := v.(bool)
 				if !isBool {
-					yield(Errorf("Invalid arguments: the argument '%s' should be a bool value, but got %T.", g.Name, v), nil)
+					yield(Errorf("Invalid arguments: the argument '%s' should be a boolean (true or false), but got %s.", g.Name, jsonKind(v)), nil)
 					return
 				}
 				if b {

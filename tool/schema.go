@@ -17,6 +17,8 @@ type compiledSchema struct {
 	json     json.RawMessage // titles stripped, properties always present
 	resolved *jsonschema.Resolved
 	fast     *checker // nil when the schema needs the full validator
+	root     map[string]any
+	hasInt   bool // some subschema has type integer (see integerLiterals)
 }
 
 // validate checks a decoded input against the schema; the error is addressed
@@ -65,7 +67,7 @@ func compileSchema(raw json.RawMessage) (*compiledSchema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
-	return &compiledSchema{json: clean, resolved: res, fast: compileChecker(m)}, nil
+	return &compiledSchema{json: clean, resolved: res, fast: compileChecker(m), root: m, hasInt: mentionsInteger(m)}, nil
 }
 
 // stripTitles removes the "title" keyword from a schema and every subschema,

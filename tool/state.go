@@ -2,6 +2,7 @@ package tool
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -17,7 +18,7 @@ const MaxReadFiles = 100
 // which files it has read (and what they looked like), its tasks, the active
 // tool groups and the shell's working directory. It is safe for concurrent
 // use, and serialises to JSON so that an agent can pause in one process and
-// resume in another.
+// resume in another; the JSON form is marked as a state (see [StateVersion]).
 type State struct {
 	mu     sync.Mutex
 	perms  permission.Context
@@ -84,7 +85,8 @@ func (s *State) SetPermissions(pc *permission.Context) {
 }
 
 // AddRule adds a rule to the permission context, as when the user answers
-// "always allow".
+// "always allow". A rule the context already has (same tool, content and
+// behavior) is not added again; see [permission.Context.AddRule].
 func (s *State) AddRule(r permission.Rule) {
 	s.mu.Lock()
 	s.perms.AddRule(r)
@@ -166,7 +168,15 @@ func (s *State) UpdateTasks(fn func(tasks []Task) []Task) {
 	s.tasks = fn(slices.Clone(s.tasks))
 }
 
+// StateVersion is the format of a [State]'s JSON form. The form carries it as
+// its first field, "toolscope_state", so that a program can tell a state from
+// any other JSON file (a Claude Code settings.json, say) before overwriting
+// it. A state of a newer format is refused; one without the field (written
+// before the field existed) is read as version 1.
+const StateVersion = 1
+
 type stateJSON struct {
+	Version      int                `json:"toolscope_state"`
 	Permissions  permission.Context `json:"permissions"`
 	ReadFiles    []FileRecord       `json:"read_files,omitempty"`
 	Tasks        []Task             `json:"tasks,omitempty"`
@@ -174,20 +184,29 @@ type stateJSON struct {
 	Cwd          string             `json:"cwd,omitempty"`
 }
 
-// MarshalJSON implements [json.Marshaler].
+// MarshalJSON implements [json.Marshaler]. The object starts with
+// "toolscope_state": [StateVersion].
 func (s *State) MarshalJSON() ([]byte, error) {
 	s.mu.Lock()
-	v := stateJSON{s.perms, s.files, s.tasks, s.groups, s.cwd}
+	v := stateJSON{StateVersion, s.perms, s.files, s.tasks, s.groups, s.cwd}
 	b, err := json.Marshal(v)
 	s.mu.Unlock()
 	return b, err
 }
 
-// UnmarshalJSON implements [json.Unmarshaler].
+// UnmarshalJSON implements [json.Unmarshaler]. A value of the wrong type is
+// reported as an [*InputError] naming the field; a state of a format newer
+// than [StateVersion] is refused.
 func (s *State) UnmarshalJSON(b []byte) error {
 	var v stateJSON
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := decodeJSON(b, &v); err != nil {
 		return err
+	}
+	if v.Version > StateVersion {
+		return &InputError{Field: "toolscope_state", Err: fmt.Errorf("the state has format %d, which is newer than this version of toolscope reads (%d)", v.Version, StateVersion)}
+	}
+	if v.Version < 0 {
+		return &InputError{Field: "toolscope_state", Want: fmt.Sprintf("a format version from 1 to %d", StateVersion), Got: fmt.Sprint(v.Version)}
 	}
 	if v.Permissions.Mode == "" {
 		v.Permissions.Mode = permission.Default

@@ -49,6 +49,12 @@ type Info struct {
 	// MCP tools come from an MCP server named MCPName.
 	MCP     bool
 	MCPName string
+	// RuleNames are further tool names whose rules apply to this tool, as
+	// Claude Code applies Read rules to Grep and Glob and Edit rules to
+	// Write. The permission engine looks up deny, ask and allow rules filed
+	// under Name and under each of these, and gives each rule, as written,
+	// to the tool's [RuleMatcher].
+	RuleNames []string
 }
 
 // ReadOnlyChecker is implemented by tools whose read-only-ness depends on the

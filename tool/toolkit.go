@@ -412,8 +412,22 @@ type prepared struct {
 	st    *State
 }
 
-// prepare finds the tool of call among the active groups and validates the
-// input against its schema. The error's text is what the model reads.
+// ErrInvalidCall is matched (with errors.Is) by the errors of
+// [Toolkit.Check] for a call that cannot run as given: its tool does not
+// exist or is in an inactive group, or its input is not JSON or breaks the
+// tool's schema. Any other error of Check means the tool's permission check
+// failed.
+var ErrInvalidCall = errors.New("invalid call")
+
+// invalidCall is an error of the model's call; its text is what the model reads.
+type invalidCall struct{ msg string }
+
+func (e *invalidCall) Error() string        { return e.msg }
+func (e *invalidCall) Is(target error) bool { return target == ErrInvalidCall }
+
+// prepare finds the tool of call among the active groups, validates the
+// input against its schema and writes whole numbers at integer locations as
+// digits (see integerLiterals). The error's text is what the model reads.
 func (tk *Toolkit) prepare(ctx context.Context, call *Call) (*prepared, error) {
 	st := call.State
 	if st == nil {
@@ -421,7 +435,7 @@ func (tk *Toolkit) prepare(ctx context.Context, call *Call) (*prepared, error) {
 	}
 	e, missing := tk.lookup(ctx, call.Name, st.ActiveGroups())
 	if e == nil {
-		return nil, errors.New(missing)
+		return nil, &invalidCall{missing}
 	}
 	input := call.Input
 	if len(input) == 0 {
@@ -429,12 +443,12 @@ func (tk *Toolkit) prepare(ctx context.Context, call *Call) (*prepared, error) {
 	}
 	m, err := decodeInput(call.Name, input)
 	if err != nil {
-		return nil, err
+		return nil, &invalidCall{err.Error()}
 	}
 	if err := e.schema.validate(call.Name, m); err != nil {
-		return nil, err
+		return nil, &invalidCall{err.Error()}
 	}
-	return &prepared{e: e, input: input, st: st}, nil
+	return &prepared{e: e, input: e.schema.integerLiterals(input), st: st}, nil
 }
 
 // decide asks the permission engine about a prepared call. A call the user
@@ -452,8 +466,9 @@ func (p *prepared) decide(ctx context.Context, call *Call) (permission.Decision,
 
 // Check finds the tool of call, validates the input and asks the permission
 // engine, without running anything. The error's text is what the model would
-// have read for a call that cannot run (an unknown tool, invalid input), or
-// the failure of the tool's permission check.
+// have read for a call that cannot run (an unknown tool, invalid input: the
+// error matches [ErrInvalidCall]), or the failure of the tool's permission
+// check.
 func (tk *Toolkit) Check(ctx context.Context, call *Call) (*Verdict, error) {
 	p, err := tk.prepare(ctx, call)
 	if err != nil {
@@ -507,7 +522,7 @@ func (tk *Toolkit) Stream(ctx context.Context, call *Call) iter.Seq2[*Chunk, err
 				yield(Errorf("Permission check of tool '%s' rewrote the input into an invalid one: %v", call.Name, err), nil)
 				return
 			}
-			input = d.UpdatedInput
+			input = e.schema.integerLiterals(d.UpdatedInput)
 		}
 		if e.info.External {
 			yield(&Chunk{Status: StatusSubmitted, Decision: &d}, nil)
@@ -636,6 +651,8 @@ func (tk *Toolkit) CallBatch(ctx context.Context, calls []*Call) ([]*Result, err
 type subject struct{ e *entry }
 
 func (s subject) Name() string { return s.e.info.Name }
+
+func (s subject) RuleNames() []string { return s.e.info.RuleNames }
 
 func (s subject) ReadOnly(ctx context.Context, input json.RawMessage) bool {
 	if c, ok := s.e.tool.(ReadOnlyChecker); ok {

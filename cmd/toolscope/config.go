@@ -2,40 +2,81 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/tool"
 )
 
-// config is the --config file: the JSON shape Claude Desktop and Claude Code
-// write ("mcpServers", "permissions"), plus "skills".
+// config is the --config file: the "permissions" of a Claude Code settings
+// file. Other keys (env, hooks, mcpServers, ...) are ignored.
 type config struct {
-	MCPServers  map[string]json.RawMessage `json:"mcpServers,omitempty"`
+	path        string
 	Permissions struct {
-		Allow       []string `json:"allow,omitempty"`
-		Deny        []string `json:"deny,omitempty"`
-		Ask         []string `json:"ask,omitempty"`
-		DefaultMode string   `json:"defaultMode,omitempty"`
+		// Rules are kept raw so that one bad rule is skipped with a warning
+		// instead of failing the whole file.
+		Allow       []json.RawMessage `json:"allow"`
+		Deny        []json.RawMessage `json:"deny"`
+		Ask         []json.RawMessage `json:"ask"`
+		DefaultMode string            `json:"defaultMode"`
 		// AdditionalDirectories are further working directories.
-		AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+		AdditionalDirectories []string `json:"additionalDirectories"`
 	} `json:"permissions"`
-	Skills []string `json:"skills,omitempty"`
 }
 
+// loadConfig reads the --config file. Every failure is a usage error naming
+// the file and, for a value of the wrong type, the field.
 func loadConfig(path string) (*config, error) {
-	c := &config{}
+	c := &config{path: path}
 	if path == "" {
 		return c, nil
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, usageErr("reading the config: %v", err)
+		return nil, usageErr("--config %s: cannot read it: %v", path, pathErr(err))
 	}
-	if err := json.Unmarshal(b, c); err != nil {
-		return nil, usageErr("config %s: %v", path, err)
+	if err := tool.DecodeInput(b, c); err != nil {
+		var ie *tool.InputError
+		if errors.As(err, &ie) && slices.Contains([]string{"permissions.allow", "permissions.deny", "permissions.ask"}, ie.Field) {
+			ie.Want = `an array of rules such as ["Bash(git log:*)", "Read(src/**)"]`
+		}
+		return nil, usageErr("--config %s: %s", path, describe(err))
 	}
 	return c, nil
+}
+
+// pathErr is the reason of a file system error, without the path the
+// message names already.
+func pathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// describe says what is wrong with a JSON file, from the error of
+// tool.DecodeInput, without its words to the model.
+func describe(err error) string {
+	var ie *tool.InputError
+	if !errors.As(err, &ie) {
+		return err.Error()
+	}
+	switch {
+	case ie.Want != "" && ie.Field != "":
+		return fmt.Sprintf("field %q must be %s, not %s", ie.Field, ie.Want, ie.Got)
+	case ie.Want != "":
+		return fmt.Sprintf("the file must hold %s, not %s", ie.Want, ie.Got)
+	case ie.Field != "":
+		return fmt.Sprintf("field %q: %v", ie.Field, ie.Err)
+	}
+	return ie.Err.Error()
 }
 
 // claudeModes maps Claude Code's mode names to ours.
@@ -50,61 +91,106 @@ func parseMode(s string) (permission.Mode, error) {
 	if m, ok := claudeModes[s]; ok {
 		return m, nil
 	}
-	m, err := permission.ParseMode(s)
-	if err != nil {
-		return "", usageErr("%v", err)
+	if m, err := permission.ParseMode(s); err == nil {
+		return m, nil
 	}
-	return m, nil
+	return "", fmt.Errorf("unknown permission mode %q (want default, accept_edits, explore, bypass or dont_ask, or Claude Code's acceptEdits, bypassPermissions, plan or dontAsk)", s)
 }
 
-// rules parses rule strings and gives them a behavior and source.
-func rules(list []string, b permission.Behavior, source string) ([]permission.Rule, error) {
-	var out []permission.Rule
-	for _, s := range list {
-		r, err := permission.ParseRule(s)
-		if err != nil {
-			return nil, usageErr("%v", err)
-		}
-		r.Behavior, r.Source = b, source
-		out = append(out, r)
-	}
-	return out, nil
+// claudeTools are Claude Code's own tools. Rules for them load quietly even
+// when toolscope has no such tool: a settings file shared with Claude Code
+// names them, and they apply if a tool of that name is registered (an MCP or
+// function tool).
+var claudeTools = []string{"Agent", "Bash", "BashOutput", "Edit", "ExitPlanMode", "Glob", "Grep",
+	"KillBash", "KillShell", "LS", "MultiEdit", "NotebookEdit", "NotebookRead", "Read", "SlashCommand",
+	"Skill", "Task", "TodoRead", "TodoWrite", "WebFetch", "WebSearch", "Write"}
+
+// ruleSet turns rule strings into rules of one behavior.
+type ruleSet struct {
+	where  string // "config cfg.json: permissions.allow" or "--allow"
+	raw    []json.RawMessage
+	b      permission.Behavior
+	source string
+	strict bool // a malformed rule is an error (flags), not a warning (files)
 }
 
 // context builds the permission context of one invocation: the persisted one
-// (from --state), the config's rules and mode, then the flags'.
-func (c *config) context(base *permission.Context, mode string, allow, deny, ask []string) (*permission.Context, error) {
+// (from --state), then the config's mode and rules, then the flags'. A
+// malformed rule in the config is reported on warn and skipped; one in a
+// flag is a usage error. A rule for a tool that is neither among known nor
+// one of Claude Code's gets a warning with the nearest name.
+func (c *config) context(base *permission.Context, f *common, known []string, warn io.Writer) (*permission.Context, error) {
 	pc := base.Clone()
 	if c.Permissions.DefaultMode != "" {
 		m, err := parseMode(c.Permissions.DefaultMode)
 		if err != nil {
-			return nil, fmt.Errorf("config: %w", err)
+			return nil, usageErr("--config %s: permissions.defaultMode: %v", c.path, err)
 		}
 		pc.Mode = m
 	}
-	if mode != "" {
-		m, err := parseMode(mode)
+	if f.mode != "" {
+		m, err := parseMode(f.mode)
 		if err != nil {
-			return nil, err
+			return nil, usageErr("--mode: %v", err)
 		}
 		pc.Mode = m
 	}
 	pc.WorkingDirs = append(pc.WorkingDirs, c.Permissions.AdditionalDirectories...)
-	for _, set := range []struct {
-		list   []string
-		b      permission.Behavior
-		source string
-	}{
-		{c.Permissions.Allow, permission.Allow, "config"}, {c.Permissions.Deny, permission.Deny, "config"}, {c.Permissions.Ask, permission.Ask, "config"},
-		{allow, permission.Allow, "cli"}, {deny, permission.Deny, "cli"}, {ask, permission.Ask, "cli"},
-	} {
-		rs, err := rules(set.list, set.b, set.source)
-		if err != nil {
-			return nil, err
+	strs := func(l []string) []json.RawMessage {
+		var out []json.RawMessage
+		for _, s := range l {
+			b, _ := json.Marshal(s)
+			out = append(out, b)
 		}
-		for _, r := range rs {
+		return out
+	}
+	cfg := "--config " + c.path + ": permissions."
+	for _, set := range []ruleSet{
+		{cfg + "allow", c.Permissions.Allow, permission.Allow, "config", false},
+		{cfg + "deny", c.Permissions.Deny, permission.Deny, "config", false},
+		{cfg + "ask", c.Permissions.Ask, permission.Ask, "config", false},
+		{"--allow", strs(f.allow), permission.Allow, "cli", true},
+		{"--deny", strs(f.deny), permission.Deny, "cli", true},
+		{"--ask", strs(f.ask), permission.Ask, "cli", true},
+	} {
+		for i, raw := range set.raw {
+			where := fmt.Sprintf("%s[%d]", set.where, i)
+			if set.strict {
+				where = set.where
+			}
+			var s string
+			if err := json.Unmarshal(raw, &s); err != nil {
+				fmt.Fprintf(warn, "toolscope: warning: %s: a rule must be a string such as \"Bash(git log:*)\", not %s; skipped\n", where, raw)
+				continue
+			}
+			r, err := permission.ParseRule(s)
+			if err != nil {
+				if set.strict {
+					return nil, usageErr("%s: %v", where, err)
+				}
+				fmt.Fprintf(warn, "toolscope: warning: %s: %v; skipped\n", where, err)
+				continue
+			}
+			if msg := unknownTool(r.Tool, known); msg != "" {
+				fmt.Fprintf(warn, "toolscope: warning: %s: rule %q: %s\n", where, s, msg)
+			}
+			r.Behavior, r.Source = set.b, set.source
 			pc.AddRule(r)
 		}
 	}
 	return pc, nil
+}
+
+// unknownTool says what is wrong with a rule's tool name, or "" when it names
+// a registered tool, one of Claude Code's, or an MCP tool or server.
+func unknownTool(name string, known []string) string {
+	if slices.Contains(known, name) || slices.Contains(claudeTools, name) || strings.HasPrefix(name, "mcp__") {
+		return ""
+	}
+	all := append(slices.Clone(known), claudeTools...)
+	msg := fmt.Sprintf("no tool is named %q, so the rule applies to nothing", name)
+	if near := nearest(name, all); near != "" {
+		msg += fmt.Sprintf(" (did you mean %s?)", near)
+	}
+	return msg
 }

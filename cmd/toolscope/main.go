@@ -1,18 +1,37 @@
 // Command toolscope checks and runs agent tool calls from the shell.
 //
-//	toolscope tools [--format openai|anthropic|mcp] [--state FILE]
-//	toolscope check [--mode M] [--allow R]... [--deny R]... [--ask R]... (--tool NAME --input JSON | -- 'SHELL COMMAND')
-//	toolscope call [--mode M] [--state FILE] [--yes] [--allow R]... TOOL 'JSON'
+//	toolscope tools [--format openai|anthropic|mcp]
+//	toolscope check [--mode M] [--allow R]... [--deny R]... [--ask R]... (--tool NAME [--input JSON|-] | -- SHELL COMMAND...)
+//	toolscope call [--mode M] [--allow R]... [--deny R]... [--ask R]... [--yes] [--json] TOOL [JSON|-]
 //	toolscope version
 //
-// Every command takes --config FILE (JSON with "permissions" and "mcpServers"
-// as Claude Code and Claude Desktop write them) and --cwd DIR (the project
-// root; default: the current directory).
+// Every command takes --config FILE (the "permissions" of a Claude Code
+// settings file: allow, deny and ask rules, defaultMode,
+// additionalDirectories; other keys are ignored), --cwd DIR (the project
+// root; default: the current directory) and --state FILE (the agent state,
+// kept between calls; call saves it).
+//
+// Flags may come before or after the arguments; "--" ends them, and for
+// check everything after it is the shell command. An input of "-" is read
+// from standard input.
 //
 // check prints the permission engine's final decision as one JSON object and
-// exits 0. call runs one tool call through the engine: it exits 0 on success,
-// 1 when the tool failed, 2 on a usage error, and 3 when the call was denied
-// or needs approval that no terminal can give (--yes approves).
+// exits 0. call runs one tool call through the engine. The exit status is
+// the same for the same error in every command:
+//
+//	0  success
+//	1  the tool ran and failed, or toolscope itself failed (a permission
+//	   check that broke, a state that could not be saved after the call)
+//	2  usage: a bad flag or argument, an unknown tool, input that is not JSON
+//	   or breaks the tool's schema, a bad --mode, rule flag, --cwd, --config
+//	   or --state (unreadable, not a toolscope state, not writable); nothing
+//	   ran and no file was written
+//	3  call only: the call was denied, or needs approval that was refused or
+//	   that no terminal can give; the message says what would let it through
+//
+// A call that needs approval asks at the terminal (y, N or always); with the
+// input on standard input it asks on the controlling terminal, /dev/tty.
+// Without a terminal it exits 3: pass --yes, or the suggested --allow rules.
 package main
 
 import (
@@ -20,7 +39,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -69,11 +87,15 @@ func exitCode(err error, stderr io.Writer) int {
 }
 
 const usage = `usage:
-  toolscope tools [--format openai|anthropic|mcp] [--state FILE]
-  toolscope check [--mode M] [--allow R]... [--deny R]... [--ask R]... (--tool NAME --input JSON | -- 'SHELL COMMAND')
-  toolscope call [--mode M] [--state FILE] [--yes] [--allow R]... TOOL 'JSON'
+  toolscope tools [--format openai|anthropic|mcp]
+  toolscope check [--mode M] [--allow R]... [--deny R]... [--ask R]... (--tool NAME [--input JSON|-] | -- SHELL COMMAND...)
+  toolscope call [--mode M] [--allow R]... [--deny R]... [--ask R]... [--yes] [--json] TOOL [JSON|-]
   toolscope version
-Every command takes --config FILE and --cwd DIR. Modes: default, accept_edits, explore, bypass, dont_ask.`
+Every command takes --config FILE, --cwd DIR and --state FILE. Flags may follow the
+arguments; -- ends them (check: the shell command follows). "-" reads the input from stdin.
+Modes: default, accept_edits, explore, bypass, dont_ask.
+Exit status: 0 ok; 1 the tool failed; 2 usage error (bad flag, unknown tool, invalid
+input, bad --config/--state/--cwd; nothing ran); 3 call denied or needing approval.`
 
 // run is the whole program; main only wires the process to it.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -85,7 +107,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "tools":
 		return runTools(ctx, args[1:], stdout, stderr)
 	case "check":
-		return runCheck(ctx, args[1:], stdout, stderr)
+		return runCheck(ctx, args[1:], stdin, stdout, stderr)
 	case "call":
 		return runCall(ctx, args[1:], stdin, stdout, stderr)
 	case "version", "--version":
@@ -105,51 +127,6 @@ func version() string {
 	return "devel"
 }
 
-// listFlag collects repeated flags.
-type listFlag []string
-
-func (l *listFlag) String() string     { return strings.Join(*l, ",") }
-func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
-
-// common are the flags every command takes.
-type common struct {
-	fs         *flag.FlagSet
-	configPath string
-	cwd        string
-	mode       string
-	allow      listFlag
-	deny       listFlag
-	ask        listFlag
-	statePath  string
-}
-
-func newFlags(name string, stderr io.Writer, withRules, withState bool) *common {
-	c := &common{fs: flag.NewFlagSet(name, flag.ContinueOnError)}
-	c.fs.SetOutput(stderr)
-	c.fs.StringVar(&c.configPath, "config", "", "JSON config file (permissions, mcpServers, skills)")
-	c.fs.StringVar(&c.cwd, "cwd", "", "project root (default: the current directory)")
-	if withRules {
-		c.fs.StringVar(&c.mode, "mode", "", "permission mode: default, accept_edits, explore, bypass, dont_ask")
-		c.fs.Var(&c.allow, "allow", "allow rule, e.g. 'Bash(git log:*)' (repeatable)")
-		c.fs.Var(&c.deny, "deny", "deny rule (repeatable)")
-		c.fs.Var(&c.ask, "ask", "ask rule (repeatable)")
-	}
-	if withState {
-		c.fs.StringVar(&c.statePath, "state", "", "agent state file, loaded and saved (read cache, tasks, groups, rules)")
-	}
-	return c
-}
-
-func (c *common) parse(args []string) error {
-	if err := c.fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return &exitError{code: 0}
-		}
-		return &exitError{code: 2}
-	}
-	return nil
-}
-
 // setup is what a command needs: the project root, the config, the toolkit,
 // the agent state, and the persisted permission context.
 type setup struct {
@@ -158,16 +135,28 @@ type setup struct {
 	tk        *tool.Toolkit
 	st        *tool.State
 	persisted *permission.Context
+	// effective is the permission context of this invocation: persisted,
+	// config and flags.
+	effective *permission.Context
+	// input is the call's input (for call's hints).
+	input string
+	// statePath is where the state is saved ("" for none): the --state
+	// file, or the file a link there points to.
+	statePath string
 }
 
-func (c *common) setup() (*setup, error) {
+// setup checks the flags that name files and builds what a command needs.
+// Every failure is a usage error (exit 2). With save set, the --state file
+// must also be writable, so that a call never runs when its state could not
+// be saved.
+func (c *common) setup(ctx context.Context, warn io.Writer, save bool) (*setup, error) {
 	s := &setup{root: c.cwd}
 	if s.root == "" {
 		s.root, _ = os.Getwd()
 	}
 	abs, err := filepath.Abs(s.root)
 	if err != nil {
-		return nil, usageErr("--cwd: %v", err)
+		return nil, usageErr("--cwd %s: %v", s.root, err)
 	}
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 		return nil, usageErr("--cwd %s: not a directory", s.root)
@@ -179,31 +168,33 @@ func (c *common) setup() (*setup, error) {
 	if s.tk, err = tool.NewToolkit(&tool.ToolkitOptions{Tools: builtin.All(&builtin.Options{Root: s.root})}); err != nil {
 		return nil, err
 	}
-	s.st = tool.NewState(nil)
-	if c.statePath != "" {
-		b, err := os.ReadFile(c.statePath)
-		switch {
-		case err == nil:
-			if err := json.Unmarshal(b, s.st); err != nil {
-				return nil, usageErr("--state %s: %v", c.statePath, err)
-			}
-		case !errors.Is(err, os.ErrNotExist):
-			return nil, usageErr("--state: %v", err)
+	if s.st, err = loadState(c.statePath); err != nil {
+		return nil, err
+	}
+	if save && c.statePath != "" {
+		if s.statePath, err = writableState(c.statePath); err != nil {
+			return nil, err
 		}
 	}
 	s.persisted = s.st.Permissions()
-	pc, err := s.cfg.context(s.persisted, c.mode, c.allow, c.deny, c.ask)
+	var known []string
+	for _, t := range s.tk.Tools(ctx, nil) {
+		known = append(known, t.Info().Name)
+		known = append(known, t.Info().RuleNames...)
+	}
+	pc, err := s.cfg.context(s.persisted, c, known, warn)
 	if err != nil {
 		return nil, err
 	}
 	s.st.SetPermissions(pc)
+	s.effective = pc
 	return s, nil
 }
 
 // save writes the state back, with the persisted permission context plus any
 // rule the user added with "always" (flags and config are not persisted).
-func (s *setup) save(path string, added []permission.Rule) error {
-	if path == "" {
+func (s *setup) save(added []permission.Rule) error {
+	if s.statePath == "" {
 		return nil
 	}
 	pc := s.persisted.Clone()
@@ -211,33 +202,55 @@ func (s *setup) save(path string, added []permission.Rule) error {
 		pc.AddRule(r)
 	}
 	s.st.SetPermissions(pc)
-	b, err := json.MarshalIndent(s.st, "", "  ")
+	return saveState(s.statePath, s.st)
+}
+
+// readInput returns the tool input an argument gives: the argument itself,
+// or standard input for "-".
+func readInput(arg string, stdin io.Reader) (string, error) {
+	if arg != "-" {
+		return arg, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(stdin, maxInput+1))
 	if err != nil {
-		return err
+		return "", usageErr("reading the input from standard input: %v", err)
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o600); err != nil {
-		return fmt.Errorf("saving the state: %w", err)
+	if len(b) > maxInput {
+		return "", usageErr("the input on standard input is larger than %d MiB", maxInput>>20)
 	}
-	return os.Rename(tmp, path)
+	return string(b), nil
+}
+
+// maxInput bounds an input read from standard input.
+const maxInput = 64 << 20
+
+// invalidCall turns an error of Toolkit.Check into the exit status: a call
+// that cannot run as given (unknown tool, input that is not JSON or breaks
+// the schema) is a usage error, the same in check and call; a permission
+// check that broke is an error (1).
+func invalidCall(err error) error {
+	if errors.Is(err, tool.ErrInvalidCall) {
+		return usageErr("%v", err)
+	}
+	return err
 }
 
 func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c := newFlags("tools", stderr, false, true)
+	c := newFlags("tools", stdout, false)
 	format := c.fs.String("format", "openai", "schema format: openai, anthropic or mcp")
 	if err := c.parse(args); err != nil {
 		return err
 	}
-	if c.fs.NArg() > 0 {
-		return usageErr("tools takes no arguments")
+	if len(c.args) > 0 {
+		return usageErr("tools takes no arguments, got %q", c.args[0])
 	}
-	s, err := c.setup()
+	s, err := c.setup(ctx, stderr, false)
 	if err != nil {
 		return err
 	}
 	schemas, err := s.tk.Schemas(ctx, s.st.ActiveGroups(), tool.Format(*format))
 	if err != nil {
-		return usageErr("%v", err)
+		return usageErr("--format: %v", err)
 	}
 	b, _ := json.MarshalIndent(schemas, "", "  ")
 	fmt.Fprintln(stdout, string(b))
@@ -254,30 +267,36 @@ type checkOutput struct {
 	Suggestions  []string            `json:"suggestions"`
 }
 
-func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c := newFlags("check", stderr, true, true)
+func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	c := newFlags("check", stdout, true)
 	toolName := c.fs.String("tool", "", "tool name (with --input)")
-	input := c.fs.String("input", "", "tool input as JSON (with --tool)")
+	input := c.fs.String("input", "", "tool input as JSON, or - to read it from standard input (with --tool)")
 	if err := c.parse(args); err != nil {
 		return err
 	}
-	rest := c.fs.Args()
 	switch {
-	case *toolName != "" && len(rest) > 0:
-		return usageErr("check takes either --tool and --input, or -- 'SHELL COMMAND', not both")
-	case *toolName == "" && len(rest) == 0:
-		return usageErr("check needs --tool NAME --input JSON, or -- 'SHELL COMMAND'")
+	case *toolName != "" && len(c.args) > 0:
+		return usageErr("check takes either --tool and --input, or -- SHELL COMMAND, not both (got the argument %q)", c.args[0])
+	case *toolName == "" && len(c.args) == 0:
+		return usageErr("check needs --tool NAME --input JSON, or -- SHELL COMMAND")
+	case *toolName == "" && *input != "":
+		return usageErr("check: --input goes with --tool NAME")
 	case *toolName == "":
-		b, _ := json.Marshal(map[string]string{"command": strings.Join(rest, " ")})
+		b, _ := json.Marshal(map[string]string{"command": strings.Join(c.args, " ")})
 		*toolName, *input = "Bash", string(b)
+	default:
+		var err error
+		if *input, err = readInput(*input, stdin); err != nil {
+			return err
+		}
 	}
-	s, err := c.setup()
+	s, err := c.setup(ctx, stderr, false)
 	if err != nil {
 		return err
 	}
 	v, err := s.tk.Check(ctx, &tool.Call{Name: *toolName, Input: json.RawMessage(*input), State: s.st})
 	if err != nil {
-		return usageErr("%v", err)
+		return invalidCall(err)
 	}
 	d := v.Decision
 	out := checkOutput{Behavior: d.Behavior, ReadOnly: v.ReadOnly, BypassImmune: d.BypassImmune && d.Behavior == permission.Ask,
@@ -300,35 +319,49 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	c := newFlags("call", stderr, true, true)
-	yes := c.fs.Bool("yes", false, "approve a call that needs approval (without asking)")
+	c := newFlags("call", stdout, true)
+	yes := c.fs.Bool("yes", false, "approve a call that needs approval (without asking); deny rules still apply")
 	asJSON := c.fs.Bool("json", false, "print the whole result as JSON")
 	if err := c.parse(args); err != nil {
 		return err
 	}
-	if c.fs.NArg() < 1 || c.fs.NArg() > 2 {
-		return usageErr("call needs TOOL and its input as JSON, e.g. toolscope call Read '{\"file_path\":\"/etc/hostname\"}'")
+	if len(c.args) < 1 || len(c.args) > 2 {
+		return usageErr("call needs TOOL and its input as JSON (or - to read it from standard input), e.g. toolscope call Read '{\"file_path\":\"/etc/hostname\"}'")
 	}
-	name, input := c.fs.Arg(0), "{}"
-	if c.fs.NArg() == 2 {
-		input = c.fs.Arg(1)
+	name, input := c.args[0], "{}"
+	if len(c.args) == 2 {
+		var err error
+		if input, err = readInput(c.args[1], stdin); err != nil {
+			return err
+		}
 	}
-	s, err := c.setup()
+	fromStdin := len(c.args) == 2 && c.args[1] == "-"
+	s, err := c.setup(ctx, stderr, true)
 	if err != nil {
 		return err
 	}
+	s.input = input
 	call := &tool.Call{ID: "cli", Name: name, Input: json.RawMessage(input), State: s.st}
+	// A call that cannot run as given is a usage error, as in check; the
+	// state file is not touched.
+	if _, err := s.tk.Check(ctx, call); err != nil {
+		return invalidCall(err)
+	}
 	var added []permission.Rule
 	r, err := s.tk.Call(ctx, call)
 	if err == nil && r.Status == tool.StatusAsking {
 		approve, always := *yes, false
 		if !approve {
-			if !isTerminal(stdin) {
+			answers, promptTo, closeAnswers := terminal(stdin, stderr, fromStdin)
+			if answers == nil {
 				printResult(stdout, r, *asJSON)
-				s.save(c.statePath, nil)
-				return &exitError{code: 3, msg: fmt.Sprintf("%s needs approval (%s); no terminal to ask: pass --yes or an --allow rule", name, r.Decision.Message)}
+				if serr := s.save(nil); serr != nil {
+					return serr
+				}
+				return &exitError{code: 3, msg: noTerminalHint(name, r.Decision, s, c, fromStdin)}
 			}
-			approve, always = prompt(stdin, stderr, name, input, r.Decision)
+			approve, always = prompt(answers, promptTo, name, input, r.Decision)
+			closeAnswers()
 		}
 		if approve {
 			if always {
@@ -344,7 +377,7 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			r.Content = []tool.Block{tool.TextBlock("The user denied the call.")}
 		}
 	}
-	if serr := s.save(c.statePath, added); serr != nil && err == nil {
+	if serr := s.save(added); serr != nil && err == nil {
 		err = serr
 	}
 	printResult(stdout, r, *asJSON)
@@ -355,10 +388,36 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	case tool.StatusSuccess:
 		return nil
 	case tool.StatusDenied, tool.StatusAsking:
-		return &exitError{code: 3}
+		msg := ""
+		if r.Decision != nil && r.Decision.Behavior == permission.Deny {
+			msg = deniedHint(name, r.Decision, s, c)
+		}
+		return &exitError{code: 3, msg: msg}
 	}
 	return &exitError{code: 1}
 }
+
+// terminal returns where to ask the user: standard input (with the prompt
+// on standard error) when it is a terminal; when standard input carried the
+// tool's input, the controlling terminal (/dev/tty), prompt and answer
+// alike, as sudo does. It returns a nil reader when there is no terminal.
+func terminal(stdin io.Reader, stderr io.Writer, inputFromStdin bool) (io.Reader, io.Writer, func()) {
+	if !inputFromStdin {
+		if isTerminal(stdin) {
+			return stdin, stderr, func() {}
+		}
+		return nil, nil, nil
+	}
+	tty, err := openTTY()
+	if err != nil {
+		return nil, nil, nil
+	}
+	return tty, tty, func() { tty.Close() }
+}
+
+// openTTY opens the controlling terminal. It is a variable so that tests can
+// stand in for one.
+var openTTY = func() (io.ReadWriteCloser, error) { return os.OpenFile("/dev/tty", os.O_RDWR, 0) }
 
 func printResult(w io.Writer, r *tool.Result, asJSON bool) {
 	if asJSON {

@@ -3,9 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,6 +17,8 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// Tests never ask the terminal of whoever runs them.
+	openTTY = func() (io.ReadWriteCloser, error) { return nil, errors.New("no terminal in tests") }
 	testscript.Main(m, map[string]func(){
 		"toolscope": func() {
 			os.Exit(exitCode(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr), os.Stderr))
@@ -38,7 +43,7 @@ func TestUsageExitCodes(t *testing.T) {
 		{[]string{"check", "--mode", "yolo", "--", "ls"}, 2, `unknown permission mode "yolo"`},
 		{[]string{"check", "--allow", "Bash(x", "--", "ls"}, 2, "missing the closing ')'"},
 		{[]string{"check", "--tool", "Nope", "--input", "{}"}, 2, "ToolNotFoundError"},
-		{[]string{"call", "Read"}, 1, "file_path"},
+		{[]string{"call", "Read"}, 2, `missing required field "file_path"`},
 		{[]string{"call", "--cwd", "/nonexistent-dir", "Read", "{}"}, 2, "not a directory"},
 		{[]string{"tools", "--format", "gemini"}, 2, "unknown schema format"},
 	} {
@@ -82,11 +87,10 @@ func TestCallAlwaysPersistsRule(t *testing.T) {
 		t.Fatal("the approved command did not run")
 	}
 	b, _ := os.ReadFile(state)
-	if !strings.Contains(string(b), `"content": "touch a.txt:*"`) {
+	if !strings.Contains(string(b), `"content": "touch a.txt`) || !strings.Contains(string(b), `"source": "suggested"`) {
 		t.Fatalf("rule not saved:\n%s", b)
 	}
 	isTerminal = func(io.Reader) bool { return false }
-	args[len(args)-1] = `{"command":"touch a.txt b.txt"}`
 	if code := exitCode(run(context.Background(), args, strings.NewReader(""), &out, &errb), &errb); code != 0 {
 		t.Fatalf("second call, covered by the saved rule: exit %d: %s", code, errb.String())
 	}
@@ -113,5 +117,147 @@ func TestCallNoTerminalSavesNoRule(t *testing.T) {
 	b, _ := os.ReadFile(state)
 	if strings.Contains(string(b), "touch") {
 		t.Fatalf("rule saved without approval: %s", b)
+	}
+}
+
+// goWording matches the texts of Go's JSON decoder and flag package, which
+// must not reach users.
+var goWording = regexp.MustCompile(`(^|\s)json: |Go struct|Go value|cannot unmarshal|flag provided but not defined|UnmarshalJSON`)
+
+// TestSameErrorSameExitCode runs check and call with the same mistake: both
+// exit 2 (usage), with a message that names it, and call runs nothing.
+func TestSameErrorSameExitCode(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	settings := write("settings.json", `{"permissions":{"allow":["Bash(ls)"]},"env":{}}`)
+	badJSON := write("bad.json", `{"permissions":`)
+	badType := write("type.json", `{"permissions":{"deny":"Bash"}}`)
+	badMode := write("mode.json", `{"permissions":{"defaultMode":"yolo"}}`)
+	touch := `{"command":"touch ran"}`
+	for _, tt := range []struct {
+		name        string
+		check, call []string // the arguments after the command
+		stdin       string
+		msg         string
+	}{
+		{"unknown tool", []string{"--tool", "Nope", "--input", "{}"}, []string{"Nope", "{}"}, "", "ToolNotFoundError: The tool named 'Nope' doesn't exist."},
+		{"invalid JSON input", []string{"--tool", "Bash", "--input", `{"command":`}, []string{"Bash", `{"command":`}, "", "Invalid JSON input for tool 'Bash'"},
+		{"invalid JSON on stdin", []string{"--tool", "Bash", "--input", "-"}, []string{"Bash", "-"}, `{"command":`, "Invalid JSON input for tool 'Bash'"},
+		{"input of the wrong type", []string{"--tool", "Bash", "--input", `{"command":3}`}, []string{"Bash", `{"command":3}`}, "", `field "command" must be a string, not an integer (3)`},
+		{"input missing a field", []string{"--tool", "Bash", "--input", `{}`}, []string{"Bash", `{}`}, "", `missing required field "command"`},
+		{"input not an object", []string{"--tool", "Bash", "--input", `["touch ran"]`}, []string{"Bash", `["touch ran"]`}, "", "must be a JSON object, not an array"},
+		{"bad --mode", []string{"--mode", "yolo", "--", "touch ran"}, []string{"--mode", "yolo", "Bash", touch}, "", `--mode: unknown permission mode "yolo"`},
+		{"bad rule flag", []string{"--allow", "Bash(x", "--", "touch ran"}, []string{"--allow", "Bash(x", "Bash", touch}, "", `--allow: parse rule "Bash(x": missing the closing ')'`},
+		{"bad --cwd", []string{"--cwd", filepath.Join(dir, "nope"), "--", "touch ran"}, []string{"--cwd", filepath.Join(dir, "nope"), "Bash", touch}, "", "not a directory"},
+		{"--config missing", []string{"--config", filepath.Join(dir, "nope.json"), "--", "touch ran"}, []string{"--config", filepath.Join(dir, "nope.json"), "Bash", touch}, "", "cannot read it: no such file or directory"},
+		{"--config not JSON", []string{"--config", badJSON, "--", "touch ran"}, []string{"--config", badJSON, "Bash", touch}, "", "not valid JSON: unexpected end of JSON input"},
+		{"--config of the wrong type", []string{"--config", badType, "--", "touch ran"}, []string{"--config", badType, "Bash", touch}, "", `field "permissions.deny" must be an array of rules`},
+		{"--config with a bad mode", []string{"--config", badMode, "--", "touch ran"}, []string{"--config", badMode, "Bash", touch}, "", `permissions.defaultMode: unknown permission mode "yolo"`},
+		{"--state not a state", []string{"--state", settings, "--", "touch ran"}, []string{"--state", settings, "Bash", touch}, "", "is not a toolscope state file"},
+		{"--state a directory", []string{"--state", dir, "--", "touch ran"}, []string{"--state", dir, "Bash", touch}, "", "is a directory"},
+		{"unknown flag", []string{"--frob", "--", "touch ran"}, []string{"--frob", "Bash", touch}, "", "unknown flag --frob"},
+		{"flag without its value", []string{"--tool", "Bash", "--input", touch, "--mode"}, []string{"Bash", touch, "--mode"}, "", "flag --mode needs a value"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			codes := map[string]int{}
+			for cmd, args := range map[string][]string{"check": tt.check, "call": tt.call} {
+				args = append([]string{cmd, "--cwd", dir, "--yes"}, args...)
+				if cmd == "check" {
+					args = slices.Delete(args, 3, 4) // check has no --yes
+				}
+				if slices.Contains(args, filepath.Join(dir, "nope")) {
+					args = slices.Delete(args, 1, 3) // the bad --cwd is the one under test
+				}
+				var out, errb bytes.Buffer
+				codes[cmd] = exitCode(run(context.Background(), args, strings.NewReader(tt.stdin), &out, &errb), &errb)
+				if !strings.Contains(errb.String(), tt.msg) {
+					t.Errorf("%s: stderr %q, want %q", cmd, errb.String(), tt.msg)
+				}
+				if goWording.MatchString(errb.String()) {
+					t.Errorf("%s: Go's wording in %q", cmd, errb.String())
+				}
+			}
+			if codes["check"] != 2 || codes["call"] != 2 {
+				t.Errorf("exit codes: check %d, call %d; want 2 and 2", codes["check"], codes["call"])
+			}
+			if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {
+				t.Fatal("call ran the command")
+			}
+		})
+	}
+}
+
+// TestHintFlagsLetTheCallThrough: the --allow flags that call's no-terminal
+// message proposes do let the same call run (compound commands included).
+func TestHintFlagsLetTheCallThrough(t *testing.T) {
+	dir, elsewhere := t.TempDir(), t.TempDir()
+	flagRE := regexp.MustCompile(`--allow '([^']*)'`)
+	for _, tt := range []struct{ mode, tool, input string }{
+		{"default", "Bash", `{"command":"mkdir -p a && touch a/b"}`},
+		{"default", "Bash", `{"command":"touch c; touch d"}`},
+		{"default", "Write", `{"file_path":"` + filepath.Join(elsewhere, "x.txt") + `","content":"x"}`},
+		// Outside the project: dont_ask allows edits inside it on its own.
+		{"dont_ask", "Bash", `{"command":"mkdir -p ` + elsewhere + `/e && touch ` + elsewhere + `/e/f"}`},
+		{"dont_ask", "Bash", `{"command":"touch ` + elsewhere + `/g"}`},
+	} {
+		var out, errb bytes.Buffer
+		args := []string{"call", "--cwd", dir, "--mode", tt.mode, tt.tool, tt.input}
+		if code := exitCode(run(context.Background(), args, strings.NewReader(""), &out, &errb), &errb); code != 3 {
+			t.Fatalf("%s: exit %d, want 3: %s", tt.input, code, errb.String())
+		}
+		var flags []string
+		for _, m := range flagRE.FindAllStringSubmatch(errb.String(), -1) {
+			flags = append(flags, "--allow", m[1])
+		}
+		if len(flags) == 0 {
+			t.Fatalf("%s: no --allow flag in %q", tt.input, errb.String())
+		}
+		out.Reset()
+		errb.Reset()
+		args = append(args[:len(args)-2], append(flags, args[len(args)-2:]...)...)
+		if code := exitCode(run(context.Background(), args, strings.NewReader(""), &out, &errb), &errb); code != 0 {
+			t.Errorf("%v: exit %d: %s%s", args, code, out.String(), errb.String())
+		}
+	}
+}
+
+// fakeTTY is a terminal: it answers with its input and records the prompt.
+type fakeTTY struct {
+	io.Reader
+	prompt bytes.Buffer
+	closed bool
+}
+
+func (f *fakeTTY) Write(p []byte) (int, error) { return f.prompt.Write(p) }
+func (f *fakeTTY) Close() error                { f.closed = true; return nil }
+
+// TestCallInputFromStdinAsksOnTTY: with the input on standard input, call
+// asks on the controlling terminal, prompt and answer alike.
+func TestCallInputFromStdinAsksOnTTY(t *testing.T) {
+	defer func(f func() (io.ReadWriteCloser, error)) { openTTY = f }(openTTY)
+	dir := t.TempDir()
+	for answer, ran := range map[string]bool{"y\n": true, "n\n": false} {
+		tty := &fakeTTY{Reader: strings.NewReader(answer)}
+		openTTY = func() (io.ReadWriteCloser, error) { return tty, nil }
+		name := strings.TrimSpace(answer) + ".txt"
+		var out, errb bytes.Buffer
+		stdin := strings.NewReader(`{"command":"touch ` + name + `"}`)
+		code := exitCode(run(context.Background(), []string{"call", "--cwd", dir, "Bash", "-"}, stdin, &out, &errb), &errb)
+		_, err := os.Stat(filepath.Join(dir, name))
+		if ran != (err == nil) || (code == 0) != ran {
+			t.Errorf("answer %q: exit %d, ran=%v: %s", answer, code, err == nil, errb.String())
+		}
+		if !strings.Contains(tty.prompt.String(), "Allow? [y/N/always: adds Bash(touch ") || strings.Contains(errb.String(), "Allow?") {
+			t.Errorf("answer %q: prompt on the terminal %q, on stderr %q", answer, tty.prompt.String(), errb.String())
+		}
+		if !tty.closed {
+			t.Error("the terminal was not closed")
+		}
 	}
 }

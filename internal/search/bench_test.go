@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -27,17 +28,34 @@ var benchQueries = []struct {
 	{"ignorecase", GrepOptions{Pattern: "FUNC MAIN", IgnoreCase: true}},
 }
 
+// benchExclude is a realistic exclusion list: a project's secret policy and
+// a few deny rules, one of them (*.pem) matching some twenty files of the
+// corpus. Each benchmark runs without it (exclude=0) and with it
+// (exclude=8); compare with benchstat -col /exclude.
+func benchExclude(root string) []string {
+	return []string{".env", ".env.*", "id_rsa*", ".ssh", "*.pem", "/home/u/.aws/**", root + "/secrets/**", "/**/credentials.json"}
+}
+
+// withExclusions runs f as two sub-benchmarks, without and with benchExclude.
+func withExclusions(b *testing.B, root string, f func(b *testing.B, exclude []string)) {
+	for _, exclude := range [][]string{nil, benchExclude(root)} {
+		b.Run(fmt.Sprintf("exclude=%d", len(exclude)), func(b *testing.B) { f(b, exclude) })
+	}
+}
+
 func benchGrep(b *testing.B, engine Engine) {
 	root := goSrc(b)
 	for _, q := range benchQueries {
 		b.Run(q.name, func(b *testing.B) {
-			o := q.opts
-			o.Path, o.Engine = root, engine
-			for b.Loop() {
-				if _, err := Grep(context.Background(), &o); err != nil {
-					b.Fatal(err)
+			withExclusions(b, root, func(b *testing.B, exclude []string) {
+				o := q.opts
+				o.Path, o.Engine, o.Exclude = root, engine, exclude
+				for b.Loop() {
+					if _, err := Grep(context.Background(), &o); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
+			})
 		})
 	}
 }
@@ -53,11 +71,13 @@ func BenchmarkGlob(b *testing.B) {
 	root := goSrc(b)
 	for _, pattern := range []string{"**/*_test.go", "**/*.{s,go}"} {
 		b.Run(pattern, func(b *testing.B) {
-			for b.Loop() {
-				if _, err := Glob(context.Background(), root, pattern, nil); err != nil {
-					b.Fatal(err)
+			withExclusions(b, root, func(b *testing.B, exclude []string) {
+				for b.Loop() {
+					if _, err := Glob(context.Background(), root, pattern, &GlobOptions{Exclude: exclude}); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
+			})
 		})
 	}
 }

@@ -20,6 +20,13 @@ const DefaultGlobLimit = 100
 // GlobOptions configures [Glob]. nil means defaults.
 type GlobOptions struct {
 	Limit int // most files returned; 0 means DefaultGlobLimit
+
+	// Exclude lists what must never be listed, with the syntax and meaning
+	// of [GrepOptions.Exclude]: excluded directories are not entered, and
+	// excluded files (and links to them) are not listed whatever the
+	// pattern. An excluded root gives an [*ExcludedError]; a refused
+	// pattern a [*BadExcludeError].
+	Exclude []string
 }
 
 // GlobResult lists the newest matching files.
@@ -34,12 +41,19 @@ type GlobResult struct {
 // "{a,b}") relative to root; an absolute pattern inside root is accepted. The
 // files are those `rg --files --hidden` lists: hidden files are included,
 // .git is skipped, .gitignore is honoured, and no symbolic link is followed
-// out of root. An invalid pattern gives an error wrapping
-// [doublestar.ErrBadPattern].
+// out of root. Nothing that opts.Exclude excludes is listed. An invalid
+// pattern gives an error wrapping [doublestar.ErrBadPattern].
 func Glob(ctx context.Context, root, pattern string, opts *GlobOptions) (*GlobResult, error) {
 	limit := DefaultGlobLimit
 	if opts != nil && opts.Limit > 0 {
 		limit = opts.Limit
+	}
+	var ex *excluder
+	if opts != nil && len(opts.Exclude) > 0 {
+		var err error
+		if ex, err = compileExclude(opts.Exclude); err != nil {
+			return nil, err
+		}
 	}
 	root, err := filepath.Abs(root)
 	if err != nil {
@@ -70,6 +84,13 @@ func Glob(ctx context.Context, root, pattern string, opts *GlobOptions) (*GlobRe
 			return walk.None
 		}
 	}
+	var rx *rootExcluder
+	if ex != nil {
+		if rx, err = ex.forPath(root); err != nil {
+			return nil, err
+		}
+		wopts.Override = rx.override(wopts.Override)
+	}
 	h := &newest{limit: limit}
 	for e, err := range walk.Files(ctx, root, &wopts) {
 		if err != nil {
@@ -80,6 +101,9 @@ func Glob(ctx context.Context, root, pattern string, opts *GlobOptions) (*GlobRe
 		}
 		if !doublestar.MatchUnvalidated(pat, e.Rel) {
 			continue
+		}
+		if rx != nil && e.Path != root && rx.fileHit(e.Rel, e.Target) != nil {
+			continue // a link to an excluded file, or (were the override wrong) an excluded one
 		}
 		h.total++
 		var mtime time.Time

@@ -198,11 +198,15 @@ func filter(o *GrepOptions) (func(rel string, isDir bool) walk.Match, error) {
 
 type fileOutput struct {
 	path string
+	e    walk.Entry
 	out  []byte
 }
 
 // runGo searches with the Go engine and writes what rg would print to out.
-func runGo(ctx context.Context, o *GrepOptions, isDir bool, out io.Writer) error {
+// With rx, excluded directories are not entered, excluded files and links to
+// them are not opened, and the output of every file is checked once more
+// before it is written (a single file has been checked already).
+func runGo(ctx context.Context, o *GrepOptions, isDir bool, rx *rootExcluder, out io.Writer) error {
 	s, err := newGoSearch(o, isDir)
 	if err != nil {
 		return err
@@ -210,6 +214,9 @@ func runGo(ctx context.Context, o *GrepOptions, isDir bool, out io.Writer) error
 	override, err := filter(o) // checked for a single file too: rg reports a bad type or glob either way
 	if err != nil {
 		return err
+	}
+	if rx != nil {
+		override = rx.override(override) // first, so that no glob can re-include an excluded path
 	}
 	if !isDir {
 		w := newWorker(ctx, s)
@@ -241,7 +248,7 @@ func runGo(ctx context.Context, o *GrepOptions, isDir bool, out io.Writer) error
 					continue // unreadable files are skipped, as rg skips them after a warning
 				}
 				mu.Lock()
-				results = append(results, fileOutput{name, bytes.Clone(out)})
+				results = append(results, fileOutput{name, e, bytes.Clone(out)})
 				mu.Unlock()
 			}
 		})
@@ -250,6 +257,9 @@ func runGo(ctx context.Context, o *GrepOptions, isDir bool, out io.Writer) error
 	for e, err := range walk.Files(ctx, o.Path, opts) {
 		if err != nil {
 			continue
+		}
+		if rx != nil && e.Target != "" && rx.targetHit(e.Target) != nil {
+			continue // a link to an excluded file
 		}
 		select {
 		case paths <- e:
@@ -265,11 +275,16 @@ func runGo(ctx context.Context, o *GrepOptions, isDir bool, out io.Writer) error
 		return err
 	}
 	slices.SortFunc(results, func(a, b fileOutput) int { return strings.Compare(a.path, b.path) })
-	for i, r := range results {
-		if i > 0 && s.context {
+	written := false
+	for _, r := range results {
+		if rx != nil && rx.fileHit(r.e.Rel, r.e.Target) != nil {
+			continue
+		}
+		if written && s.context {
 			out.Write([]byte("--\n"))
 		}
 		out.Write(r.out)
+		written = true
 	}
 	return nil
 }

@@ -8,6 +8,13 @@
 // walk) that reproduces what ripgrep prints when its output is not a terminal.
 // Both share the reference's post-processing: empty lines dropped, pagination
 // by head_limit and offset, and a notice when results were cut.
+//
+// Both tools take a list of exclusions ([GrepOptions.Exclude],
+// [GlobOptions.Exclude]): the files that deny rules and secret policies
+// protect. Each engine keeps out of excluded directories and never opens an
+// excluded file (ripgrep gets them as --glob flags that take precedence over
+// the user's), and what the engines print is filtered by path once more, so
+// that a mistake in one layer does not expose a file.
 package search
 
 import (
@@ -72,6 +79,47 @@ type GrepOptions struct {
 	HeadLimit *int // lines or entries to return; nil means DefaultHeadLimit, 0 means all
 	Offset    int  // lines or entries to skip first
 
+	// Exclude lists what must never be searched or listed: the files that
+	// the user's Read deny rules and the project's secret policy protect.
+	// Nothing excluded is opened, and no user glob (Glob, or Glob's
+	// pattern) can bring it back. There are two kinds of pattern:
+	//
+	//   - A pattern without a slash is matched against the base name of
+	//     every file and directory, at any depth, like a .gitignore line
+	//     without a slash: ".env", ".env.*", "id_rsa*", "*.pem". A matching
+	//     directory excludes everything under it (".ssh").
+	//   - A pattern starting with "/" is matched against the absolute path
+	//     of every file and directory: "/home/u/proj/secrets/**",
+	//     "/home/u/proj/config/prod.yml", "/**/secrets/*". A matching
+	//     directory excludes everything under it, so "/home/u/proj/secrets"
+	//     and "/home/u/proj/secrets/**" exclude the same files. A trailing
+	//     slash is ignored, and the path must otherwise be clean (no "//",
+	//     "." or ".." segments).
+	//
+	// Both use doublestar syntax, matched case-sensitively: "*" and "?"
+	// match within one path segment, "**" as a whole segment matches any
+	// number of segments (elsewhere, and as "***", stars mean "*"), "[...]"
+	// is a character class ("[!...]" and "[^...]" negate it), "{a,b}"
+	// matches either alternative, and "\" escapes the next character. A
+	// "/" may only separate segments: not inside a class or braces, nor
+	// escaped. There is no negation: a leading "!" is literal. A pattern
+	// must be valid UTF-8, and its braces expand to at most 256
+	// alternatives.
+	//
+	// A path is excluded when a pattern matches it or any directory above
+	// it, hidden or not (both engines search hidden files). The searched
+	// path is matched as the caller spells it and with symbolic links
+	// resolved, and when it is excluded itself the search fails with an
+	// [*ExcludedError] (inside a [ToolError]) naming the pattern. A symbolic
+	// link found in the search is excluded when its own path or the file it
+	// resolves to is.
+	//
+	// A relative pattern that holds a slash ("secrets/*.key") is refused:
+	// relative to the searched directory it would change meaning with every
+	// call. Refused and invalid patterns fail the search with a
+	// [*BadExcludeError] before anything is read.
+	Exclude []string
+
 	Timeout time.Duration // 0 means DefaultTimeout
 	Engine  Engine
 	RgPath  string // the rg binary; "" looks up "rg" on PATH
@@ -86,11 +134,17 @@ type GrepResult struct {
 }
 
 // ToolError is a failure the model should see (a bad pattern, an unknown
-// file type, a timeout, a missing path). Other errors from this package mean
-// the infrastructure failed.
-type ToolError struct{ Msg string }
+// file type, a timeout, a missing path, an excluded path). Other errors from
+// this package mean the infrastructure failed.
+type ToolError struct {
+	Msg string
+	Err error // the underlying error, if any (an [*ExcludedError])
+}
 
 func (e *ToolError) Error() string { return e.Msg }
+
+// Unwrap returns e.Err.
+func (e *ToolError) Unwrap() error { return e.Err }
 
 func toolErrorf(format string, args ...any) error {
 	return &ToolError{Msg: fmt.Sprintf(format, args...)}
@@ -116,6 +170,13 @@ func Grep(ctx context.Context, opts *GrepOptions) (*GrepResult, error) {
 	default:
 		return nil, toolErrorf("Error: output_mode must be one of content, files_with_matches, count (got %q).", o.OutputMode)
 	}
+	var ex *excluder
+	if len(o.Exclude) > 0 {
+		var err error
+		if ex, err = compileExclude(o.Exclude); err != nil {
+			return nil, err
+		}
+	}
 	if o.Path == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -129,6 +190,16 @@ func Grep(ctx context.Context, opts *GrepOptions) (*GrepResult, error) {
 			return nil, toolErrorf("Path not found: %s", o.Path)
 		}
 		return nil, toolErrorf("Cannot access path %s: %v", o.Path, err)
+	}
+	var rx *rootExcluder
+	if ex != nil {
+		if rx, err = ex.forPath(o.Path); err != nil {
+			var xe *ExcludedError
+			if errors.As(err, &xe) {
+				return nil, &ToolError{Msg: "Error: " + xe.Error(), Err: xe}
+			}
+			return nil, err
+		}
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
@@ -149,9 +220,9 @@ func Grep(ctx context.Context, opts *GrepOptions) (*GrepResult, error) {
 	}
 	pg := &pager{offset: o.Offset, limit: limit}
 	if engine == Ripgrep {
-		err = runRipgrep(ctx, &o, fi.IsDir(), pg)
+		err = runRipgrep(ctx, &o, fi.IsDir(), rx, pg)
 	} else {
-		err = runGo(ctx, &o, fi.IsDir(), pg)
+		err = runGo(ctx, &o, fi.IsDir(), rx, pg)
 	}
 	if err == nil {
 		err = ctx.Err()

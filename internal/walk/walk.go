@@ -63,6 +63,12 @@ const (
 type Entry struct {
 	Path string // absolute path
 	Rel  string // slash-separated path relative to the root; the base name when the root is a file
+	// Target is set for a symbolic link: the absolute path of the regular
+	// file it resolves to (every link on the way followed, so it lies inside
+	// the root's real path). It is empty for a plain file and for a root
+	// given as a file. A caller that filters by path must filter by Target
+	// too, or a link would smuggle in the file it points to.
+	Target string
 
 	d    fs.DirEntry
 	info fs.FileInfo
@@ -276,8 +282,8 @@ func (w *walker) readDir(d dirWork) batch {
 		case typ.IsRegular():
 			files = append(files, Entry{Path: path, Rel: rel, d: de})
 		default: // a symbolic link: keep it only if it is a file inside the root
-			if fi, ok := w.linkTarget(path); ok {
-				files = append(files, Entry{Path: path, Rel: rel, info: fi})
+			if real, fi, ok := w.linkTarget(path); ok {
+				files = append(files, Entry{Path: path, Rel: rel, Target: real, info: fi})
 			}
 		}
 	}
@@ -290,16 +296,18 @@ func (w *walker) readDir(d dirWork) batch {
 	return batch{entries: files}
 }
 
-func (w *walker) linkTarget(path string) (fs.FileInfo, bool) {
+// linkTarget resolves the symbolic link at path and reports whether it is a
+// regular file inside the root.
+func (w *walker) linkTarget(path string) (string, fs.FileInfo, bool) {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil || !within(w.realRoot, real) {
-		return nil, false
+		return "", nil, false
 	}
 	fi, err := os.Stat(real)
 	if err != nil || !fi.Mode().IsRegular() {
-		return nil, false
+		return "", nil, false
 	}
-	return fi, true
+	return real, fi, true
 }
 
 func within(root, path string) bool {

@@ -343,6 +343,27 @@ func TestSymlinksStayInRoot(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
+	// A link carries the file it resolves to, so that callers can filter by both.
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := map[string]string{}
+	for e, err := range Files(context.Background(), root, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		targets[e.Rel] = e.Target
+	}
+	wantTargets := map[string]string{
+		"inside.txt":   filepath.Join(realRoot, "sub", "deep.txt"),
+		"relative.txt": filepath.Join(realRoot, "real.txt"),
+		"real.txt":     "",
+		"sub/deep.txt": "",
+	}
+	if diff := cmp.Diff(wantTargets, targets); diff != "" {
+		t.Errorf("targets (-want +got):\n%s", diff)
+	}
 }
 
 func TestRootFile(t *testing.T) {

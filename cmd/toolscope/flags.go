@@ -1,0 +1,167 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// listFlag collects repeated flags.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
+
+// common are the flags every command takes, and the arguments left over.
+type common struct {
+	name       string
+	fs         *flag.FlagSet
+	stdout     io.Writer
+	configPath string
+	cwd        string
+	mode       string
+	allow      listFlag
+	deny       listFlag
+	ask        listFlag
+	statePath  string
+	// args are the arguments that are not flags, in order; dashdash
+	// reports that "--" ended the flags.
+	args     []string
+	dashdash bool
+}
+
+func newFlags(name string, stdout io.Writer, withRules bool) *common {
+	c := &common{name: name, fs: flag.NewFlagSet(name, flag.ContinueOnError), stdout: stdout}
+	c.fs.SetOutput(io.Discard) // errors are reported by parse, help by run
+	c.fs.StringVar(&c.configPath, "config", "", "JSON config file: \"permissions\" as Claude Code writes them")
+	c.fs.StringVar(&c.cwd, "cwd", "", "project root (default: the current directory)")
+	c.fs.StringVar(&c.statePath, "state", "", "agent state file (read cache, shell directory, rules added with \"always\")")
+	if withRules {
+		c.fs.StringVar(&c.mode, "mode", "", "permission mode: default, accept_edits, explore, bypass, dont_ask")
+		c.fs.Var(&c.allow, "allow", "allow rule, e.g. 'Bash(git log:*)' (repeatable)")
+		c.fs.Var(&c.deny, "deny", "deny rule (repeatable)")
+		c.fs.Var(&c.ask, "ask", "ask rule (repeatable)")
+	}
+	return c
+}
+
+// parse parses args with flags anywhere: before, between and after the
+// arguments, up to a "--", after which everything is an argument (so that
+// `check -- ls -la` keeps its -la). "-" is an argument (standard input).
+func (c *common) parse(args []string) error {
+	for {
+		if err := c.fs.Parse(args); err != nil {
+			return c.flagError(err, args)
+		}
+		rest := c.fs.Args()
+		done := args[:len(args)-len(rest)]
+		if n := len(done); n > 0 && done[n-1] == "--" && !(n > 1 && c.takesValue(done[n-2])) {
+			c.args, c.dashdash = append(c.args, rest...), true
+			return nil
+		}
+		if len(rest) == 0 {
+			return nil
+		}
+		c.args = append(c.args, rest[0])
+		args = rest[1:]
+	}
+}
+
+// takesValue reports whether arg is a flag that takes the next argument as
+// its value ("--mode", not "--mode=x" nor "--yes").
+func (c *common) takesValue(arg string) bool {
+	name, ok := strings.CutPrefix(arg, "-")
+	name = strings.TrimPrefix(name, "-")
+	if !ok || name == "" || strings.Contains(name, "=") {
+		return false
+	}
+	f := c.fs.Lookup(name)
+	if f == nil {
+		return false
+	}
+	b, isBool := f.Value.(interface{ IsBoolFlag() bool })
+	return !isBool || !b.IsBoolFlag()
+}
+
+// flagError rewrites the flag package's errors: the flag as the user spelled
+// it, and what to do.
+func (c *common) flagError(err error, args []string) error {
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(c.stdout, usage)
+		fmt.Fprintf(c.stdout, "\nflags of %s:\n", c.name)
+		c.fs.SetOutput(c.stdout)
+		c.fs.PrintDefaults()
+		return &exitError{code: 0}
+	}
+	msg := err.Error()
+	spelled := func(name string) string {
+		for _, a := range args {
+			if a == "--" {
+				break
+			}
+			if n := strings.TrimLeft(a, "-"); strings.HasPrefix(a, "-") && (n == name || strings.HasPrefix(n, name+"=")) {
+				return strings.SplitN(a, "=", 2)[0]
+			}
+		}
+		return "--" + name
+	}
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		var known []string
+		c.fs.VisitAll(func(f *flag.Flag) { known = append(known, f.Name) })
+		m := fmt.Sprintf("%s: unknown flag %s", c.name, spelled(name))
+		if near := nearest(name, known); near != "" {
+			m += fmt.Sprintf(" (did you mean --%s?)", near)
+		}
+		if c.name == "check" {
+			m += "; a shell command with flags of its own goes after --: toolscope check -- ls -la"
+		}
+		return usageErr("%s\nrun 'toolscope help' for the usage", m)
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return usageErr("%s: flag %s needs a value", c.name, spelled(name))
+	}
+	return usageErr("%s: %s", c.name, strings.ReplaceAll(msg, " -", " --"))
+}
+
+// nearest returns the candidate closest to name by edit distance (ignoring
+// case), if it is close enough to be a likely typo; "" otherwise. Ties go to
+// the candidate that sorts first.
+func nearest(name string, candidates []string) string {
+	best, bestD := "", -1
+	sorted := slices.Clone(candidates)
+	slices.Sort(sorted)
+	for _, c := range sorted {
+		d := editDistance(strings.ToLower(name), strings.ToLower(c))
+		if bestD < 0 || d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if bestD < 0 || bestD > max(1, min(len(name), len(best))/2) {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,120 @@
+package bashglob
+
+import (
+	"errors"
+	"fmt"
+)
+
+// MaxPatternLen is the longest pattern, in bytes, that Match, MatchPrefix
+// and Expand evaluate. Unsupported reports longer patterns, so callers
+// treat them as matching everything. The limit bounds the work of
+// MatchPrefix (linear in the pattern length) and of Match (proportional to
+// the pattern length times the name length).
+const MaxPatternLen = 16 << 10
+
+// Options adjusts the matching rules. The zero value, and a nil *Options,
+// mean bash 5.2's defaults in a non-interactive shell in a UTF-8 locale
+// whose collation is code point order (C.UTF-8).
+type Options struct {
+	// DotGlob lets wildcards and bracket expressions match a leading
+	// '.', as after bash's "shopt -s dotglob". The names "." and ".."
+	// still need a literal leading dot (and DotEntries).
+	DotGlob bool
+
+	// DotEntries lets a pattern component that begins with a literal
+	// '.' match the names "." and "..", as bash before 5.2 did (and bash
+	// 5.2 with "shopt -u globskipdots", dash, and others): there ".*"
+	// matches "..". Expand then also lists "." and ".." in every
+	// directory it reads. Set it to ask the conservative question for an
+	// unknown shell.
+	DotEntries bool
+
+	// FoldCase makes letters match regardless of case: a character of the
+	// name matches a pattern element when any of its simple case
+	// foldings (unicode.SimpleFold; ASCII only where bash compares bytes)
+	// does. This applies to literal characters, ranges, classes and
+	// negated sets alike, so "[!a]" matches "A" and "a" (whose variant
+	// "A" is not "a"). It answers whether a pattern could refer to a file
+	// on a case-insensitive file system; it is deliberately broader than
+	// bash's nocaseglob.
+	FoldCase bool
+
+	// AnyLocale makes bracket expressions match every character whose
+	// membership bash leaves to the locale: characters above U+007F
+	// against a character class, characters above U+00FF against a range
+	// (bash orders those with wcscoll), and any character other than c
+	// against an equivalence class [=c=]. A negated expression matches
+	// them too. Without it, the C.UTF-8 answer is given.
+	AnyLocale bool
+}
+
+// DefaultMaxEntries is the directory-entry budget Expand uses when
+// ExpandOptions.MaxEntries is zero.
+const DefaultMaxEntries = 100000
+
+// DefaultMaxResults is the result budget Expand uses when
+// ExpandOptions.MaxResults is zero.
+const DefaultMaxResults = 10000
+
+// ExpandOptions configures Expand.
+type ExpandOptions struct {
+	// Options are the matching rules.
+	Options
+
+	// Dir is the absolute directory against which a relative pattern is
+	// expanded, like the shell's working directory. Results of a relative
+	// pattern are relative, as bash prints them. It is ignored for
+	// absolute patterns.
+	Dir string
+
+	// MaxEntries bounds the directory entries Expand reads in all. Zero
+	// means DefaultMaxEntries; a negative value means no bound. Going
+	// over it makes Expand fail with ErrTooManyEntries.
+	MaxEntries int
+
+	// MaxResults bounds the number of results. Zero means
+	// DefaultMaxResults; a negative value means no bound. Going over it
+	// makes Expand fail with ErrTooManyResults.
+	MaxResults int
+
+	// StrictErrors makes Expand fail when it cannot read a directory or
+	// test a path for a reason other than its absence (such as
+	// permission denied). By default such paths contribute nothing, as
+	// in bash; a missing path, a non-directory and a symbolic link loop
+	// always contribute nothing.
+	StrictErrors bool
+}
+
+// ErrUnsupported is what errors.Is finds in every *UnsupportedError.
+var ErrUnsupported = errors.New("bashglob: unsupported pattern")
+
+// ErrTooManyEntries is returned (wrapped) by Expand when it would read more
+// directory entries than ExpandOptions.MaxEntries allows.
+var ErrTooManyEntries = errors.New("bashglob: too many directory entries")
+
+// ErrTooManyResults is returned (wrapped) by Expand when the expansion has
+// more results than ExpandOptions.MaxResults allows.
+var ErrTooManyResults = errors.New("bashglob: too many results")
+
+// UnsupportedError reports a pattern construct whose bash meaning this
+// package does not pin down. See Unsupported.
+type UnsupportedError struct {
+	// Pattern is the pattern.
+	Pattern string
+	// Offset is the byte offset of the construct in Pattern.
+	Offset int
+	// Construct describes the construct.
+	Construct string
+}
+
+// Error implements error.
+func (e *UnsupportedError) Error() string {
+	p := e.Pattern
+	if len(p) > 64 {
+		p = p[:64] + "..."
+	}
+	return fmt.Sprintf("bashglob: unsupported pattern %q: %s at offset %d", p, e.Construct, e.Offset)
+}
+
+// Is reports whether target is ErrUnsupported.
+func (e *UnsupportedError) Is(target error) bool { return target == ErrUnsupported }

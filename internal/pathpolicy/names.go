@@ -1,0 +1,216 @@
+package pathpolicy
+
+import "strings"
+
+// The secret and protected names. Every name is compared case-insensitively:
+// on macOS and Windows ".SSH" is ".ssh".
+
+// secretDirs are directories whose whole content is credentials, wherever
+// they are (a home directory, another user's, a backup).
+var secretDirs = []string{".ssh", ".aws", ".azure", ".gnupg", ".kube", ".terraform.d", ".password-store"}
+
+// secretSeqs are component sequences that hold credentials wherever they
+// appear (".config/gh" in any home), with everything below them.
+var secretSeqs = [][]string{
+	{".config", "gh"}, {".config", "gcloud"}, {".config", "git"}, {".config", "hub"},
+	{".docker", "config.json"},
+	{".cargo", "credentials"}, {".cargo", "credentials.toml"},
+	{".gem", "credentials"},
+	{".local", "share", "keyrings"},
+}
+
+// secretFiles are file names that hold credentials wherever they are.
+var secretFiles = []string{
+	".netrc", "_netrc", ".git-credentials", ".vault-token", ".my.cnf", ".pgpass", ".npmrc", ".pypirc", ".envrc",
+	".bash_history", ".zsh_history", ".python_history", ".psql_history", ".mysql_history", ".node_repl_history",
+	".sqlite_history", ".rediscli_history",
+}
+
+// secretPrefixes are name families: a name that starts with one of them is
+// secret, unless isTemplate or isPublicKey says otherwise. ".env" itself is
+// in the family through the exact-name check.
+var secretPrefixes = []string{".env.", ".env-", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"}
+
+// secretRoots are absolute paths that are secret with everything below them.
+var secretRoots = []string{
+	"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/sudoers", "/etc/sudoers.d",
+	"/etc/master.passwd", "/run/secrets", "/var/run/secrets",
+}
+
+// procSecrets are the entries of /proc/<pid>/ (and /proc/<pid>/task/<tid>/)
+// that expose a process's environment, memory or open files.
+var procSecrets = []string{"environ", "mem", "fd", "map_files", "cwd", "root", "fdinfo"}
+
+// envTemplates end the names of .env files that document variables and hold
+// no secrets.
+var envTemplates = []string{".example", ".sample", ".template", ".dist", ".defaults"}
+
+// DefaultProtectedFiles are the file names (or path suffixes, when they
+// contain a slash) that no tool may write without asking: shell start-up
+// files, git and package-manager configuration, credentials. ".env" also
+// covers every ".env.*" and ".env-*" variant.
+var DefaultProtectedFiles = []string{
+	".gitconfig", ".gitmodules", ".gitattributes", ".git-credentials",
+	".bashrc", ".bash_profile", ".bash_login", ".bash_logout",
+	".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout", ".profile",
+	".ssh/config", ".ssh/authorized_keys",
+	".netrc", ".npmrc", ".pypirc", ".pgpass",
+	".env", ".envrc",
+	".kube/config", ".docker/config.json",
+}
+
+// DefaultProtectedDirs are directory names no tool may write into without
+// asking, wherever they are.
+var DefaultProtectedDirs = []string{".git", ".vscode", ".idea", ".ssh", ".aws", ".gnupg"}
+
+// harmlessRoots may be read by anyone: system programs, libraries and
+// documentation, and a few files that describe the machine. Reading them
+// needs no working directory.
+var harmlessRoots = []string{
+	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/snap", "/nix/store",
+	"/etc/os-release", "/etc/lsb-release", "/etc/debian_version", "/etc/redhat-release", "/etc/alpine-release",
+	"/etc/hostname", "/etc/hosts", "/etc/timezone", "/etc/localtime", "/etc/issue", "/etc/shells",
+	"/proc/cpuinfo", "/proc/meminfo", "/proc/version", "/proc/loadavg", "/proc/uptime",
+}
+
+// harmlessDevices are device files that read as nothing, noise, or the
+// command's own standard streams.
+var harmlessDevices = []string{
+	"/dev/null", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/full", "/dev/tty",
+	"/dev/stdin", "/dev/stdout", "/dev/stderr",
+}
+
+// HarmlessReads returns the documented list of system paths any command may
+// read without asking (with everything below them), in addition to the
+// device files /dev/null, /dev/zero, /dev/random, /dev/urandom, /dev/full,
+// /dev/tty, the standard streams and /dev/fd/N.
+func HarmlessReads() []string { return append([]string(nil), harmlessRoots...) }
+
+// isTemplate reports .env.example-style names.
+func isTemplate(name string) bool {
+	for _, s := range envTemplates {
+		if strings.HasSuffix(name, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretName reports whether a file name (lower case) is secret wherever it
+// is.
+func secretName(name string) bool {
+	if name == ".env" {
+		return true
+	}
+	for _, f := range secretFiles {
+		if name == f {
+			return true
+		}
+	}
+	for _, p := range secretPrefixes {
+		if strings.HasPrefix(name, p) {
+			if p[0] == '.' {
+				return !isTemplate(name)
+			}
+			return !strings.HasSuffix(name, ".pub")
+		}
+	}
+	return false
+}
+
+func isSecretDir(name string) bool {
+	for _, d := range secretDirs {
+		if name == d {
+			return true
+		}
+	}
+	return false
+}
+
+// secretComps reports whether the path with the given lower-case components
+// (absolute, first component below "/") is secret.
+func secretComps(comps []string) bool {
+	for i, c := range comps {
+		if isSecretDir(c) || secretName(c) {
+			return true
+		}
+		for _, seq := range secretSeqs {
+			if hasSeqAt(comps, i, seq) {
+				return true
+			}
+		}
+	}
+	if len(comps) >= 3 && comps[0] == "proc" && isPidLike(comps[1]) {
+		rest := comps[2:]
+		if len(rest) >= 3 && rest[0] == "task" && isPidLike(rest[1]) {
+			rest = rest[2:]
+		}
+		for _, s := range procSecrets {
+			if rest[0] == s {
+				return true
+			}
+		}
+	}
+	if len(comps) == 3 && comps[0] == "etc" && comps[1] == "ssh" && strings.HasPrefix(comps[2], "ssh_host_") && strings.HasSuffix(comps[2], "_key") {
+		return true
+	}
+	for _, r := range secretRoots {
+		if underComps(comps, r) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasSeqAt(comps []string, i int, seq []string) bool {
+	if i+len(seq) > len(comps) {
+		return false
+	}
+	for j, s := range seq {
+		if comps[i+j] != s {
+			return false
+		}
+	}
+	return true
+}
+
+// underComps reports whether comps is the absolute path root or below it.
+func underComps(comps []string, root string) bool {
+	rc := splitLower(root)
+	if len(comps) < len(rc) {
+		return false
+	}
+	for i := range rc {
+		if comps[i] != rc[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// splitLower returns the lower-case components of an absolute or relative
+// path, without empty ones.
+func splitLower(p string) []string {
+	return strings.FieldsFunc(strings.ToLower(p), func(r rune) bool { return r == '/' })
+}
+
+// SecretGlobs returns the secret policy as exclusion patterns for a search
+// (search.GrepOptions.Exclude): base names matched at any depth (".env",
+// ".env.*", "id_rsa*", ".ssh") and absolute patterns for the component
+// sequences and system paths ("/**/.config/gh", "/proc"). It excludes a
+// little more than the policy calls secret: ".env.example" falls under
+// ".env.*", and public keys under "id_rsa*".
+func SecretGlobs() []string {
+	out := []string{".env"}
+	out = append(out, secretDirs...)
+	out = append(out, secretFiles...)
+	for _, p := range secretPrefixes {
+		out = append(out, p+"*")
+	}
+	for _, seq := range secretSeqs {
+		out = append(out, "/**/"+strings.Join(seq, "/"))
+	}
+	out = append(out, secretRoots...)
+	out = append(out, "/proc", "/etc/ssh/ssh_host_*_key")
+	return out
+}

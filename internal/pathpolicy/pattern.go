@@ -1,0 +1,283 @@
+package pathpolicy
+
+import (
+	"strings"
+
+	"github.com/toolscope/toolscope/internal/bashglob"
+)
+
+// Bounds of [Policy.Pattern]'s expansion.
+const (
+	maxGlobEntries = 10000
+	maxGlobMatches = 1000
+)
+
+// PatternInfo is what the policy knows of a bash glob pattern.
+type PatternInfo struct {
+	// Base is the literal directory before the first component with a
+	// glob character, classified.
+	Base Path
+	// Matches are the paths the pattern expands to now, classified. Empty
+	// when nothing matches (bash then passes the word on unchanged).
+	Matches []Path
+	// Secret and Protected report that some path the pattern matches now,
+	// or could match (a component such as .ss[!x] or .e* can match a secret
+	// name whether or not it exists yet), is secret or protected.
+	Secret, Protected bool
+	// Escapes reports a component that can match "." or ".." (.* in
+	// shells before bash 5.2, and in dash): the pattern may climb out of its
+	// base directory.
+	Escapes bool
+	// Err is why the pattern could not be expanded (too many entries, a
+	// construct whose meaning is not certain); callers fail closed.
+	Err error
+}
+
+// ReadOK reports whether a read-only command may read every path the
+// pattern matches without asking.
+func (x PatternInfo) ReadOK() bool {
+	if x.Err != nil || x.Secret || x.Escapes || !x.Base.ReadOK() {
+		return false
+	}
+	for _, m := range x.Matches {
+		if !m.ReadOK() {
+			return false
+		}
+	}
+	return true
+}
+
+// Inside reports whether every path the pattern matches, or would create
+// when nothing matches, lies in a working directory.
+func (x PatternInfo) Inside() bool {
+	if x.Err != nil || x.Escapes || x.Base.Inside == "" {
+		return false
+	}
+	for _, m := range x.Matches {
+		if m.Inside == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// Pattern judges the absolute bash glob pattern pat, in which quoted
+// characters are escaped with a backslash ([bashglob]'s form).
+func (p *Policy) Pattern(pat string) PatternInfo {
+	var x PatternInfo
+	comps := splitPattern(pat)
+	base := "/"
+	i := 0
+	for ; i < len(comps) && !bashglob.HasMeta(comps[i]); i++ {
+		base = join(base, unescape(comps[i]))
+	}
+	x.Base = p.Classify(base)
+	fold := &bashglob.Options{FoldCase: true}
+	dots := &bashglob.Options{FoldCase: true, DotEntries: true}
+	for _, c := range comps[i:] {
+		if bashglob.HasMeta(c) && (bashglob.Match(c, "..", dots) || bashglob.Match(c, ".", dots)) {
+			x.Escapes = true
+		}
+	}
+	x.Secret = x.Base.Secret || p.couldSecret(comps, fold)
+	x.Protected = x.Secret || x.Base.Protected || p.couldProtected(comps, fold)
+	if err := bashglob.Unsupported(pat); err != nil {
+		x.Err = err
+		x.Secret, x.Protected = true, true // it may match anything
+		return x
+	}
+	matches, err := bashglob.Expand(pat, &bashglob.ExpandOptions{MaxEntries: maxGlobEntries, MaxResults: maxGlobMatches, StrictErrors: true})
+	if err != nil {
+		x.Err = err
+		return x
+	}
+	for _, m := range matches {
+		c := p.Classify(m)
+		x.Matches = append(x.Matches, c)
+		x.Secret = x.Secret || c.Secret
+		x.Protected = x.Protected || c.Protected
+	}
+	return x
+}
+
+// splitPattern splits an absolute pattern into its components. A slash
+// separates components even when escaped: no file name holds one.
+func splitPattern(pat string) []string {
+	var out []string
+	for _, c := range strings.Split(pat, "/") {
+		c = strings.TrimSuffix(c, `\`)
+		if c != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// unescape removes a pattern's backslash escapes.
+func unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// could reports whether the pattern component c can match name (lower
+// case). A component that begins with a glob character is not taken to aim
+// at a name without a leading dot (a bare * would otherwise "match" id_rsa
+// everywhere); such names are caught by the expansion of what exists.
+func could(c, name string, o *bashglob.Options) bool {
+	if !bashglob.HasMeta(c) {
+		return strings.EqualFold(unescape(c), name)
+	}
+	if name[0] != '.' && strings.IndexAny(c[:1], "*?[") == 0 {
+		return false
+	}
+	return bashglob.Match(c, name, o)
+}
+
+// couldPrefix reports whether c can match a name starting with prefix.
+func couldPrefix(c, prefix string, o *bashglob.Options) bool {
+	if !bashglob.HasMeta(c) {
+		return strings.HasPrefix(strings.ToLower(unescape(c)), prefix)
+	}
+	if prefix[0] != '.' && strings.IndexAny(c[:1], "*?[") == 0 {
+		return false
+	}
+	return bashglob.MatchPrefix(c, prefix, o)
+}
+
+func (p *Policy) couldSecret(comps []string, o *bashglob.Options) bool {
+	for i, c := range comps {
+		if !bashglob.HasMeta(c) {
+			continue // literal components were judged with the base and the matches
+		}
+		if could(c, ".env", o) {
+			return true
+		}
+		for _, n := range secretDirs {
+			if could(c, n, o) {
+				return true
+			}
+		}
+		for _, n := range secretFiles {
+			if could(c, n, o) {
+				return true
+			}
+		}
+		for _, n := range secretPrefixes {
+			if couldPrefix(c, n, o) {
+				return true
+			}
+		}
+		for _, seq := range secretSeqs {
+			if seqCould(comps, i, seq, o) {
+				return true
+			}
+		}
+	}
+	// Anchored secrets: /etc/shadow, /run/secrets, /proc/<pid>/environ.
+	for _, r := range secretRoots {
+		rc := splitLower(r)
+		if anchoredCould(comps, rc, o) {
+			return true
+		}
+	}
+	if len(comps) >= 3 && could(comps[0], "proc", o) &&
+		(could(comps[1], "self", o) || couldPrefix(comps[1], "1", o)) && hasMetaAny(comps[:3]) {
+		for _, s := range procSecrets {
+			if could(comps[2], s, o) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// seqCould reports whether some window of comps that includes a glob
+// component could match seq, with comps[i] somewhere in the window.
+func seqCould(comps []string, i int, seq []string, o *bashglob.Options) bool {
+	for start := i - len(seq) + 1; start <= i; start++ {
+		if start < 0 || start+len(seq) > len(comps) {
+			continue
+		}
+		ok := true
+		for j, s := range seq {
+			if !could(comps[start+j], s, o) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+func anchoredCould(comps, root []string, o *bashglob.Options) bool {
+	if len(comps) < len(root) || !hasMetaAny(comps[:len(root)]) {
+		return false
+	}
+	for j, r := range root {
+		if !could(comps[j], r, o) {
+			return false
+		}
+	}
+	return true
+}
+
+func hasMetaAny(comps []string) bool {
+	for _, c := range comps {
+		if bashglob.HasMeta(c) {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *Policy) couldProtected(comps []string, o *bashglob.Options) bool {
+	if !hasMetaAny(comps) {
+		return false
+	}
+	for _, c := range comps {
+		if !bashglob.HasMeta(c) {
+			continue
+		}
+		for _, d := range p.protDirs {
+			if could(c, d, o) {
+				return true
+			}
+		}
+	}
+	last := comps[len(comps)-1]
+	for _, f := range p.protFiles {
+		if len(f) == 1 && f[0] == ".env" && (couldPrefix(last, ".env.", o) || couldPrefix(last, ".env-", o)) {
+			return true
+		}
+		if len(f) > len(comps) {
+			continue
+		}
+		tail := comps[len(comps)-len(f):]
+		if !hasMetaAny(tail) {
+			continue
+		}
+		ok := true
+		for j, n := range f {
+			if !could(tail[j], n, o) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,159 @@
+package pathpolicy
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fixture is a home with credentials and a project with links into it.
+type fixture struct {
+	r, home, proj string
+	p             *Policy
+}
+
+func newFixture(t *testing.T) *fixture {
+	r := tree(t, []string{
+		"home/.ssh", "home/.aws", "home/.config/gh", "home/.config/gcloud", "home/.config/git", "home/.config/other",
+		"home/.kube", "home/.docker", "home/.cargo", "home/.azure", "home/.terraform.d", "home/.gnupg",
+		"proj/src", "proj/.git/hooks", "proj/tmpl/.git", "proj/bare.git/objects", "proj/bare.git/refs", "proj2", "out",
+	}, map[string]string{
+		"proj/awslink":  "@/home/.aws",
+		"proj/gl":       ".git",
+		"proj/keylink":  "../home/.ssh/id_rsa",
+		"proj/outlink":  "@/out",
+		"proj/dotenv":   ".env",
+		"proj/src/root": "../..",
+		"proj/etclink":  "/etc",
+	})
+	for _, f := range []string{"home/.ssh/id_rsa", "home/.ssh/id_rsa.pub", "home/.aws/credentials", "home/.netrc", "home/_netrc",
+		"home/.git-credentials", "home/.docker/config.json", "home/.cargo/credentials.toml", "home/.vault-token", "home/.my.cnf",
+		"proj/.env", "proj/.env.local", "proj/.env.example", "proj/main.go", "proj/bare.git/HEAD", "proj/.git/HEAD"} {
+		if err := os.WriteFile(filepath.Join(r, f), []byte("x\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := &fixture{r: r, home: r + "/home", proj: r + "/proj"}
+	f.p = New(&Options{WorkingDirs: []string{f.proj}, Home: f.home})
+	return f
+}
+
+func TestClassifySecret(t *testing.T) {
+	f := newFixture(t)
+	secret := []string{
+		"@H/.ssh", "@H/.ssh/id_rsa", "@H/.ssh/config", "@H/.aws/credentials", "@H/.config/gh/hosts.yml", "@H/.config/gcloud",
+		"@H/.config/git/credentials", "@H/.kube/config", "@H/.docker/config.json", "@H/.netrc", "@H/_netrc",
+		"@H/.git-credentials", "@H/.cargo/credentials", "@H/.cargo/credentials.toml", "@H/.vault-token", "@H/.my.cnf",
+		"@H/.azure/x", "@H/.terraform.d/credentials.tfrc.json", "@H/.gnupg/private-keys-v1.d",
+		"@P/.env", "@P/.env.local", "@P/.env.production", "@P/.env-prod", "@P/sub/.env", "@P/.ENV",
+		"@P/awslink/credentials", "@P/awslink", "@P/keylink", "@P/dotenv", "@P/src/root/../home/.ssh/id_rsa",
+		"/proc/self/environ", "/proc/1/environ", "/proc/1/task/1/environ", "/dev/fd/../environ", "/proc/self/fd/3",
+		"/proc/self/cwd/x", "/var/run/secrets/kubernetes.io/token", "/run/secrets/db", "/etc/shadow",
+		"/etc/ssh/ssh_host_ed25519_key", "/other/home/.ssh/id_ed25519", "/backup/id_rsa",
+	}
+	notSecret := []string{
+		"@P/main.go", "@P/.env.example", "@P/.env.sample", "@P/.env.template", "@H/.ssh-notes", "@H/.config/other/x",
+		"@P/id_rsa.pub", "@P/id_ed25519.pub", "/etc/hosts", "/etc/passwd", "/usr/bin/ls", "@P/environment.go",
+	}
+	ex := strings.NewReplacer("@H", f.home, "@P", f.proj)
+	for _, s := range secret {
+		if x := f.p.Classify(ex.Replace(s)); !x.Secret || !x.Protected {
+			t.Errorf("%s: secret=%v protected=%v (real %s, err %v), want secret and protected", s, x.Secret, x.Protected, x.Resolved.Path, x.Err)
+		}
+	}
+	for _, s := range notSecret {
+		if x := f.p.Classify(ex.Replace(s)); x.Secret {
+			t.Errorf("%s: secret, want not (real %s)", s, x.Resolved.Path)
+		}
+	}
+}
+
+func TestClassifyProtectedInsideHarmless(t *testing.T) {
+	f := newFixture(t)
+	ex := strings.NewReplacer("@H", f.home, "@P", f.proj, "@R", f.r)
+	for _, c := range []struct {
+		path                        string
+		inside, protected, harmless bool
+	}{
+		{"@P/main.go", true, false, false},
+		{"@P/new/dir/file", true, false, false},
+		{"@P", true, false, false},
+		{"@P/.git/config", true, true, false},
+		{"@P/gl/config", true, true, false}, // gl -> .git
+		{"@P/gl/hooks/pre-commit", true, true, false},
+		{"@P/tmpl/.git/config", true, true, false},
+		{"@P/bare.git/config", true, true, false}, // a committed bare repository
+		{"@P/bare.git/hooks/post-update", true, true, false},
+		{"@P/.bashrc", true, true, false},
+		{"@P/.vscode/settings.json", true, true, false},
+		{"@H/.bashrc", false, true, false},
+		{"@P/src/root/../ESCAPED", false, false, false}, // .. after a link
+		{"@P/outlink/x", false, false, false},
+		{"@R/proj2/x", false, false, false}, // a sibling sharing the prefix
+		{"@P/../proj2/x", false, false, false},
+		{"@P/etclink/os-release", false, false, true},
+		{"/usr/share/doc", false, false, true},
+		{"/etc/os-release", false, false, true},
+		{"/etc/passwd", false, false, false},
+		{"/dev/null", false, false, true},
+		{"/dev/stdin", false, false, true},
+		{"/dev/fd/0", false, false, true},
+		{"/tmp", false, false, false},
+	} {
+		x := f.p.Classify(ex.Replace(c.path))
+		if (x.Inside != "") != c.inside || x.Protected != c.protected || x.Harmless != c.harmless {
+			t.Errorf("%s: inside=%q protected=%v harmless=%v (real %s, err %v); want inside=%v protected=%v harmless=%v",
+				c.path, x.Inside, x.Protected, x.Harmless, x.Resolved.Path, x.Err, c.inside, c.protected, c.harmless)
+		}
+	}
+	// An unresolvable path is never inside.
+	loop := f.proj + "/loop"
+	os.Symlink("loop", loop)
+	if x := f.p.Classify(loop + "/x"); x.Err == nil || x.Inside != "" || x.ReadOK() {
+		t.Errorf("a link loop: %+v", x)
+	}
+}
+
+func TestTree(t *testing.T) {
+	f := newFixture(t)
+	clean := tree(t, []string{"src/pkg", "node_modules/x/.env"}, nil)
+	os.WriteFile(clean+"/src/pkg/a.go", nil, 0o644)
+	os.WriteFile(clean+"/node_modules/x/.env", nil, 0o644) // skipped: not the user's
+	p := New(&Options{WorkingDirs: []string{f.proj, clean}, Home: f.home})
+
+	for _, c := range []struct {
+		root            string
+		o               TreeOptions
+		secret, outside bool
+	}{
+		{clean, TreeOptions{Hidden: true}, false, false},
+		{f.proj + "/src", TreeOptions{Hidden: true}, false, false},
+		{f.proj, TreeOptions{Hidden: true}, true, false},   // .env
+		{f.proj, TreeOptions{Hidden: false}, false, false}, // rg skips dotfiles; keylink is not followed
+		{f.proj, TreeOptions{Hidden: false, Follow: true}, true, false},
+		{f.home, TreeOptions{}, true, false},
+		{f.home + "/.config", TreeOptions{}, true, false},
+		{f.r, TreeOptions{}, true, false}, // holds the home
+		{"/", TreeOptions{}, true, false},
+		{f.r + "/out", TreeOptions{}, false, true},
+		{"/usr/share", TreeOptions{}, false, false},
+	} {
+		rep := p.Tree(c.root, &c.o)
+		if (rep.Secret != "") != c.secret || (rep.Outside != "") != c.outside || rep.Incomplete {
+			t.Errorf("Tree(%s, %+v) = %+v; want secret=%v outside=%v", c.root, c.o, rep, c.secret, c.outside)
+		}
+	}
+	// A followed link that leads out.
+	os.Symlink(f.r+"/out", clean+"/src/outlink")
+	if rep := p.Tree(clean, &TreeOptions{Follow: true}); rep.Outside == "" {
+		t.Errorf("followed link out: %+v", rep)
+	}
+	if rep := p.Tree(clean, &TreeOptions{}); !rep.OK() {
+		t.Errorf("unfollowed link out: %+v", rep)
+	}
+	// A tree too large to check is incomplete.
+	if rep := p.Tree(clean, &TreeOptions{MaxEntries: 2}); !rep.Incomplete || rep.OK() {
+		t.Errorf("bounded: %+v", rep)
+	}
+}

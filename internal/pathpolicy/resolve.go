@@ -1,0 +1,284 @@
+package pathpolicy
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+// errNotDirSys is what Lstat reports when a parent is not a directory.
+var errNotDirSys error = syscall.ENOTDIR
+
+// Limits of [Resolve]. A longer path, or one that needs more work, is an
+// error: callers fail closed (never allow what they cannot resolve).
+const (
+	// MaxPathLen is the longest path accepted, in bytes: Linux's PATH_MAX
+	// less the terminating NUL, the longest path the kernel accepts.
+	MaxPathLen = 4095
+	// MaxLinks is how many symbolic links one resolution may follow (the
+	// kernel's ELOOP limit).
+	MaxLinks = 40
+	// maxSteps bounds the components processed, links' targets included.
+	maxSteps = 4 * MaxPathLen
+)
+
+// Errors of [Resolve].
+var (
+	ErrTooLong  = errors.New("path too long")
+	ErrLoop     = errors.New("too many levels of symbolic links")
+	ErrNotDir   = errors.New("not a directory")
+	ErrRelative = errors.New("path is not absolute")
+)
+
+// Resolved is where a path leads.
+type Resolved struct {
+	// Path is the physical path: absolute, clean, without symbolic links.
+	// Components that do not exist are kept as written (with "." and ".."
+	// applied textually), as the directories a command would create.
+	Path string
+	// Exists reports that the whole path exists.
+	Exists bool
+	// Proc reports a path through a /proc magic link (a process's cwd, root,
+	// exe, or an entry of its fd/ or map_files/ directory): it leads wherever
+	// that process's file is, which cannot be known statically. Path then
+	// holds the rest of the path textually below the magic link.
+	Proc bool
+}
+
+// Resolve returns where the absolute path p leads once every symbolic link
+// is followed component by component, as the kernel does. Unlike
+// filepath.Clean followed by filepath.EvalSymlinks, a ".." after a link goes
+// to the parent of the link's target: with a/root -> ../.., the path
+// a/root/../x is two levels above a, not a/x.
+//
+// It fails with [ErrTooLong] beyond [MaxPathLen], [ErrLoop] after
+// [MaxLinks] links, [ErrNotDir] when a component other than the last is not
+// a directory (the kernel's ENOTDIR), and with the error of a component it
+// cannot inspect (permission denied). Its cost is linear in the length of
+// the path and of the links it follows.
+func Resolve(p string) (Resolved, error) { return resolve(p, nil) }
+
+// fsys is what resolve asks of the filesystem; a *lstatCache or nil (the
+// real filesystem, uncached).
+func resolve(p string, fsc *lstatCache) (Resolved, error) {
+	if !filepath.IsAbs(p) {
+		return Resolved{}, fmt.Errorf("resolve %q: %w", p, ErrRelative)
+	}
+	if len(p) > MaxPathLen {
+		return Resolved{}, fmt.Errorf("resolve a path of %d bytes: %w", len(p), ErrTooLong)
+	}
+	// rest holds the components still to walk, last first, so that a link's
+	// target is pushed in front of them cheaply.
+	rest := pushComponents(nil, p)
+	cur := "/"
+	missing := false
+	links, steps := 0, 0
+	res := Resolved{}
+	for len(rest) > 0 {
+		c := rest[len(rest)-1]
+		rest = rest[:len(rest)-1]
+		if steps++; steps > maxSteps {
+			return Resolved{}, fmt.Errorf("resolve %q: %w", p, ErrTooLong)
+		}
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+			continue
+		}
+		next := join(cur, c)
+		if len(next) > MaxPathLen {
+			return Resolved{}, fmt.Errorf("resolve %q: %w", p, ErrTooLong)
+		}
+		if missing {
+			cur = next
+			continue
+		}
+		if procMagic(cur, c) {
+			res.Proc = true
+			cur = next
+			missing = true // the rest is textual
+			continue
+		}
+		fi, err := fsc.lstat(next)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			missing = true
+			cur = next
+			continue
+		case errors.Is(err, errNotDirSys):
+			return Resolved{}, fmt.Errorf("resolve %q: %w", p, ErrNotDir)
+		case err != nil:
+			return Resolved{}, fmt.Errorf("resolve %q: %w", p, err)
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			if links++; links > MaxLinks {
+				return Resolved{}, fmt.Errorf("resolve %q: %w", p, ErrLoop)
+			}
+			target, err := fsc.readlink(next)
+			if err != nil {
+				return Resolved{}, fmt.Errorf("resolve %q: %w", p, err)
+			}
+			if len(target)+len(rest) > maxSteps {
+				return Resolved{}, fmt.Errorf("resolve %q: %w", p, ErrTooLong)
+			}
+			if filepath.IsAbs(target) {
+				cur = "/"
+			}
+			rest = pushComponents(rest, target)
+			continue
+		}
+		if !fi.IsDir() && hasMore(rest) {
+			return Resolved{}, fmt.Errorf("resolve %q: %w", p, ErrNotDir)
+		}
+		cur = next
+	}
+	res.Path = cur
+	res.Exists = !missing && !res.Proc
+	return res, nil
+}
+
+// pushComponents pushes the components of p onto stack so that the first
+// component of p is popped first.
+func pushComponents(stack []string, p string) []string {
+	parts := strings.Split(p, "/")
+	if strings.HasSuffix(p, "/") && len(p) > 1 {
+		// A trailing slash requires a directory: keep it as a marker.
+		parts[len(parts)-1] = "."
+	}
+	for i := len(parts) - 1; i >= 0; i-- {
+		stack = append(stack, parts[i])
+	}
+	return stack
+}
+
+// hasMore reports whether the remaining components name anything beyond
+// the current one ("." and ".." count: file/.. fails with ENOTDIR).
+func hasMore(rest []string) bool {
+	for _, c := range rest {
+		if c != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func join(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
+}
+
+// procMagic reports whether dir/name is a /proc magic link: a process's
+// cwd, root or exe, or an entry of its fd/ or map_files/ directory.
+func procMagic(dir, name string) bool {
+	if !strings.HasPrefix(dir, "/proc/") {
+		return false
+	}
+	comps := strings.Split(dir[len("/proc/"):], "/")
+	// /proc/<pid>[/task/<tid>]
+	proc := func(cs []string) (rest []string, ok bool) {
+		if len(cs) == 0 || !isPidLike(cs[0]) {
+			return nil, false
+		}
+		cs = cs[1:]
+		if len(cs) >= 2 && cs[0] == "task" && isPidLike(cs[1]) {
+			cs = cs[2:]
+		}
+		return cs, true
+	}
+	r, ok := proc(comps)
+	if !ok {
+		return false
+	}
+	switch len(r) {
+	case 0:
+		return name == "cwd" || name == "root" || name == "exe"
+	case 1:
+		return r[0] == "fd" || r[0] == "map_files"
+	}
+	return false
+}
+
+func isPidLike(s string) bool {
+	if s == "self" || s == "thread-self" {
+		return true
+	}
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// lstatCache remembers what one policy learned of the filesystem, so that
+// the many paths of one command cost one lstat per distinct prefix. A nil
+// cache asks the filesystem every time.
+type lstatCache struct {
+	mu    sync.Mutex
+	stats map[string]lstatResult
+}
+
+type lstatResult struct {
+	fi     fs.FileInfo
+	err    error
+	target string
+	terr   error
+	linked bool
+}
+
+func (c *lstatCache) lstat(p string) (fs.FileInfo, error) {
+	if c == nil {
+		return os.Lstat(p)
+	}
+	c.mu.Lock()
+	r, ok := c.stats[p]
+	c.mu.Unlock()
+	if ok {
+		return r.fi, r.err
+	}
+	fi, err := os.Lstat(p)
+	c.mu.Lock()
+	if c.stats == nil {
+		c.stats = map[string]lstatResult{}
+	}
+	if len(c.stats) < maxCached {
+		c.stats[p] = lstatResult{fi: fi, err: err}
+	}
+	c.mu.Unlock()
+	return fi, err
+}
+
+func (c *lstatCache) readlink(p string) (string, error) {
+	if c == nil {
+		return os.Readlink(p)
+	}
+	c.mu.Lock()
+	r, ok := c.stats[p]
+	c.mu.Unlock()
+	if ok && r.linked {
+		return r.target, r.terr
+	}
+	t, err := os.Readlink(p)
+	c.mu.Lock()
+	if ok {
+		r.target, r.terr, r.linked = t, err, true
+		c.stats[p] = r
+	}
+	c.mu.Unlock()
+	return t, err
+}
+
+// maxCached bounds a policy's cache.
+const maxCached = 4096

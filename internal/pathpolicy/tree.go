@@ -1,0 +1,212 @@
+package pathpolicy
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// DefaultTreeEntries is how many directory entries [Policy.Tree] examines
+// before it gives up and reports the tree as incomplete.
+const DefaultTreeEntries = 20000
+
+// TreeOptions says how a recursive reader walks a directory.
+type TreeOptions struct {
+	// Hidden: the reader enters hidden files and directories (grep -r does;
+	// ripgrep only with --hidden).
+	Hidden bool
+	// Follow: the reader follows symbolic links met inside the tree (grep -R,
+	// rg -L, cp -L).
+	Follow bool
+	// MaxEntries bounds the walk; 0 means [DefaultTreeEntries].
+	MaxEntries int
+}
+
+// TreeReport is what a recursive read of a directory would reach.
+type TreeReport struct {
+	// Secret is a secret path the read would reach, "" if none.
+	Secret string
+	// Outside is a path outside the working directories the read would
+	// reach (the root itself, or the target of a followed link), "" if none.
+	Outside string
+	// Incomplete reports a tree too large (or unreadable) to check: callers
+	// treat it as both secret and outside.
+	Incomplete bool
+}
+
+// OK reports whether the recursive read needs no permission.
+func (r TreeReport) OK() bool { return r.Secret == "" && r.Outside == "" && !r.Incomplete }
+
+// skipDirs are not examined by [Policy.Tree]: they hold no credentials of
+// the user's (git's object store, installed packages) and are large.
+var skipDirs = map[string]bool{".git": true, "node_modules": true}
+
+// Tree reports what a recursive read of the directory root (absolute) would
+// reach: a secret, a path outside the working directories, or nothing of
+// either. A root that holds a well-known secret location (the home
+// directory holds ~/.ssh, / holds /proc and /etc/shadow) is secret without a
+// walk; a root inside a working directory is walked (bounded, skipping .git
+// and node_modules) for secret names such as .env or id_rsa, and for links
+// that lead out of the working directories.
+func (p *Policy) Tree(root string, o *TreeOptions) TreeReport {
+	if o == nil {
+		o = &TreeOptions{}
+	}
+	x := p.Classify(root)
+	if x.Err != nil {
+		return TreeReport{Incomplete: true}
+	}
+	if x.Secret {
+		return TreeReport{Secret: root}
+	}
+	real := x.Resolved.Path
+	if s := p.holdsSecretLocation(real); s != "" {
+		return TreeReport{Secret: s}
+	}
+	if x.Inside == "" {
+		if x.Harmless {
+			return TreeReport{}
+		}
+		return TreeReport{Outside: root}
+	}
+	if !x.Exists {
+		return TreeReport{}
+	}
+	limit := o.MaxEntries
+	if limit <= 0 {
+		limit = DefaultTreeEntries
+	}
+	w := &treeWalk{p: p, o: o, left: limit, seen: map[string]bool{}}
+	w.walk(real)
+	return w.rep
+}
+
+// holdsSecretLocation returns a well-known secret location at or below dir.
+func (p *Policy) holdsSecretLocation(dir string) string {
+	var locs []string
+	if p.home != "" {
+		for _, d := range secretDirs {
+			locs = append(locs, p.home+"/"+d)
+		}
+		for _, s := range secretSeqs {
+			locs = append(locs, p.home+"/"+strings.Join(s, "/"))
+		}
+		for _, f := range secretFiles {
+			locs = append(locs, p.home+"/"+f)
+		}
+	}
+	locs = append(locs, secretRoots...)
+	locs = append(locs, "/proc", "/etc/ssh")
+	for _, l := range locs {
+		if Within(l, dir) {
+			return l
+		}
+	}
+	return ""
+}
+
+type treeWalk struct {
+	p    *Policy
+	o    *TreeOptions
+	left int
+	seen map[string]bool
+	rep  TreeReport
+}
+
+func (w *treeWalk) done() bool { return w.rep.Secret != "" || w.rep.Outside != "" || w.rep.Incomplete }
+
+func (w *treeWalk) walk(dir string) {
+	if w.seen[dir] {
+		return
+	}
+	w.seen[dir] = true
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		w.rep.Incomplete = true
+		return
+	}
+	for _, e := range ents {
+		if w.done() {
+			return
+		}
+		if w.left--; w.left < 0 {
+			w.rep.Incomplete = true
+			return
+		}
+		name := e.Name()
+		lower := strings.ToLower(name)
+		if !w.o.Hidden && strings.HasPrefix(name, ".") {
+			continue
+		}
+		full := filepath.Join(dir, name)
+		if secretName(lower) || isSecretDir(lower) || secretComps(splitLower(full)) {
+			w.rep.Secret = full
+			return
+		}
+		switch {
+		case e.Type()&os.ModeSymlink != 0:
+			if !w.o.Follow {
+				continue
+			}
+			t := w.p.Classify(full)
+			switch {
+			case t.Err != nil:
+				w.rep.Incomplete = true
+			case t.Secret:
+				w.rep.Secret = full
+			case t.Inside == "" && !t.Harmless:
+				w.rep.Outside = full
+			default:
+				if fi, err := os.Stat(full); err == nil && fi.IsDir() && t.Inside != "" {
+					if s := w.p.holdsSecretLocation(t.Resolved.Path); s != "" {
+						w.rep.Secret = s
+						return
+					}
+					w.walk(t.Resolved.Path)
+				}
+			}
+		case e.IsDir():
+			if skipDirs[lower] {
+				continue
+			}
+			w.walk(full)
+		}
+	}
+}
+
+// ProtectedIn returns the first path below dir (relative to it) that a
+// recursive copy or move of dir would carry to its destination and that is
+// protected or secret there by name (.git, .bashrc, .env, .ssh, ...), or ""
+// if none. Links are not followed (cp -r copies them as links). A tree too
+// large to check returns a description saying so: callers treat it as
+// protected.
+func (p *Policy) ProtectedIn(dir string) string {
+	left := DefaultTreeEntries
+	var walk func(d, rel string) string
+	walk = func(d, rel string) string {
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			return rel + " (unreadable)"
+		}
+		for _, e := range ents {
+			if left--; left < 0 {
+				return "(a tree too large to check)"
+			}
+			r := e.Name()
+			if rel != "" {
+				r = rel + "/" + e.Name()
+			}
+			comps := splitLower(r)
+			if secretComps(comps) || p.protectedComps(comps) {
+				return r
+			}
+			if e.IsDir() {
+				if bad := walk(filepath.Join(d, e.Name()), r); bad != "" {
+					return bad
+				}
+			}
+		}
+		return ""
+	}
+	return walk(dir, "")
+}

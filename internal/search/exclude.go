@@ -1,0 +1,747 @@
+package search
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/toolscope/toolscope/internal/walk"
+)
+
+// This file implements [GrepOptions.Exclude] and [GlobOptions.Exclude]. A list
+// is compiled once per call into an excluder, then bound to the searched path
+// by forPath, which refuses an excluded path outright and prepares three
+// things for the search below it:
+//
+//   - pruned, the per-entry test that prunes the walk of the Go engine and
+//     of Glob (ancestors have been pruned already, so only the entry itself
+//     is tested), with the absolute patterns made relative to the root;
+//   - rgGlobs, the same relative patterns as ripgrep --glob flags;
+//   - relHit and fileHit, the full test of one output path (every directory
+//     on the way, and the target of a symbolic link) with doublestar on the
+//     absolute path (entryHit), which filters what the engines print:
+//     defence in depth should the translation to relative patterns be wrong.
+
+// BadExcludeError reports an Exclude pattern that cannot be used. The search
+// does not run: a deny rule that silently matched nothing would expose what
+// it was meant to hide.
+type BadExcludeError struct {
+	Pattern string
+	Reason  string
+}
+
+func (e *BadExcludeError) Error() string {
+	return fmt.Sprintf("invalid exclude pattern %q: %s", e.Pattern, e.Reason)
+}
+
+// Unwrap makes every BadExcludeError match [doublestar.ErrBadPattern].
+func (e *BadExcludeError) Unwrap() error { return doublestar.ErrBadPattern }
+
+// ExcludedError reports that the path given to [Grep] or [Glob] is itself
+// excluded by an Exclude pattern. [Grep] returns it inside a [ToolError].
+type ExcludedError struct {
+	Path     string // the path asked for, absolute
+	Resolved string // Path with symbolic links resolved, when it was the resolved path that matched
+	Matched  string // what matched: Path or Resolved, or a directory above it
+	Pattern  string // the Exclude pattern that matched
+}
+
+// Error says which path matched which pattern, for the model to read:
+//
+//	/p/.env is excluded by a deny rule: it matches the pattern ".env"
+//	/p/secrets/a.txt is excluded by a deny rule: the directory /p/secrets matches the pattern "/p/secrets/**"
+//	/p/link is excluded by a deny rule: it resolves to /p/.env, which matches the pattern ".env"
+func (e *ExcludedError) Error() string {
+	var what string
+	switch {
+	case e.Resolved == "" && e.Matched == e.Path:
+		what = "it matches"
+	case e.Resolved == "":
+		what = "the directory " + e.Matched + " matches"
+	case e.Matched == e.Resolved:
+		what = "it resolves to " + e.Resolved + ", which matches"
+	default:
+		what = "it resolves to " + e.Resolved + ", and the directory " + e.Matched + " matches"
+	}
+	return fmt.Sprintf("%s is excluded by a deny rule: %s the pattern %q", e.Path, what, e.Pattern)
+}
+
+// excluder is a compiled Exclude list.
+type excluder struct {
+	names []namePattern
+	abs   []absPattern
+}
+
+// namePattern is a pattern without a slash, matched against base names.
+type namePattern struct {
+	given string // as given, for messages
+	pat   string // as matched: stars collapsed
+	kind  nameKind
+	lit   string // nameLiteral: the name; nameSuffix, namePrefix: the fixed part
+}
+
+type nameKind uint8
+
+const (
+	nameGlob    nameKind = iota // anything else: doublestar
+	nameLiteral                 // "id_rsa"
+	nameSuffix                  // "*.pem"
+	namePrefix                  // "id_rsa*"
+)
+
+func (p *namePattern) match(name string) bool {
+	switch p.kind {
+	case nameLiteral:
+		return name == p.lit
+	case nameSuffix:
+		return strings.HasSuffix(name, p.lit)
+	case namePrefix:
+		return strings.HasPrefix(name, p.lit)
+	}
+	return doublestar.MatchUnvalidated(p.pat, name)
+}
+
+// absPattern is a pattern starting with "/", matched against absolute paths.
+type absPattern struct {
+	given string     // as given, for messages
+	pat   string     // as matched: stars collapsed, a trailing slash dropped
+	base  string     // the literal directory the pattern starts with ("/" when none): nothing outside it can match
+	alts  [][]string // the segments of each alternative, braces expanded (doublestar reads "{*}*" as "**")
+	tail  string     // the literal text the pattern ends with: every path it matches ends so too
+}
+
+// maxAlternatives bounds the expansion of a pattern's braces: rg gets one
+// glob per alternative (see rgSafe).
+const maxAlternatives = 256
+
+// compileExclude checks and compiles an Exclude list; see [GrepOptions.Exclude].
+func compileExclude(patterns []string) (*excluder, error) {
+	ex := &excluder{}
+	for _, p := range patterns {
+		bad := func(reason string) error { return &BadExcludeError{Pattern: p, Reason: reason} }
+		if p == "" {
+			return nil, bad("the pattern is empty")
+		}
+		if !utf8.ValidString(p) {
+			return nil, bad("the pattern is not valid UTF-8")
+		}
+		if !doublestar.ValidatePattern(p) {
+			return nil, bad("not a valid glob (check for an unclosed [ or {, or a trailing backslash)")
+		}
+		if _, ok := expandBraces(p, maxAlternatives); !ok {
+			return nil, bad(fmt.Sprintf("its braces expand to more than %d alternatives", maxAlternatives))
+		}
+		// Matching segment by segment (see suffixStates) needs every "/"
+		// to separate segments.
+		if reason := oddSlash(p); reason != "" {
+			return nil, bad(reason)
+		}
+		norm := collapseStars(p)
+		if !strings.HasPrefix(p, "/") {
+			if strings.Contains(p, "/") {
+				return nil, bad(`a relative pattern cannot hold "/": give a base name (like ".env") or an absolute pattern (like "/home/me/project/secrets/**")`)
+			}
+			ex.names = append(ex.names, newNamePattern(p, norm))
+			continue
+		}
+		pat := norm
+		if len(pat) > 1 {
+			pat = strings.TrimRight(pat, "/") // "/a/b/" means "/a/b"
+			if pat == "" {
+				pat = "/"
+			}
+		}
+		if path.Clean(pat) != pat {
+			return nil, bad(`an absolute pattern must be a clean path, without "//", "." or ".." segments`)
+		}
+		a := absPattern{given: p, pat: pat, base: "/", tail: literalTail(pat)}
+		if b, _ := doublestar.SplitPattern(pat); strings.HasPrefix(b, "/") {
+			a.base = b
+		}
+		alts, _ := expandBraces(pat, maxAlternatives)
+		for _, alt := range alts {
+			alt = collapseStars(alt)
+			var segs []string
+			if alt != "/" {
+				segs = strings.Split(alt[1:], "/")
+			}
+			// "/a/{,}/b" gives "/a//b", which matches no clean path.
+			if !slices.ContainsFunc(segs, func(s string) bool { return s == "" || s == "." || s == ".." }) {
+				a.alts = append(a.alts, segs)
+			}
+		}
+		ex.abs = append(ex.abs, a)
+	}
+	return ex, nil
+}
+
+// literalTail returns the text after the last special character of p.
+func literalTail(p string) string {
+	tail := p[strings.LastIndexAny(p, `*?[]{}\`)+1:]
+	if strings.ContainsRune(tail, utf8.RuneError) {
+		return "" // doublestar matches U+FFFD with any byte that is not UTF-8
+	}
+	return tail
+}
+
+// newNamePattern compiles a base-name pattern, given as given and with
+// its stars collapsed as p.
+func newNamePattern(given, p string) namePattern {
+	const meta = `*?[{\`
+	n := namePattern{given: given, pat: p}
+	switch {
+	case strings.ContainsRune(p, utf8.RuneError):
+		// doublestar decodes names rune by rune: U+FFFD in a pattern
+		// matches any byte that is not UTF-8, which byte comparison would not.
+	case !strings.ContainsAny(p, meta):
+		n.kind, n.lit = nameLiteral, p
+	case p[0] == '*' && !strings.ContainsAny(p[1:], meta):
+		n.kind, n.lit = nameSuffix, p[1:]
+	case p[len(p)-1] == '*' && !strings.ContainsAny(p[:len(p)-1], meta):
+		n.kind, n.lit = namePrefix, p[:len(p)-1]
+	}
+	return n
+}
+
+// collapseStars writes every run of three or more "*" as one. doublestar
+// gives "***" the meaning of "*" in most places but not all ("p***" does
+// not match "p", "p***/b" matches "p/b"), and the matching segment by
+// segment (suffixStates) must agree with matching the whole path.
+func collapseStars(p string) string {
+	if !strings.Contains(p, "***") {
+		return p
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			b.WriteString(p[i:min(i+2, len(p))])
+			i++
+			continue
+		case '[':
+			end := classEnd(p, i)
+			b.WriteString(p[i:end])
+			i = end - 1
+			continue
+		case '*':
+			j := i
+			for j < len(p) && p[j] == '*' {
+				j++
+			}
+			if j-i >= 3 {
+				b.WriteByte('*')
+			} else {
+				b.WriteString(p[i:j])
+			}
+			i = j - 1
+			continue
+		}
+		b.WriteByte(p[i])
+	}
+	return b.String()
+}
+
+// oddSlash reports a "/" that does not separate segments: one inside a
+// character class or braces, or escaped.
+func oddSlash(p string) string {
+	depth := 0
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			if i+1 < len(p) && p[i+1] == '/' {
+				return `a "/" cannot be escaped`
+			}
+			i++
+		case '[':
+			end := classEnd(p, i)
+			if strings.Contains(p[i:end], "/") {
+				return `a character class cannot hold "/"`
+			}
+			i = end - 1
+		case '{':
+			depth++
+		case '}':
+			depth--
+		case '/':
+			if depth > 0 {
+				return `braces cannot hold "/": give one pattern per alternative`
+			}
+		}
+	}
+	return ""
+}
+
+// classEnd returns the index just past the character class that starts at
+// p[i] == '['. An unclosed class (invalid) ends the string.
+func classEnd(p string, i int) int {
+	j := i + 1
+	if j < len(p) && (p[j] == '!' || p[j] == '^') {
+		j++
+	}
+	if j < len(p) && p[j] == ']' {
+		j++
+	}
+	for ; j < len(p); j++ {
+		switch p[j] {
+		case '\\':
+			j++
+		case ']':
+			return j + 1
+		}
+	}
+	return len(p)
+}
+
+// expandBraces rewrites p as a list of patterns without braces. It reports
+// false when that would take more than limit patterns.
+func expandBraces(p string, limit int) ([]string, bool) {
+	open, end, alts := firstBraces(p)
+	if open < 0 {
+		return []string{p}, true
+	}
+	var out []string
+	for _, alt := range alts {
+		more, ok := expandBraces(p[:open]+alt+p[end:], limit-len(out))
+		if !ok || len(out)+len(more) > limit {
+			return nil, false
+		}
+		out = append(out, more...)
+	}
+	return out, true
+}
+
+// firstBraces finds the first top-level "{...}" of p (escapes and character
+// classes honoured) and returns where it starts, the index just past it, and
+// its alternatives; open is -1 when p has no braces.
+func firstBraces(p string) (open, end int, alts []string) {
+	open, depth, start := -1, 0, 0
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			i++
+		case '[':
+			i = classEnd(p, i) - 1
+		case '{':
+			if depth == 0 {
+				open, start = i, i+1
+			}
+			depth++
+		case ',':
+			if depth == 1 {
+				alts = append(alts, p[start:i])
+				start = i + 1
+			}
+		case '}':
+			depth--
+			if depth == 0 {
+				return open, i + 1, append(alts, p[start:i])
+			}
+		}
+	}
+	return -1, 0, nil
+}
+
+// hit names the pattern that excluded a path and what it matched.
+type hit struct {
+	pattern string
+	matched string // the path (or directory above it) that matched
+}
+
+// pathHit tests an absolute, clean path and every directory above it.
+func (ex *excluder) pathHit(p string) *hit {
+	if ex == nil {
+		return nil
+	}
+	for _, a := range ex.abs {
+		if doublestar.MatchUnvalidated(a.pat, "/") {
+			return &hit{pattern: a.given, matched: "/"}
+		}
+	}
+	for i := 1; i <= len(p); i++ {
+		if i < len(p) && p[i] != filepath.Separator {
+			continue
+		}
+		prefix := p[:i]
+		name := prefix[strings.LastIndexByte(prefix, filepath.Separator)+1:]
+		if name == "" {
+			continue
+		}
+		for k := range ex.names {
+			if ex.names[k].match(name) {
+				return &hit{pattern: ex.names[k].given, matched: prefix}
+			}
+		}
+		for _, a := range ex.abs {
+			if doublestar.MatchUnvalidated(a.pat, filepath.ToSlash(prefix)) {
+				return &hit{pattern: a.given, matched: prefix}
+			}
+		}
+	}
+	return nil
+}
+
+// rootExcluder is an excluder bound to the searched directory. Only relHit
+// and fileHit keep state; the rest may be used concurrently.
+type rootExcluder struct {
+	ex       *excluder
+	root     string // the searched path, absolute and clean
+	realRoot string // root with symbolic links resolved
+	abs      []activeAbs
+	dirs     map[string]*hit // relHit's verdicts on directories, nil for none
+	lastDir  string          // the directory of relHit's last path, and its verdict
+	lastHit  *hit
+}
+
+// activeAbs is an absolute pattern that may match below one of the root's
+// two spellings.
+type activeAbs struct {
+	*absPattern
+	root    string // root or realRoot
+	relBase string // entries neither equal to it nor below it cannot match; "" means any entry may
+
+	// The pattern relative to the root, for pruning: a path below the root
+	// matches when one of these matches it (suffixStates).
+	names []namePattern // "**/name": the base name matches
+	globs []string      // other suffixes: doublestar on the relative path
+}
+
+// forPath binds ex to the path to be searched. It returns an
+// [*ExcludedError] when that path, a directory above it, or (for a symbolic
+// link) what it resolves to is excluded.
+func (ex *excluder) forPath(p string) (*rootExcluder, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return nil, err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		real = abs // a missing path: the search reports it
+	}
+	if h := ex.pathHit(abs); h != nil {
+		return nil, &ExcludedError{Path: abs, Matched: h.matched, Pattern: h.pattern}
+	}
+	if h := ex.pathHit(real); h != nil {
+		return nil, &ExcludedError{Path: abs, Resolved: real, Matched: h.matched, Pattern: h.pattern}
+	}
+	return ex.bind(abs, real), nil
+}
+
+// bind makes the rootExcluder for a root already checked, spelled abs and,
+// with symbolic links resolved, real.
+func (ex *excluder) bind(abs, real string) *rootExcluder {
+	rx := &rootExcluder{ex: ex, root: abs, realRoot: real, dirs: map[string]*hit{}}
+	spaces := []string{abs}
+	if real != abs {
+		spaces = append(spaces, real)
+	}
+	for i := range ex.abs {
+		a := &ex.abs[i]
+		for _, r := range spaces {
+			r = filepath.ToSlash(r)
+			rel, ok := relBase(r, a.base)
+			if !ok {
+				continue
+			}
+			act := activeAbs{absPattern: a, root: r, relBase: rel}
+			for _, suffix := range a.suffixes(rootSegments(r)) {
+				if name, ok := strings.CutPrefix(suffix, "**/"); ok && name != "**" && !strings.Contains(name, "/") {
+					act.names = append(act.names, newNamePattern(name, name))
+				} else {
+					act.globs = append(act.globs, suffix)
+				}
+			}
+			rx.abs = append(rx.abs, act)
+		}
+	}
+	return rx
+}
+
+// rootSegments splits an absolute slash-separated path into its segments.
+func rootSegments(r string) []string {
+	if r == "/" {
+		return nil
+	}
+	return strings.Split(r[1:], "/")
+}
+
+// suffixes returns the pattern relative to a root, given as its segments:
+// the globs that together match what the pattern matches below the root
+// (see suffixStates).
+func (a *absPattern) suffixes(root []string) []string {
+	var out []string
+	for _, segs := range a.alts {
+		for _, s := range suffixStates(segs, root) {
+			if suffix := strings.Join(segs[s:], "/"); !slices.Contains(out, suffix) {
+				out = append(out, suffix)
+			}
+		}
+	}
+	return out
+}
+
+// relBase relates a pattern's literal base directory to the root: when the
+// base lies below the root it returns the base relative to the root, when it
+// is the root or above it "", and when it is neither, ok is false: the
+// pattern cannot match anything below the root.
+func relBase(root, base string) (rel string, ok bool) {
+	switch {
+	case base == root || base == "/" || strings.HasPrefix(root, base+"/"):
+		return "", true
+	case root == "/":
+		return base[1:], true
+	case strings.HasPrefix(base, root+"/"):
+		return base[len(root)+1:], true
+	}
+	return "", false
+}
+
+// entryHit tests one entry below the root by itself (its name, and its full
+// path against the absolute patterns); rel is slash-separated. It is the
+// reference: doublestar on the whole path, as [GrepOptions.Exclude] says.
+func (rx *rootExcluder) entryHit(rel string) *hit {
+	name := rel[strings.LastIndexByte(rel, '/')+1:]
+	for k := range rx.ex.names {
+		if rx.ex.names[k].match(name) {
+			return &hit{pattern: rx.ex.names[k].given, matched: rel}
+		}
+	}
+	for _, a := range rx.abs {
+		if !a.mayMatch(rel) || len(a.tail) <= len(rel) && !strings.HasSuffix(rel, a.tail) {
+			continue
+		}
+		full := a.root + "/" + rel
+		if a.root == "/" {
+			full = "/" + rel
+		}
+		if doublestar.MatchUnvalidated(a.pat, full) {
+			return &hit{pattern: a.given, matched: rel}
+		}
+	}
+	return nil
+}
+
+// mayMatch is false when rel lies outside the pattern's literal base.
+func (a *activeAbs) mayMatch(rel string) bool {
+	return a.relBase == "" || rel == a.relBase || strings.HasPrefix(rel, a.relBase) && rel[len(a.relBase)] == '/'
+}
+
+// pruned is entryHit for the walk, faster: the absolute patterns are
+// matched relative to the root (suffixes), so that "/**/credentials.json"
+// costs a name comparison. Its answers are entryHit's (FuzzExcludePattern);
+// the output filters use entryHit all the same.
+func (rx *rootExcluder) pruned(rel string) bool {
+	name := rel[strings.LastIndexByte(rel, '/')+1:]
+	for k := range rx.ex.names {
+		if rx.ex.names[k].match(name) {
+			return true
+		}
+	}
+	for i := range rx.abs {
+		a := &rx.abs[i]
+		if !a.mayMatch(rel) {
+			continue
+		}
+		for k := range a.names {
+			if a.names[k].match(name) {
+				return true
+			}
+		}
+		for _, g := range a.globs {
+			if doublestar.MatchUnvalidated(g, rel) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// override is pruned as a walk override: excluded entries, and so
+// everything below an excluded directory, are skipped; other entries are
+// left to next (which may be nil).
+func (rx *rootExcluder) override(next func(string, bool) walk.Match) func(string, bool) walk.Match {
+	return func(rel string, isDir bool) walk.Match {
+		if rx.pruned(rel) {
+			return walk.Ignore
+		}
+		if next == nil {
+			return walk.None
+		}
+		return next(rel, isDir)
+	}
+}
+
+// relHit tests an output path below the root and every directory between
+// them. Verdicts on directories are cached, and since files come grouped by
+// directory, so is the last directory's.
+func (rx *rootExcluder) relHit(rel string) *hit {
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+		dir := rel[:i]
+		if dir != rx.lastDir || rx.lastDir == "" {
+			rx.lastDir, rx.lastHit = dir, rx.dirHit(dir)
+		}
+		if rx.lastHit != nil {
+			return rx.lastHit
+		}
+	}
+	return rx.entryHit(rel)
+}
+
+// dirHit tests a directory below the root and those above it, with a cache.
+func (rx *rootExcluder) dirHit(dir string) *hit {
+	for i := 0; i <= len(dir); i++ {
+		if i < len(dir) && dir[i] != '/' {
+			continue
+		}
+		d := dir[:i]
+		h, ok := rx.dirs[d]
+		if !ok {
+			h = rx.entryHit(d)
+			rx.dirs[d] = h
+		}
+		if h != nil {
+			return h
+		}
+	}
+	return nil
+}
+
+// fileHit tests a file yielded by the walk: its path, and for a symbolic
+// link also the file it resolves to, in both the real and the root's
+// spelling (so that an absolute pattern written either way catches it).
+func (rx *rootExcluder) fileHit(rel, target string) *hit {
+	if h := rx.relHit(rel); h != nil {
+		return h
+	}
+	if target == "" {
+		return nil
+	}
+	return rx.targetHit(target)
+}
+
+// targetHit tests the resolved target of a symbolic link found in the walk.
+func (rx *rootExcluder) targetHit(target string) *hit {
+	if h := rx.ex.pathHit(target); h != nil {
+		return h
+	}
+	if rx.realRoot != rx.root {
+		if rel, err := filepath.Rel(rx.realRoot, target); err == nil && filepath.IsLocal(rel) {
+			return rx.ex.pathHit(filepath.Join(rx.root, rel))
+		}
+	}
+	return nil
+}
+
+// rgGlobs translates the exclusions into ripgrep --glob values, each
+// starting with "!", for a search run on "." in the root. A base-name
+// pattern p becomes "!p": a glob without "/" matches a name at any depth, and
+// an ignored directory is not entered. An absolute pattern is related to the
+// root (and to its real path, which may differ) by matching the root's
+// segments against the pattern's leading segments; every way that can end
+// leaves a suffix of the pattern, which becomes the anchored glob "!/suffix".
+// Braces are expanded (rg's own handling of them differs from doublestar's),
+// and a trailing space or tab is written as a class so that rg does not trim
+// it. A pattern that cannot match below the root gives no glob.
+func (rx *rootExcluder) rgGlobs() []string {
+	var out []string
+	add := func(g string) {
+		for _, e := range rgSafe(g) {
+			if !slices.Contains(out, e) {
+				out = append(out, e)
+			}
+		}
+	}
+	for _, n := range rx.ex.names {
+		add(n.pat)
+	}
+	spaces := [][]string{rootSegments(filepath.ToSlash(rx.root))}
+	if rx.realRoot != rx.root {
+		spaces = append(spaces, rootSegments(filepath.ToSlash(rx.realRoot)))
+	}
+	for i := range rx.ex.abs {
+		for _, rs := range spaces {
+			for _, suffix := range rx.ex.abs[i].suffixes(rs) {
+				add("/" + suffix)
+			}
+		}
+	}
+	return out
+}
+
+// suffixStates matches the segments of a root against the leading segments
+// of a pattern and returns where the pattern can stand afterwards: for each
+// state s, paths below the root that segs[s:] matches are the ones the whole
+// pattern matches. A "**" segment matches any number of root segments. The
+// state that consumed the whole pattern (the root itself matches) and states
+// made redundant by a "**" state before them are left out.
+func suffixStates(segs, root []string) []int {
+	closure := func(states []int) []int {
+		for i := 0; i < len(states); i++ {
+			if s := states[i]; s < len(segs) && segs[s] == "**" && !slices.Contains(states, s+1) {
+				states = append(states, s+1)
+			}
+		}
+		return states
+	}
+	cur := closure([]int{0})
+	for _, name := range root {
+		var next []int
+		for _, s := range cur {
+			switch {
+			case s == len(segs):
+			case segs[s] == "**":
+				if !slices.Contains(next, s) {
+					next = append(next, s)
+				}
+			case doublestar.MatchUnvalidated(segs[s], name):
+				if !slices.Contains(next, s+1) {
+					next = append(next, s+1)
+				}
+			}
+		}
+		if cur = closure(next); len(cur) == 0 {
+			return nil
+		}
+	}
+	var out []int
+	for _, s := range cur {
+		if s == len(segs) || s > 0 && segs[s-1] == "**" && slices.Contains(cur, s-1) {
+			continue
+		}
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// rgSafe returns the "!"-prefixed rg globs for the doublestar glob g (a base
+// name, or a root-relative path starting with "/"). Braces are expanded,
+// one glob per alternative: rg's globs reject nested braces and ignore an
+// empty alternative ("{a,}b" would not match "b"). compileExclude has
+// bounded the expansion.
+func rgSafe(g string) []string {
+	globs, _ := expandBraces(g, maxAlternatives)
+	for i, g := range globs {
+		globs[i] = "!" + protectTrailingSpace(collapseStars(g))
+	}
+	return globs
+}
+
+// protectTrailingSpace writes a trailing white-space character c as the
+// class [c]: rg trims trailing white space from globs as git does from
+// .gitignore lines.
+func protectTrailingSpace(g string) string {
+	r, n := utf8.DecodeLastRuneInString(g)
+	if !unicode.IsSpace(r) {
+		return g
+	}
+	rest := g[:len(g)-n]
+	if bs := len(rest) - len(strings.TrimRight(rest, `\`)); bs%2 == 1 {
+		rest = rest[:len(rest)-1] // the character was escaped
+	}
+	return rest + "[" + string(r) + "]"
+}

@@ -1,0 +1,502 @@
+package shell
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Project configuration that makes read-only tools run code.
+//
+// git, pip, npm and go read configuration that the project (or a file an
+// agent wrote) controls: a repository's .git/config can name an fsmonitor
+// hook, a diff driver or a pager; a virtualenv's pip.conf can move pip's
+// log file; go.mod can make go download and run another toolchain. The
+// analyser treats these tools as read-only only when the command runs with
+// the environment HardenEnv returns (Options.HardenedEnv), which overrides
+// what an environment can override, and it reads the repository's
+// configuration for what no environment can override (diff and filter
+// drivers, includes, a work tree elsewhere).
+
+// hardenedGitConfig are git settings given on git's "command line" through
+// GIT_CONFIG_COUNT: they win over every configuration file.
+var hardenedGitConfig = [][2]string{
+	{"core.fsmonitor", "false"},
+	{"core.hooksPath", "/dev/null"},
+	{"core.pager", "cat"},
+	{"log.showSignature", "false"},
+	{"diff.external", ""},
+}
+
+// hardenedVars are set (or, with an empty value and a name ending in "=",
+// unset) in the hardened environment.
+var hardenedVars = [][2]string{
+	{"GIT_PAGER", "cat"},
+	{"PAGER", "cat"},
+	{"GIT_EXTERNAL_DIFF", ""},
+	{"GIT_TERMINAL_PROMPT", "0"},
+	{"GOTOOLCHAIN", "local"},
+	{"PIP_CONFIG_FILE", os.DevNull},
+	{"PIP_DISABLE_PIP_VERSION_CHECK", "1"},
+	{"PIP_NO_INPUT", "1"},
+	{"npm_config_update_notifier", "false"},
+	{"npm_config_logs_max", "0"},
+	{"CDPATH", ""},
+}
+
+// HardenEnv returns env (in os.Environ form) with the variables that stop
+// project configuration from making read-only tools run code: git's
+// fsmonitor, hooks, pager and external diff are switched off through
+// GIT_CONFIG_COUNT (appended after any the environment already has), the Go
+// toolchain is pinned (GOTOOLCHAIN=local), pip reads no configuration file,
+// npm writes no log files and does not check for updates, and CDPATH is
+// emptied so that cd goes where it says. Run commands with it and set
+// Options.HardenedEnv to let the analyser count git status, go env, pip
+// list and npm ls as read-only.
+func HardenEnv(env []string) []string {
+	set := map[string]bool{}
+	for _, kv := range hardenedVars {
+		set[kv[0]] = true
+	}
+	count := 0
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, "GIT_CONFIG_COUNT="); ok {
+			if n, ok := smallInt(v); ok {
+				count = n
+			}
+		}
+	}
+	out := make([]string, 0, len(env)+len(hardenedVars)+2*len(hardenedGitConfig)+1)
+	for _, e := range env {
+		k, _, _ := strings.Cut(e, "=")
+		if set[k] || k == "GIT_CONFIG_COUNT" {
+			continue
+		}
+		// Entries at or beyond the count are ignored by git, but would
+		// shadow ours (getenv takes the first of duplicate names): drop them.
+		if n, ok := gitConfigIndex(k); ok && n >= count {
+			continue
+		}
+		out = append(out, e)
+	}
+	for _, kv := range hardenedVars {
+		out = append(out, kv[0]+"="+kv[1])
+	}
+	for i, kv := range hardenedGitConfig {
+		n := itoa(count + i)
+		out = append(out, "GIT_CONFIG_KEY_"+n+"="+kv[0], "GIT_CONFIG_VALUE_"+n+"="+kv[1])
+	}
+	return append(out, "GIT_CONFIG_COUNT="+itoa(count+len(hardenedGitConfig)))
+}
+
+func gitConfigIndex(k string) (int, bool) {
+	for _, p := range []string{"GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_"} {
+		if v, ok := strings.CutPrefix(k, p); ok {
+			return smallInt(v)
+		}
+	}
+	return 0, false
+}
+
+// smallInt parses a non-negative decimal below 100000.
+func smallInt(s string) (int, bool) {
+	if s == "" || len(s) > 5 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+// gitGlobalOK are git's global options that change nothing but output.
+var gitGlobalOK = map[string]bool{
+	"--no-pager": true, "-P": true, "--no-optional-locks": true, "--literal-pathspecs": true,
+	"--glob-pathspecs": true, "--noglob-pathspecs": true, "--icase-pathspecs": true, "--no-replace-objects": true,
+}
+
+// gitDeniedLong are options of read-only subcommands that write, run code
+// or show credentials; their abbreviations are denied too (git accepts
+// unambiguous prefixes).
+var gitDeniedLong = []string{"output", "ext-diff", "textconv", "open-files-in-pager", "upload-pack", "receive-pack",
+	"exec", "show-signature", "filters", "paginate", "edit", "run", "help", "web", "contents", "batch-command"}
+
+var gitROSubs = map[string]bool{
+	"status": true, "log": true, "diff": true, "show": true, "blame": true, "annotate": true, "shortlog": true,
+	"describe": true, "rev-parse": true, "rev-list": true, "ls-files": true, "ls-tree": true, "cat-file": true,
+	"grep": true, "whatchanged": true, "count-objects": true, "merge-base": true, "name-rev": true, "show-ref": true,
+	"for-each-ref": true, "diff-tree": true, "diff-files": true, "diff-index": true, "check-ignore": true,
+	"check-attr": true, "show-branch": true, "cherry": true, "version": true,
+}
+
+var gitBranchSpec = &flagSpec{
+	short:       shorts("larvi", "", ""),
+	long:        longs("list all remotes verbose show-current no-color no-column no-abbrev ignore-case omit-empty", "format sort contains no-contains merged no-merged points-at", ""),
+	strictShort: true, strictLong: true,
+}
+
+var gitTagSpec = &flagSpec{
+	short:       shorts("li", "", ""),
+	long:        longs("list ignore-case omit-empty no-column no-color", "sort contains no-contains merged no-merged points-at format", ""),
+	strictShort: true, strictLong: true,
+}
+
+var gitConfigSpec = &flagSpec{
+	short:       shorts("lz", "f", ""),
+	long:        longs("get get-all get-regexp get-urlmatch list show-origin show-scope global local system worktree name-only null bool int bool-or-int path expiry-date includes no-includes", "file blob type default", ""),
+	strictShort: true, strictLong: true,
+}
+
+func init() {
+	for _, n := range []string{"color", "column", "abbrev"} {
+		gitBranchSpec.long[n] = fOptValue
+	}
+	gitTagSpec.long["color"] = fOptValue
+	gitTagSpec.long["column"] = fOptValue
+	gitTagSpec.short['n'] = fOptValue
+}
+
+// planGit judges git: global options, the subcommand and its options, and
+// (once paths are known) the repository the command will use. Every word
+// that is not an option is also judged as a path: git diff and git grep
+// --no-index read arbitrary files, and git diff does so on its own when a
+// path lies outside the repository.
+func planGit(an *analyzer, l *leaf, args []word) roPlan {
+	if !an.cfg.hardened {
+		return roPlan{why: "git runs hooks and helpers its repository configures (run it with a hardened environment)"}
+	}
+	i := 0
+	version := false
+	var dir *word
+	for i < len(args) {
+		a := args[i].s
+		if !strings.HasPrefix(a, "-") {
+			break
+		}
+		switch {
+		case a == "-C" && i+1 < len(args):
+			w := args[i+1]
+			dir = &w
+			i += 2
+			continue
+		case strings.HasPrefix(a, "-C") && len(a) > 2:
+			w := args[i]
+			w.s, w.pat, w.tilde = a[2:], escapeGlob(a[2:]), false
+			dir = &w
+		case gitGlobalOK[a]:
+		case a == "--version":
+			version = true
+		default:
+			return roPlan{why: "git global option " + a + " is not allowed"}
+		}
+		i++
+	}
+	if i == len(args) {
+		if version {
+			return roPlan{}
+		}
+		return roPlan{why: "no git subcommand"}
+	}
+	sub := args[i].s
+	rest := args[i+1:]
+	p := roPlan{}
+	noIndex := false
+	for _, w := range rest {
+		a := w.s
+		if a == "--" {
+			break
+		}
+		if strings.HasPrefix(a, "--") {
+			name, val, _ := strings.Cut(a[2:], "=")
+			if name == "" {
+				continue
+			}
+			if len(name) >= 3 && strings.HasPrefix("no-index", name) {
+				noIndex = true
+				continue
+			}
+			for _, d := range gitDeniedLong {
+				if strings.HasPrefix(d, name) {
+					return roPlan{why: "git option --" + name + " is not read-only"}
+				}
+			}
+			if (name == "format" || name == "pretty") && strings.Contains(val, "%G") {
+				return roPlan{why: "signature placeholders run gpg"}
+			}
+		} else if strings.HasPrefix(a, "-") && (strings.ContainsRune(a, 'O') || a == "-h") {
+			return roPlan{why: "git option " + a + " is not read-only"}
+		}
+	}
+	why := gitSub(sub, rest)
+	if why != "" {
+		return roPlan{why: why}
+	}
+	// Paths: every non-option word (a revision name is judged as a path in
+	// the working directory, which is harmless).
+	for _, w := range rest {
+		if !strings.HasPrefix(w.s, "-") || w.s == "-" {
+			p.reads = append(p.reads, w)
+		}
+	}
+	if noIndex {
+		if sub != "diff" && sub != "grep" {
+			return roPlan{why: "git " + sub + " --no-index"}
+		}
+		p.trees = p.reads
+		p.tree.Hidden = true
+	}
+	if dir != nil {
+		p.reads = append(p.reads, *dir)
+	}
+	p.extra = func(an *analyzer, l *leaf) (string, *finding) {
+		start := l.cwd
+		if dir != nil {
+			x := an.judge(*dir, l)
+			if x.unknown != "" || x.Path.Err != nil || x.Inside == "" {
+				return "git -C " + dir.s + " leaves the working directories", nil
+			}
+			start = x.Resolved.Path
+		} else if l.cwdUnknown {
+			return "the working directory is unknown", nil
+		}
+		return an.gitRepoCheck(start), nil
+	}
+	return p
+}
+
+// gitSub judges a subcommand's own arguments ("" if read-only).
+func gitSub(sub string, rest []word) string {
+	if gitROSubs[sub] {
+		return ""
+	}
+	switch sub {
+	case "reflog":
+		if len(rest) == 0 || rest[0].s == "show" || strings.HasPrefix(rest[0].s, "-") {
+			return ""
+		}
+	case "branch":
+		r := parseFlags(gitBranchSpec, rest)
+		if r.bad != "" {
+			return "git branch " + r.bad + " is not read-only"
+		}
+		if len(r.operands) > 0 && !r.has("list", "l") {
+			return "git branch with operands creates a branch"
+		}
+		return ""
+	case "tag":
+		r := parseFlags(gitTagSpec, rest)
+		if r.bad != "" {
+			return "git tag " + r.bad + " is not read-only"
+		}
+		if len(r.operands) > 0 && !r.has("list", "l") {
+			return "git tag with operands creates a tag"
+		}
+		return ""
+	case "remote":
+		if len(rest) == 0 || len(rest) == 1 && (rest[0].s == "-v" || rest[0].s == "--verbose") {
+			return ""
+		}
+		switch rest[0].s {
+		case "get-url":
+			for _, w := range rest[1:] {
+				if strings.HasPrefix(w.s, "-") && w.s != "--push" && w.s != "--all" {
+					return "git remote get-url option"
+				}
+			}
+			return ""
+		case "show":
+			hasN := false
+			for _, w := range rest[1:] {
+				if w.s == "-n" {
+					hasN = true
+				} else if strings.HasPrefix(w.s, "-") {
+					return "git remote show option"
+				}
+			}
+			if hasN {
+				return ""
+			}
+			return "git remote show without -n contacts the network"
+		}
+	case "config":
+		if len(rest) > 0 && (rest[0].s == "get" || rest[0].s == "list") {
+			r := parseFlags(gitConfigSpec, rest[1:])
+			if r.bad != "" {
+				return "git config " + r.bad
+			}
+			return ""
+		}
+		r := parseFlags(gitConfigSpec, rest)
+		if r.bad != "" {
+			return "git config " + r.bad + " is not read-only"
+		}
+		switch {
+		case r.has("list", "l"):
+			if len(r.operands) == 0 {
+				return ""
+			}
+		case r.has("get", "get-all", "get-regexp", "get-urlmatch"):
+			if len(r.operands) >= 1 && len(r.operands) <= 2 {
+				return ""
+			}
+		}
+		return "git config without --get/--list may write"
+	case "stash":
+		if len(rest) > 0 && (rest[0].s == "list" || rest[0].s == "show") {
+			return ""
+		}
+	case "worktree":
+		if len(rest) > 0 && rest[0].s == "list" {
+			return ""
+		}
+	}
+	return "git " + sub + " is not read-only"
+}
+
+// gitRepoCheck finds the repository git would use from dir (as git's
+// discovery does: a .git directory or file, or a bare repository, in dir or
+// above) and reads its configuration for settings that run code or read
+// outside the working directories and that no environment can override.
+// It returns why the repository makes git not read-only ("" if it does
+// not; no repository at all is fine: git then only complains).
+func (an *analyzer) gitRepoCheck(dir string) string {
+	gitDir := ""
+	for d := dir; ; d = filepath.Dir(d) {
+		dot := filepath.Join(d, ".git")
+		if fi, err := os.Lstat(dot); err == nil {
+			switch {
+			case fi.IsDir():
+				gitDir = dot
+			case fi.Mode().IsRegular():
+				b, err := os.ReadFile(dot)
+				if err != nil {
+					return "cannot read " + dot
+				}
+				line := strings.TrimSpace(string(b))
+				target, ok := strings.CutPrefix(line, "gitdir:")
+				if !ok {
+					return dot + " is not a git link"
+				}
+				target = strings.TrimSpace(target)
+				if !filepath.IsAbs(target) {
+					target = filepath.Join(d, target)
+				}
+				gitDir = target
+			default:
+				return dot + " is a link"
+			}
+			break
+		} else if !os.IsNotExist(err) {
+			return "cannot inspect " + dot
+		}
+		if isBareRepo(d) {
+			gitDir = d
+			break
+		}
+		if d == "/" {
+			return ""
+		}
+	}
+	dirs := []string{gitDir}
+	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		c := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(gitDir, c)
+		}
+		dirs = append(dirs, c)
+	}
+	for _, d := range dirs {
+		x := an.cfg.policy.Classify(d)
+		if x.Err != nil || x.Inside == "" {
+			return "git would read the repository " + d + ", outside the working directories"
+		}
+		for _, f := range []string{"config", "config.worktree"} {
+			if why := gitConfigCheck(filepath.Join(x.Resolved.Path, f)); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
+}
+
+// isBareRepo reports a directory git takes for a repository of its own.
+func isBareRepo(d string) bool {
+	fi, err := os.Stat(filepath.Join(d, "HEAD"))
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	for _, sub := range []string{"objects", "refs"} {
+		if fi, err := os.Stat(filepath.Join(d, sub)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+// gitConfigCheck reads one git config file for settings the hardened
+// environment cannot override.
+func gitConfigCheck(path string) string {
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return ""
+	}
+	if err != nil {
+		return "cannot read " + path
+	}
+	defer f.Close()
+	section, sub := "", ""
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for n := 0; sc.Scan(); n++ {
+		if n > 100000 {
+			return path + " is too large to check"
+		}
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		if line[0] == '[' {
+			end := strings.IndexByte(line, ']')
+			if end < 0 {
+				return path + " cannot be parsed"
+			}
+			head := line[1:end]
+			section, sub = head, ""
+			if i := strings.IndexAny(head, " \t"); i >= 0 {
+				section, sub = head[:i], strings.Trim(strings.TrimSpace(head[i:]), `"`)
+			} else if i := strings.IndexByte(head, '.'); i >= 0 {
+				section, sub = head[:i], head[i+1:]
+			}
+			section = strings.ToLower(section)
+			line = strings.TrimSpace(line[end+1:])
+			if line == "" {
+				continue
+			}
+		}
+		key, _, _ := strings.Cut(line, "=")
+		key = strings.ToLower(strings.TrimSpace(key))
+		full := section + "." + key
+		switch {
+		case section == "include" || section == "includeif":
+			return path + " includes other configuration files"
+		case section == "diff" && sub != "" && (key == "textconv" || key == "command"):
+			return path + " sets " + section + "." + sub + "." + key + ", which git runs"
+		case section == "filter" && sub != "":
+			return path + " sets a filter driver, which git runs"
+		case full == "core.worktree":
+			return path + " moves the work tree elsewhere"
+		case full == "core.fsmonitor" || full == "core.hookspath" || full == "diff.external" || full == "core.pager" ||
+			section == "pager" || full == "log.showsignature" || section == "gpg":
+			// Overridden by the hardened environment.
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return "cannot read " + path
+	}
+	return ""
+}
