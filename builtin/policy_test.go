@@ -249,3 +249,29 @@ func TestBashCompoundRules(t *testing.T) {
 		t.Errorf("find . -delete's suggestion allows find -exec: %+v", v.Decision)
 	}
 }
+
+// BenchmarkCheckPaths times the permission check of Write and Read on paths
+// of every size: a hostile 40,000-component path (refused by the schema), the
+// deepest path the kernel accepts, and an ordinary one.
+func BenchmarkCheckPaths(b *testing.B) {
+	root, _ := filepath.EvalSymlinks(b.TempDir())
+	tk, _ := tool.NewToolkit(&tool.ToolkitOptions{Tools: builtin.All(&builtin.Options{Root: root})})
+	st := tool.NewState(&permission.Context{Mode: permission.AcceptEdits})
+	for _, c := range []struct{ name, path string }{
+		{"hostile-40000", root + strings.Repeat("/a", 40000)},
+		{"deep-2000", root + strings.Repeat("/a", 2000)},
+		{"ordinary", root + "/src/main.go"},
+	} {
+		for _, name := range []string{"Write", "Read"} {
+			in, _ := json.Marshal(map[string]any{"file_path": c.path, "content": "x"})
+			if name == "Read" {
+				in, _ = json.Marshal(map[string]any{"file_path": c.path})
+			}
+			b.Run(name+"/"+c.name, func(b *testing.B) {
+				for b.Loop() {
+					tk.Check(context.Background(), &tool.Call{Name: name, Input: in, State: st})
+				}
+			})
+		}
+	}
+}

@@ -155,12 +155,13 @@ func bashCase(t *testing.T, bash string, shopts string, patterns, names []string
 	if shopts != "" {
 		s.WriteString("shopt " + shopts + "\n")
 	}
+	s.WriteString("names=(")
+	for _, n := range names {
+		s.WriteString(" " + shellString(n))
+	}
+	s.WriteString(")\n")
 	for _, p := range patterns {
-		w := sourceWord(p)
-		for _, n := range names {
-			s.WriteString("case " + shellString(n) + " in " + w + ") printf 1;; *) printf 0;; esac\n")
-		}
-		s.WriteString("printf '\\n'\n")
+		s.WriteString("for n in \"${names[@]}\"; do case $n in " + sourceWord(p) + ") printf 1;; *) printf 0;; esac; done; printf '\\n'\n")
 	}
 	script := filepath.Join(t.TempDir(), "case.sh")
 	if err := os.WriteFile(script, []byte(s.String()), 0o600); err != nil {

@@ -40,8 +40,8 @@
 //     appear inside; a backslash makes the next character an ordinary
 //     member. A range whose start exceeds its end matches nothing.
 //   - A '[' that does not start a complete bracket expression in its
-//     component is an ordinary character: "[ab" matches "[ab", and "[a/b]"
-//     is the two components "[a" and "b]".
+//     component is an ordinary character: "[ab" matches the name "[ab",
+//     and "[!/]" is the two literal components "[!" and "]".
 //   - Leading dots: when a name starts with '.', the pattern component must
 //     start with a literal '.' (written "." or "\."); a wildcard or a
 //     bracket expression never matches it, not even [.] or [!x]. The

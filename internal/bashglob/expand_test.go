@@ -159,7 +159,7 @@ func TestLongPatterns(t *testing.T) {
 	if !Match(p, as[:n]+"b", nil) || !Match(p, as+"b", nil) {
 		t.Errorf("Match of *a*a...b against aaa...b is false")
 	}
-	if !MatchPrefix(p, as, nil) || MatchPrefix(p, as+"b/", nil) || !MatchPrefix(p, "", nil) {
+	if !MatchPrefix(p, as[:200], nil) || MatchPrefix(p, as[:200]+"b/", nil) || !MatchPrefix(p, "", nil) {
 		t.Errorf("MatchPrefix on a long pattern is wrong")
 	}
 	q := strings.Repeat("[!a]", MaxPatternLen/4)

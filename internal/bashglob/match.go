@@ -4,7 +4,6 @@ import "strings"
 
 // component is one compiled pattern component (the text between slashes).
 type component struct {
-	raw      string
 	meta     bool    // has a wildcard or bracket expression
 	valid    bool    // raw is valid UTF-8 in glibc's sense
 	dotFirst bool    // the first element is a literal '.'
@@ -37,9 +36,6 @@ func splitComponents(p string) (comps []string, offs []int) {
 			start = i + 1
 		}
 	}
-	if start > len(p) {
-		start = len(p)
-	}
 	return append(comps, p[start:]), append(offs, start)
 }
 
@@ -57,7 +53,7 @@ func validWide(s string) bool {
 
 // compileComponent compiles one component.
 func compileComponent(raw string) (component, *parseError) {
-	c := component{raw: raw, valid: validWide(raw)}
+	c := component{valid: validWide(raw)}
 	var perr *parseError
 	var bmeta bool
 	c.btoks, bmeta, perr = parseComponent(raw, true)
@@ -127,15 +123,19 @@ func HasMeta(pattern string) bool {
 //     than [=c=] or [.c.] with c a single ASCII character other than '[',
 //     ']' and '\' (multi-character ones such as [.space.] go through
 //     bash's own name table and the locale); an equivalence class
-//     directly followed by the closing ']' (bash then scans the
-//     expression differently depending on the character tested); a
-//     collating symbol used as a range end point, or "[=", "[:" or "[."
-//     right after a range's '-' (ranges then use the locale's
-//     collation); a range with an end point above U+00FF (ordered by
-//     wcscoll); a '-' at the very end of an unclosed expression.
+//     directly followed by the closing ']', as in the common [[=a=]]
+//     (bash then scans the expression differently depending on the
+//     character tested: [[=a=]] matches "a" but also "[a]", and
+//     [![=a=]] matches nothing); a collating symbol as a range end
+//     point, or "[=", "[:" or "[." right after a range's '-' (the range
+//     then uses the locale's collation, or is scanned inconsistently); a
+//     range with an end point above U+00FF (ordered by wcscoll); a range
+//     '-' at the very end of an unclosed expression, as in "[a-" (bash
+//     then never matches the '[', not even literally).
 //
-// Unclosed brackets such as "[abc" are supported: the '[' is then an
-// ordinary character, as in bash.
+// Only the first such construct is reported. Unclosed brackets such as
+// "[abc" are supported: the '[' is then an ordinary character, as in
+// bash.
 func Unsupported(pattern string) error {
 	if err := compile(pattern).err; err != nil {
 		return err

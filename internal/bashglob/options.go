@@ -39,12 +39,15 @@ type Options struct {
 	// bash's nocaseglob.
 	FoldCase bool
 
-	// AnyLocale makes bracket expressions match every character whose
-	// membership bash leaves to the locale: characters above U+007F
-	// against a character class, characters above U+00FF against a range
-	// (bash orders those with wcscoll), and any character other than c
-	// against an equivalence class [=c=]. A negated expression matches
-	// them too. Without it, the C.UTF-8 answer is given.
+	// AnyLocale makes a bracket expression match every character whose
+	// membership bash leaves to the locale, negated or not: when the
+	// expression has a character class, every character above U+007F;
+	// when it has a (non-empty) range, every character above U+00FF,
+	// which bash orders with wcscoll; when it has an equivalence class,
+	// every character that none of its equivalence classes names.
+	// Without it, the answers of the C.UTF-8 locale are given, which is
+	// what bash does in a UTF-8 locale whose collation is code point
+	// order.
 	AnyLocale bool
 }
 

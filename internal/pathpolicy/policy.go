@@ -120,6 +120,11 @@ func (p *Policy) Classify(abs string) Path {
 		x.Err = ErrRelative
 		return x
 	}
+	if len(abs) > MaxPathLen {
+		// No file has such a path; judge it the worst way, at once.
+		x.Err, x.Secret, x.Protected = ErrTooLong, true, true
+		return x
+	}
 	given := splitLower(abs)
 	x.Secret = secretComps(given)
 	x.Protected = x.Secret || p.protectedComps(given)
@@ -143,7 +148,7 @@ func (p *Policy) Classify(abs string) Path {
 		// A process's fd, cwd or root leads anywhere.
 		x.Secret = true
 	}
-	if !x.Protected && (x.Secret || p.protectedComps(real) || p.inGitDir(r.Path)) {
+	if !x.Protected && (x.Secret || p.protectedComps(real) || p.inGitDir(r)) {
 		x.Protected = true
 	}
 	x.Inside = p.inside(r.Path)
@@ -223,16 +228,24 @@ func (p *Policy) protectedComps(comps []string) bool {
 	return false
 }
 
-// inGitDir reports whether real lies inside a directory that git would take
-// for a repository of its own (a committed bare repository: HEAD, objects/
-// and refs/): writing its config or hooks makes later git commands run code.
-// Only the ancestors below a working directory are examined.
-func (p *Policy) inGitDir(real string) bool {
-	root := p.inside(real)
+// maxGitDirDepth bounds how many ancestors inGitDir examines.
+const maxGitDirDepth = 64
+
+// inGitDir reports whether the resolved path lies inside a directory that
+// git would take for a repository of its own (a committed bare repository:
+// HEAD, objects/ and refs/): writing its config or hooks makes later git
+// commands run code. Only existing ancestors below a working directory are
+// examined, the nearest maxGitDirDepth of them.
+func (p *Policy) inGitDir(r Resolved) bool {
+	root := p.inside(r.Path)
 	if root == "" {
 		return false
 	}
-	for d := filepath.Dir(real); Within(d, root); d = filepath.Dir(d) {
+	d := filepath.Dir(r.Path)
+	if r.Missing != "" {
+		d = filepath.Dir(r.Missing)
+	}
+	for n := 0; n < maxGitDirDepth && Within(d, root); n, d = n+1, filepath.Dir(d) {
 		if isGitDir(d) {
 			return true
 		}

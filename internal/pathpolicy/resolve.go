@@ -43,6 +43,10 @@ type Resolved struct {
 	Path string
 	// Exists reports that the whole path exists.
 	Exists bool
+	// Missing is the first component (as a resolved path) that does not
+	// exist, "" when the whole path exists: everything from it on is
+	// textual.
+	Missing string
 	// Proc reports a path through a /proc magic link (a process's cwd, root,
 	// exe, or an entry of its fd/ or map_files/ directory): it leads wherever
 	// that process's file is, which cannot be known statically. Path then
@@ -73,9 +77,10 @@ func resolve(p string, fsc *lstatCache) (Resolved, error) {
 		return Resolved{}, fmt.Errorf("resolve a path of %d bytes: %w", len(p), ErrTooLong)
 	}
 	// rest holds the components still to walk, last first, so that a link's
-	// target is pushed in front of them cheaply.
+	// target is pushed in front of them cheaply; cur is the resolved prefix,
+	// grown in place so that a long path costs linear time.
 	rest := pushComponents(nil, p)
-	cur := "/"
+	cur := []byte{'/'}
 	missing := false
 	links, steps := 0, 0
 	res := Resolved{}
@@ -89,28 +94,31 @@ func resolve(p string, fsc *lstatCache) (Resolved, error) {
 		case "", ".":
 			continue
 		case "..":
-			cur = filepath.Dir(cur)
+			cur = parentOf(cur)
 			continue
 		}
-		next := join(cur, c)
-		if len(next) > MaxPathLen {
+		n := len(cur)
+		if n > 1 {
+			cur = append(cur, '/')
+		}
+		cur = append(cur, c...)
+		if len(cur) > MaxPathLen {
 			return Resolved{}, fmt.Errorf("resolve %q: %w", p, ErrTooLong)
 		}
 		if missing {
-			cur = next
 			continue
 		}
-		if procMagic(cur, c) {
+		if procMagic(string(cur[:n]), c) {
 			res.Proc = true
-			cur = next
 			missing = true // the rest is textual
 			continue
 		}
+		next := string(cur)
 		fi, err := fsc.lstat(next)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			missing = true
-			cur = next
+			res.Missing = next
 			continue
 		case errors.Is(err, errNotDirSys):
 			return Resolved{}, fmt.Errorf("resolve %q: %w", p, ErrNotDir)
@@ -128,8 +136,9 @@ func resolve(p string, fsc *lstatCache) (Resolved, error) {
 			if len(target)+len(rest) > maxSteps {
 				return Resolved{}, fmt.Errorf("resolve %q: %w", p, ErrTooLong)
 			}
+			cur = cur[:n] // the link itself is not part of the path
 			if filepath.IsAbs(target) {
-				cur = "/"
+				cur = cur[:1]
 			}
 			rest = pushComponents(rest, target)
 			continue
@@ -137,11 +146,22 @@ func resolve(p string, fsc *lstatCache) (Resolved, error) {
 		if !fi.IsDir() && hasMore(rest) {
 			return Resolved{}, fmt.Errorf("resolve %q: %w", p, ErrNotDir)
 		}
-		cur = next
 	}
-	res.Path = cur
+	res.Path = string(cur)
 	res.Exists = !missing && !res.Proc
 	return res, nil
+}
+
+// parentOf cuts the last component off an absolute path ("/" stays "/").
+func parentOf(p []byte) []byte {
+	i := len(p) - 1
+	for i > 0 && p[i] != '/' {
+		i--
+	}
+	if i == 0 {
+		return p[:1]
+	}
+	return p[:i]
 }
 
 // pushComponents pushes the components of p onto stack so that the first
