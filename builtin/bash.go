@@ -75,13 +75,20 @@ func (b *Bash) analyze(command string, st *tool.State, pc *permission.Context) *
 	return shell.Analyze(command, o)
 }
 
-// env is the environment commands run with: the configured one (or the
-// process's), hardened so that project configuration cannot make
-// read-only tools run code (see shell.HardenEnv).
-func (b *Bash) env() []string {
+// env is the environment a command runs with: the configured one (or the
+// process's), hardened so that project configuration cannot make read-only
+// tools run code (shell.HardenEnv), and, when the analyser allowed the
+// command, hardened the way its read-only verdict assumes
+// (shell.HardenEnvReadOnly: no git hooks, no Go toolchain switching, no pip
+// configuration files). A command that runs because a rule or the user
+// allowed it keeps git's hooks and the rest.
+func (b *Bash) env(analysedAllow bool) []string {
 	env := b.c.opts.Env
 	if env == nil {
 		env = os.Environ()
+	}
+	if analysedAllow {
+		return shell.HardenEnvReadOnly(env)
 	}
 	return shell.HardenEnv(env)
 }
@@ -205,11 +212,16 @@ func (b *Bash) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk,
 		if maxOut <= 0 {
 			maxOut = 30000
 		}
+		var pc *permission.Context
+		if st != nil {
+			pc = st.Permissions()
+		}
+		analysedAllow := b.analyze(in.Command, st, pc).Verdict == shell.Allow
 		runCtx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		stopped := false
 		res, err := proc.Run(runCtx, in.Command, &proc.Options{
-			Dir: dir, Env: b.env(), Shell: b.c.opts.Shell, TrackDir: true,
+			Dir: dir, Env: b.env(analysedAllow), Shell: b.c.opts.Shell, TrackDir: true,
 			Timeout:   time.Duration(timeout) * time.Millisecond,
 			HeadLimit: maxOut * 2 / 3, TailLimit: maxOut - maxOut*2/3,
 		}, func(s string) {

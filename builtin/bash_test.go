@@ -138,6 +138,35 @@ func TestBashWorkingDirectoryPersists(t *testing.T) {
 	contains(t, got, e.root+"\n", "no longer exists")
 }
 
+// TestBashHardenedEnv: a command the analyser allowed runs with the
+// read-only hardening its verdict assumed (no git hooks, GOTOOLCHAIN=local);
+// one that runs because a rule allowed it keeps hooks, with only the
+// always-safe hardening (no pager, no optional locks).
+func TestBashHardenedEnv(t *testing.T) {
+	requireProgram(t, "git")
+	for _, tt := range []struct {
+		name  string
+		cmd   string
+		allow string
+		want  string
+	}{
+		{"analysed", "git config --get core.hooksPath", "", "/dev/null\n"},
+		{"rule", `git config --get core.hooksPath; echo "pager=$GIT_PAGER locks=$GIT_OPTIONAL_LOCKS"`, "Bash", "pager=cat locks=0\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, permission.Default, nil)
+			if tt.allow != "" {
+				r, _ := permission.ParseRule(tt.allow)
+				r.Behavior = permission.Allow
+				e.st.AddRule(r)
+			}
+			if got := e.mustOK(e.call("Bash", bash(tt.cmd))); got != tt.want {
+				t.Fatalf("%s printed %q, want %q", tt.cmd, got, tt.want)
+			}
+		})
+	}
+}
+
 func TestBashPermissions(t *testing.T) {
 	for _, tt := range []struct {
 		mode  permission.Mode
@@ -156,7 +185,8 @@ func TestBashPermissions(t *testing.T) {
 		{mode: permission.Default, allow: []string{"Bash(echo:*)"}, cmd: "echo hi", want: tool.StatusSuccess},
 		{mode: permission.Default, allow: []string{"Bash(git log:*)"}, cmd: "git log; touch pwned", want: tool.StatusAsking},
 		{mode: permission.Bypass, deny: []string{"Bash(rm:*)"}, cmd: "echo a; sudo rm -f x", want: tool.StatusDenied},
-		{mode: permission.Default, cmd: "echo $(whoami)", want: tool.StatusAsking},
+		{mode: permission.Default, cmd: "echo $(whoami)", want: tool.StatusSuccess},
+		{mode: permission.Default, cmd: "echo $(make -v)", want: tool.StatusAsking},
 		{mode: permission.Bypass, cmd: "echo $(echo sub)", want: tool.StatusSuccess},
 	} {
 		t.Run(string(tt.mode)+"/"+tt.cmd, func(t *testing.T) {

@@ -14,13 +14,17 @@ import (
 	"github.com/toolscope/toolscope/tool"
 )
 
-func needRg(t *testing.T) {
+func needRg(t *testing.T) { requireProgram(t, "rg") }
+
+// requireProgram skips the test when prog is not installed, except in CI
+// (CI set), where .ci/run installs it and its absence is a failure.
+func requireProgram(t *testing.T, prog string) {
 	t.Helper()
-	if _, err := exec.LookPath("rg"); err != nil {
+	if _, err := exec.LookPath(prog); err != nil {
 		if os.Getenv("CI") != "" {
-			t.Fatal("ripgrep (rg) is required in CI: .ci/run installs it")
+			t.Fatalf("%s is required in CI: .ci/run installs it", prog)
 		}
-		t.Skip("ripgrep (rg) is not installed; install it to run the ripgrep engine tests")
+		t.Skipf("%s is not installed; install it to run this test", prog)
 	}
 }
 

@@ -117,7 +117,7 @@ func analyze(command string, cfg *config, depth int, b *budget) (res *Analysis) 
 	if len(f.Stmts) == 0 {
 		return &Analysis{Verdict: Passthrough, Layer: LayerEmpty, Message: "Empty command", Reason: "empty command"}
 	}
-	kind, n := scan(f, command)
+	kind, n, substs := scanAll(f)
 	if n > cfg.maxCommands {
 		return wholeAsk(LayerLimit,
 			fmt.Sprintf("Permission required: Command has %d simple commands (more than %d), too many to verify", n, cfg.maxCommands),
@@ -126,10 +126,10 @@ func analyze(command string, cfg *config, depth int, b *budget) (res *Analysis) 
 	if kind != "" {
 		return injectionAsk(kind)
 	}
-	an := &analyzer{cfg: cfg, src: command, depth: depth, budget: b}
+	an := &analyzer{cfg: cfg, src: command, depth: depth, budget: b, substs: substs}
 	w := &walker{an: an}
 	start := cfg.cwd
-	if r, err := pathpolicy.Resolve(start); err == nil {
+	if r, err := cfg.policy.Resolve(start); err == nil {
 		start = r.Path
 	}
 	w.stmts(f.Stmts, scope{cwd: cwdState{dir: start, pwd: cfg.cwd}})
@@ -224,21 +224,31 @@ func rejectReason(s string, maxLen int) string {
 // injectionKind returns the name of the first construct that cannot be
 // analysed statically, or "".
 func injectionKind(f *syntax.File, src string) string {
-	kind, _ := scan(f, src)
+	kind, _, _ := scanAll(f)
 	return kind
 }
 
-// scan walks the whole file once: it returns the first construct that the
-// analyser does not model ("" if none) and the number of simple commands.
+// scan is scanAll without the substitutions.
+func scan(f *syntax.File, _ string) (string, int) {
+	kind, n, _ := scanAll(f)
+	return kind, n
+}
+
+// scanAll walks the whole file once: it returns the first construct that
+// the analyser does not model ("" if none), the number of simple commands,
+// and whether there is any command or process substitution.
 // Loops, conditionals, groups, subshells, [[ ]] and command and process
 // substitutions are modelled (see walk.go); arithmetic, functions,
 // declarations, coprocesses, extended globs and parameter expansions other
 // than a plain $NAME or ${NAME} are not.
-func scan(f *syntax.File, src string) (string, int) {
+func scanAll(f *syntax.File) (string, int, bool) {
 	kind := ""
 	count := 0
+	substs := false
 	syntax.Walk(f, func(node syntax.Node) bool {
 		switch n := node.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			substs = true
 		case *syntax.CallExpr, *syntax.DeclClause, *syntax.LetClause, *syntax.TestClause, *syntax.ArithmCmd:
 			count++
 		case *syntax.Stmt:
@@ -289,11 +299,13 @@ func scan(f *syntax.File, src string) (string, int) {
 		}
 		return true
 	})
-	return kind, count
+	return kind, count, substs
 }
 
 type analyzer struct {
+	substs      bool // the command holds a substitution (see walker.words)
 	cfg         *config
+	judged      map[judgeKey]*pathInfo
 	src         string
 	depth       int
 	leaves      []*leaf

@@ -606,12 +606,26 @@ func (an *analyzer) sensitiveArgs(argv []word, l *leaf, hits []string) []string 
 	if name == "cp" || name == "mv" {
 		hits = an.copyTargets(name, argv[1:], l, hits)
 	}
+	if !write && noReadCmds[name] {
+		return hits
+	}
 	for _, a := range argv[1:] {
-		if write && wordCandidates(a, func(w word) bool { return an.judgeName(w, l).Protected }) {
+		// The word itself is judged as written and where it leads; the
+		// values inside it (--file=.env, HEAD:.env, -f.env) by spelling.
+		var x pathInfo
+		if strings.HasPrefix(a.s, "-") {
+			x.Secret, x.Protected = an.cfg.policy.Spelling(a.s)
+		} else {
+			x = an.judgeName(a, l)
+		}
+		if write && x.Protected || !noReadCmds[name] && x.Secret {
 			hits = appendUnique(hits, a.s)
 			continue
 		}
-		if !noReadCmds[name] && wordCandidates(a, func(w word) bool { return an.judgeName(w, l).Secret }) {
+		if wordCandidates(a, func(w word) bool {
+			sec, prot := an.cfg.policy.Spelling(w.s)
+			return write && prot || !noReadCmds[name] && sec
+		}) {
 			hits = appendUnique(hits, a.s)
 		}
 	}

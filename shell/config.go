@@ -1,10 +1,11 @@
 package shell
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 )
 
 // Project configuration that makes read-only tools run code.
@@ -19,44 +20,65 @@ import (
 // configuration for what no environment can override (diff and filter
 // drivers, includes, a work tree elsewhere).
 
-// hardenedGitConfig are git settings given on git's "command line" through
-// GIT_CONFIG_COUNT: they win over every configuration file.
-var hardenedGitConfig = [][2]string{
-	{"core.fsmonitor", "false"},
-	{"core.hooksPath", "/dev/null"},
-	{"core.pager", "cat"},
-	{"log.showSignature", "false"},
-	{"diff.external", ""},
+// envSet is a hardened environment: variables, and git settings given on
+// git's "command line" through GIT_CONFIG_COUNT (they win over every
+// configuration file).
+type envSet struct {
+	vars [][2]string
+	git  [][2]string
 }
 
-// hardenedVars are set (or, with an empty value and a name ending in "=",
-// unset) in the hardened environment.
-var hardenedVars = [][2]string{
-	{"GIT_PAGER", "cat"},
-	{"PAGER", "cat"},
-	{"GIT_EXTERNAL_DIFF", ""},
-	{"GIT_TERMINAL_PROMPT", "0"},
-	{"GOTOOLCHAIN", "local"},
-	{"PIP_CONFIG_FILE", os.DevNull},
-	{"PIP_DISABLE_PIP_VERSION_CHECK", "1"},
-	{"PIP_NO_INPUT", "1"},
-	{"npm_config_update_notifier", "false"},
-	{"npm_config_logs_max", "0"},
-	{"CDPATH", ""},
+// baseEnv is safe for every command, writes included: it only switches off
+// what no command needs (fsmonitor, pagers, signature display, optional
+// index refreshes, npm's update check and logs, CDPATH).
+var baseEnv = envSet{
+	vars: [][2]string{
+		{"GIT_PAGER", "cat"}, {"PAGER", "cat"}, {"GIT_OPTIONAL_LOCKS", "0"}, {"GIT_TERMINAL_PROMPT", "0"},
+		{"npm_config_update_notifier", "false"}, {"npm_config_logs_max", "0"}, {"CDPATH", ""},
+	},
+	git: [][2]string{{"core.fsmonitor", "false"}, {"core.pager", "cat"}, {"log.showSignature", "false"}},
 }
 
-// HardenEnv returns env (in os.Environ form) with the variables that stop
-// project configuration from making read-only tools run code: git's
-// fsmonitor, hooks, pager and external diff are switched off through
-// GIT_CONFIG_COUNT (appended after any the environment already has), the Go
-// toolchain is pinned (GOTOOLCHAIN=local), pip reads no configuration file,
-// npm writes no log files and does not check for updates, and CDPATH is
-// emptied so that cd goes where it says. Run commands with it and set
-// Options.HardenedEnv to let the analyser count git status, go env, pip
-// list and npm ls as read-only.
-func HardenEnv(env []string) []string {
+// readOnlyEnv adds what would get in a writing command's way (git hooks and
+// signing, Go's toolchain switching, pip's configuration files): it is for
+// the commands the analyser allowed as read-only.
+var readOnlyEnv = envSet{
+	vars: append(append([][2]string(nil), baseEnv.vars...),
+		[2]string{"GOTOOLCHAIN", "local"}, [2]string{"PIP_CONFIG_FILE", os.DevNull},
+		[2]string{"PIP_DISABLE_PIP_VERSION_CHECK", "1"}, [2]string{"PIP_NO_INPUT", "1"}),
+	git: append(append([][2]string(nil), baseEnv.git...),
+		[2]string{"core.hooksPath", "/dev/null"}, [2]string{"gpg.program", "false"},
+		[2]string{"gpg.openpgp.program", "false"}, [2]string{"gpg.ssh.program", "false"},
+		[2]string{"gpg.x509.program", "false"}),
+}
+
+// HardenEnv returns env (in os.Environ form) hardened for every command: git
+// runs no fsmonitor hook and no pager, shows no signatures and takes no
+// optional locks (git status then rewrites no index, and fires no
+// post-index-change hook); npm neither checks for updates nor writes log
+// files; CDPATH is emptied so that cd goes where it says. It is safe for
+// writing commands too. With it, and Options.HardenedEnv set, the analyser
+// counts git status, git log or npm ls as read-only.
+//
+// What no environment can switch off is checked in the repository's
+// configuration instead: diff.external and diff.<driver>.command (an empty
+// value makes git diff fail rather than run nothing),
+// diff.<driver>.textconv, filter drivers, signature formats, include.path
+// and core.worktree.
+func HardenEnv(env []string) []string { return baseEnv.apply(env) }
+
+// HardenEnvReadOnly is [HardenEnv] plus what only a read-only command can
+// do without: git hooks and signing (gpg.program=false), Go's toolchain
+// switching (GOTOOLCHAIN=local), pip's configuration files. Run the
+// commands the analyser allowed ([Analysis.Verdict] Allow) with it: go
+// version, go env and pip list are read-only only then (an allow rule that
+// covers a command together with them makes it run with HardenEnv alone,
+// so those need rules of their own; see Analysis.AllowedBy).
+func HardenEnvReadOnly(env []string) []string { return readOnlyEnv.apply(env) }
+
+func (s envSet) apply(env []string) []string {
 	set := map[string]bool{}
-	for _, kv := range hardenedVars {
+	for _, kv := range s.vars {
 		set[kv[0]] = true
 	}
 	count := 0
@@ -67,7 +89,7 @@ func HardenEnv(env []string) []string {
 			}
 		}
 	}
-	out := make([]string, 0, len(env)+len(hardenedVars)+2*len(hardenedGitConfig)+1)
+	out := make([]string, 0, len(env)+len(s.vars)+2*len(s.git)+1)
 	for _, e := range env {
 		k, _, _ := strings.Cut(e, "=")
 		if set[k] || k == "GIT_CONFIG_COUNT" {
@@ -80,14 +102,14 @@ func HardenEnv(env []string) []string {
 		}
 		out = append(out, e)
 	}
-	for _, kv := range hardenedVars {
+	for _, kv := range s.vars {
 		out = append(out, kv[0]+"="+kv[1])
 	}
-	for i, kv := range hardenedGitConfig {
+	for i, kv := range s.git {
 		n := itoa(count + i)
 		out = append(out, "GIT_CONFIG_KEY_"+n+"="+kv[0], "GIT_CONFIG_VALUE_"+n+"="+kv[1])
 	}
-	return append(out, "GIT_CONFIG_COUNT="+itoa(count+len(hardenedGitConfig)))
+	return append(out, "GIT_CONFIG_COUNT="+itoa(count+len(s.git)))
 }
 
 func gitConfigIndex(k string) (int, bool) {
@@ -118,6 +140,30 @@ func smallInt(s string) (int, bool) {
 var gitGlobalOK = map[string]bool{
 	"--no-pager": true, "-P": true, "--no-optional-locks": true, "--literal-pathspecs": true,
 	"--glob-pathspecs": true, "--noglob-pathspecs": true, "--icase-pathspecs": true, "--no-replace-objects": true,
+	"--html-path": true, "--man-path": true, "--info-path": true,
+}
+
+// gitSignatureFormat matches a pretty format that asks for a signature
+// (%G?, %GK, also %+G?, %-G?, % G?): git then runs gpg.
+var gitSignatureFormat = regexp.MustCompile(`%[-+ ]?G`)
+
+// gitDenied returns the options the audited table refuses for a git
+// subcommand: long names (without dashes) and short letters.
+func gitDenied(sub string) (long []string, short string) {
+	long = gitDeniedLong
+	if spec := subSpecs["git "+sub]; spec != nil {
+		for k, kind := range spec.opts {
+			if kind != oDeny {
+				continue
+			}
+			if strings.HasPrefix(k, "--") {
+				long = append(long, k[2:])
+			} else if len(k) == 2 {
+				short += k[1:]
+			}
+		}
+	}
+	return long, short + "Oh"
 }
 
 // gitDeniedLong are options of read-only subcommands that write, run code
@@ -206,6 +252,7 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 	rest := args[i+1:]
 	p := roPlan{}
 	noIndex := false
+	deniedLong, deniedShort := gitDenied(sub)
 	for _, w := range rest {
 		a := w.s
 		if a == "--" {
@@ -220,15 +267,15 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 				noIndex = true
 				continue
 			}
-			for _, d := range gitDeniedLong {
-				if strings.HasPrefix(d, name) {
+			for _, d := range deniedLong {
+				if d != "no-index" && strings.HasPrefix(d, name) {
 					return roPlan{why: "git option --" + name + " is not read-only"}
 				}
 			}
-			if (name == "format" || name == "pretty") && strings.Contains(val, "%G") {
+			if gitSignatureFormat.MatchString(val) {
 				return roPlan{why: "signature placeholders run gpg"}
 			}
-		} else if strings.HasPrefix(a, "-") && (strings.ContainsRune(a, 'O') || a == "-h") {
+		} else if strings.HasPrefix(a, "-") && strings.ContainsAny(a[1:], deniedShort) && sub != "branch" && sub != "tag" && sub != "config" {
 			return roPlan{why: "git option " + a + " is not read-only"}
 		}
 	}
@@ -438,25 +485,50 @@ func isBareRepo(d string) bool {
 	return true
 }
 
+// gitConfigCache remembers the verdicts on git config files, keyed by
+// path, inode, size, modification and change time: a changed file (its
+// ctime moves with every write, and cannot be set back) is read again.
+var gitConfigCache sync.Map // string -> gitConfigVerdict
+
+type gitConfigVerdict struct {
+	stamp string
+	why   string
+}
+
 // gitConfigCheck reads one git config file for settings the hardened
 // environment cannot override.
 func gitConfigCheck(path string) string {
-	f, err := os.Open(path)
+	fi, err := os.Stat(path)
 	if os.IsNotExist(err) {
 		return ""
 	}
+	if err != nil || !fi.Mode().IsRegular() {
+		return "cannot read " + path
+	}
+	stamp := fileStamp(fi)
+	if stamp != "" {
+		if v, ok := gitConfigCache.Load(path); ok && v.(gitConfigVerdict).stamp == stamp {
+			return v.(gitConfigVerdict).why
+		}
+	}
+	why := gitConfigRead(path, fi)
+	if stamp != "" {
+		gitConfigCache.Store(path, gitConfigVerdict{stamp, why})
+	}
+	return why
+}
+
+func gitConfigRead(path string, fi os.FileInfo) string {
+	if fi.Size() > 1<<20 {
+		return path + " is too large to check"
+	}
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return "cannot read " + path
 	}
-	defer f.Close()
 	section, sub := "", ""
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for n := 0; sc.Scan(); n++ {
-		if n > 100000 {
-			return path + " is too large to check"
-		}
-		line := strings.TrimSpace(sc.Text())
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
 		if line == "" || line[0] == '#' || line[0] == ';' {
 			continue
 		}
@@ -490,13 +562,13 @@ func gitConfigCheck(path string) string {
 			return path + " sets a filter driver, which git runs"
 		case full == "core.worktree":
 			return path + " moves the work tree elsewhere"
-		case full == "core.fsmonitor" || full == "core.hookspath" || full == "diff.external" || full == "core.pager" ||
-			section == "pager" || full == "log.showsignature" || section == "gpg":
+		case full == "diff.external":
+			return path + " sets diff.external, which git diff runs"
+		case (section == "format" && key == "pretty" || section == "pretty") && gitSignatureFormat.MatchString(line):
+			return path + " defines a format that shows signatures, which runs gpg"
+		case full == "core.fsmonitor" || full == "core.pager" || section == "pager" || full == "log.showsignature":
 			// Overridden by the hardened environment.
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return "cannot read " + path
 	}
 	return ""
 }

@@ -147,8 +147,36 @@ func escapeGlob(s string) string {
 	return b.String()
 }
 
-// judge classifies a path word for leaf l.
+// judge classifies a path word for leaf l. The answers are remembered for
+// the analysis: several layers ask about the same words.
 func (an *analyzer) judge(w word, l *leaf) pathInfo {
+	key := judgeKey{cwd: l.cwd, pwd: l.pwd, s: w.s, pat: w.pat,
+		flags: b2u(l.cwdUnknown) | b2u(w.literal)<<1 | b2u(w.glob)<<2 | b2u(w.tilde)<<3 | b2u(w.procPath)<<4}
+	if x, ok := an.judged[key]; ok {
+		return *x
+	}
+	x := an.judgeUncached(w, l)
+	if an.judged == nil {
+		an.judged = map[judgeKey]*pathInfo{}
+	}
+	an.judged[key] = &x
+	return x
+}
+
+// judgeKey is what a path judgment depends on.
+type judgeKey struct {
+	cwd, pwd, s, pat string
+	flags            uint8
+}
+
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (an *analyzer) judgeUncached(w word, l *leaf) pathInfo {
 	if w.glob && w.literal && bashglob.HasMeta(w.pat) {
 		pat, why := an.absPattern(w, l)
 		if why != "" {
@@ -247,8 +275,8 @@ func (an *analyzer) cd(l *leaf, before cwdState) outcome {
 		target = s
 	}
 	logical := filepath.Clean(target)
-	lr, err1 := pathpolicy.Resolve(logical)
-	pr, err2 := pathpolicy.Resolve(target)
+	lr, err1 := an.cfg.policy.Resolve(logical)
+	pr, err2 := an.cfg.policy.Resolve(target)
 	if err1 != nil || err2 != nil || lr.Proc || pr.Proc {
 		return unknown
 	}

@@ -58,6 +58,10 @@ type progSpec struct {
 	dotIfRecursive bool     // with no file operand and a recursive option it reads the current directory (grep -r)
 	numOpt         bool     // -NUM is an option (head -20, tail -5)
 	namesOnly      bool     // it reads names and metadata, not contents (ls, find, du, stat, tree)
+
+	recurseValue  []string // value options whose value "recurse" makes it recursive (grep -d recurse)
+	responseFiles bool     // an operand @FILE names a file of further arguments (strings): refused
+	stdoutSecond  bool     // a second operand "-" is standard output (xxd), not a file
 }
 
 // popt is an option as parsed.
@@ -161,6 +165,37 @@ func (ps *progSpec) parse(args []word) progArgs {
 			r.dashes = len(r.operands)
 			continue
 		}
+		if ps.style == styleXXD {
+			if a == "-" || a[0] != '-' {
+				endOpts = true
+				i--
+				continue
+			}
+			if strings.HasPrefix(a, "--") {
+				a = a[1:] // xxd reads --c8 as -c8
+			}
+			key := a[:2]
+			kind, ok := ps.opts[key]
+			if !ok {
+				r.setBad("unknown option " + a)
+				continue
+			}
+			o := popt{key: key, kind: kind}
+			if kind == oDeny {
+				r.setBad(a)
+			}
+			if kind == oValue || kind == oRead {
+				if tail := a[2:]; tail != "" && !xxdLongName(key, tail) {
+					o.vals = []word{valWord(w, tail)}
+				} else if key == "-c" && strings.HasPrefix(tail, "apitalize") {
+					o.key, o.kind = "-C", oFlag
+				} else {
+					o.vals = take(&i, 1)
+				}
+			}
+			r.opts = append(r.opts, o)
+			continue
+		}
 		if ps.style == styleGo {
 			name := strings.TrimLeft(a, "-")
 			if strings.HasPrefix(a, "---") || name == "" {
@@ -194,21 +229,13 @@ func (ps *progSpec) parse(args []word) progArgs {
 			r.opts = append(r.opts, o)
 			continue
 		}
-		if strings.HasPrefix(a, "--") || ps.style == styleXXD {
+		if strings.HasPrefix(a, "--") {
 			name, val, hasVal := a, "", false
-			if eq := strings.IndexByte(name, '='); eq >= 0 && ps.style != styleXXD {
+			if eq := strings.IndexByte(name, '='); eq >= 0 {
 				name, val, hasVal = name[:eq], name[eq+1:], true
 			}
 			key, kind, why := ps.resolveLong(name)
 			if why != "" {
-				if ps.style == styleXXD {
-					// xxd: a known single-letter option followed by its
-					// attached value (-c8, -l64).
-					if k, ok := ps.opts[a[:2]]; ok && (k == oValue || k == oRead) && len(a) > 2 {
-						r.opts = append(r.opts, popt{key: a[:2], kind: k, vals: []word{valWord(w, a[2:])}})
-						continue
-					}
-				}
 				r.setBad(why)
 				continue
 			}
@@ -288,6 +315,19 @@ func (ps *progSpec) parse(args []word) progArgs {
 		r.dashes = len(r.operands)
 	}
 	return r
+}
+
+// xxdLongName reports whether tail (what follows the two letters of an xxd
+// option word) spells the option's long name, which takes its value from
+// the next word, rather than an attached value.
+func xxdLongName(key, tail string) bool {
+	names := map[string][]string{"-c": {"ols", "apitalize"}, "-g": {"roup"}, "-o": {"ffset"}, "-s": {"kip", "eek"}, "-l": {"en"}, "-n": {"ame"}}
+	for _, n := range names[key] {
+		if strings.HasPrefix(tail, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // reads returns the option values that name files the program reads.

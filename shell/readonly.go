@@ -28,6 +28,7 @@ type roPlan struct {
 	names    bool   // it reads names and metadata only: secrets inside trees are not exposed
 	dashable []word // glob operands that, expanded, reach the program as options
 	dynamic  bool   // non-literal arguments are harmless (echo, printf)
+	needsEnv bool   // read-only only with the hardened environment (git, go, pip, npm)
 	extra    func(an *analyzer, l *leaf) (string, *finding)
 }
 
@@ -36,6 +37,38 @@ type roPlan struct {
 var roHandlers map[string]func(an *analyzer, l *leaf, args []word) roPlan
 
 func init() {
+	for _, g := range []string{"grep", "egrep", "fgrep"} {
+		if s := progSpecs[g]; s != nil {
+			s.recurseValue = []string{"-d", "--directories"}
+		}
+	}
+	if s := progSpecs["strings"]; s != nil {
+		s.responseFiles = true
+	}
+	if s := progSpecs["xxd"]; s != nil {
+		s.stdoutSecond = true
+	}
+	if s := progSpecs["rg"]; s != nil {
+		s.hidden = append(s.hidden, "-u", "--unrestricted") // -uu is two -u
+	}
+	for _, n := range []string{"grep", "egrep", "fgrep"} {
+		progSpecs[n].dotIfRecursive = true
+	}
+	for _, n := range []string{"head", "tail", "fold", "uniq", "strings", "diff", "grep", "egrep", "fgrep"} {
+		progSpecs[n].numOpt = true
+	}
+	for _, n := range []string{"ls", "du", "tree", "stat", "df", "realpath", "readlink"} {
+		progSpecs[n].namesOnly = true
+	}
+	for n, f := range map[string][]string{"grep": {"-R", "--dereference-recursive"}, "egrep": {"-R", "--dereference-recursive"},
+		"fgrep": {"-R", "--dereference-recursive"}, "rg": {"-L", "--follow"}, "ag": {"-f", "--follow"}, "tree": {"-l"},
+		"du": {"-L", "--dereference"}, "ls": {"-L", "--dereference"}, "diff": {}} {
+		progSpecs[n].follow = f
+	}
+	// wc and du read the files named inside --files0-from's file: paths the
+	// analyser never sees.
+	progSpecs["wc"].opts["--files0-from"] = oDeny
+	progSpecs["du"].opts["--files0-from"] = oDeny
 	roHandlers = map[string]func(*analyzer, *leaf, []word) roPlan{
 		"echo": planEcho, "printf": planPrintf, "true": planNone, "false": planNone, ":": planNone,
 		"cd": planCd, "test": planTest, "[": planTest, "read": planRead,
@@ -153,12 +186,30 @@ func specPlan(spec *progSpec, args []word, name string) roPlan {
 	if spec.operands == opNone {
 		ops = nil
 	}
-	if spec.maxOperands >= 0 && len(pa.operands) > spec.maxOperands {
-		return roPlan{why: name + " with more than " + itoa(spec.maxOperands) + " operands writes its output to a file"}
+	nops := len(pa.operands)
+	if spec.stdoutSecond && nops == 2 && pa.operands[1].s == "-" {
+		nops, ops = 1, ops[:len(ops)-1]
+	}
+	if spec.maxOperands >= 0 && nops > spec.maxOperands {
+		return roPlan{why: name + " with more than " + itoa(spec.maxOperands) + " operands writes its output to a file (or does not only read)"}
+	}
+	if spec.responseFiles {
+		for _, o := range ops {
+			if strings.HasPrefix(o.s, "@") {
+				return roPlan{why: name + " " + o.s + " reads further arguments (and files) from a file"}
+			}
+		}
 	}
 	p := roPlan{names: spec.namesOnly}
 	p.reads = append(append(p.reads, ops...), pa.reads()...)
 	recursive := matchAny(&pa, spec.recursive)
+	for _, o := range pa.opts {
+		for _, k := range spec.recurseValue {
+			if o.key == k && (len(o.vals) == 0 || o.vals[0].s != "read" && o.vals[0].s != "skip") {
+				recursive = true // -d recurse, --directories=rec (argmatch takes prefixes)
+			}
+		}
+	}
 	if len(ops) == 0 && (spec.defaultDot || recursive && spec.dotIfRecursive) {
 		ops = []word{{s: ".", pat: ".", literal: true}}
 		p.reads = append(p.reads, ops...)
@@ -403,24 +454,49 @@ func planDate(_ *analyzer, _ *leaf, args []word) roPlan {
 	return p
 }
 
+// planPs: procps takes BSD options without a dash (ps aux); the BSD
+// modifier e (in any such word) prints every process's environment, and so
+// may the environ format keyword.
 func planPs(_ *analyzer, _ *leaf, args []word) roPlan {
+	var rest []word
 	for _, a := range args {
-		if !strings.HasPrefix(a.s, "-") && strings.ContainsAny(a.s, "eE") {
-			return roPlan{why: "ps e shows process environments"}
+		if strings.Contains(strings.ToLower(a.s), "environ") {
+			return roPlan{why: "ps environ shows process environments"}
 		}
+		if !strings.HasPrefix(a.s, "-") {
+			if strings.ContainsAny(a.s, "eE") {
+				return roPlan{why: "ps e shows process environments"}
+			}
+			continue // BSD options and their values
+		}
+		rest = append(rest, a)
 	}
-	p := specPlan(progSpecs["ps"], args, "ps")
+	p := specPlan(progSpecs["ps"], rest, "ps")
 	p.reads = nil // ps operands are process selectors
 	return p
 }
 
+// planJq: a jq filter can read the environment ($ENV, env) and files
+// (import "../x" as $d reads ../x.json; include "m" reads m.jq), and -f
+// and -L take a program or modules from files the analyser does not see.
 func planJq(_ *analyzer, _ *leaf, args []word) roPlan {
 	for _, a := range args {
-		if strings.Contains(strings.ToLower(a.s), "env") || strings.Contains(a.s, "$__loc__") || strings.Contains(a.s, "input_filename") {
-			return roPlan{why: "jq program reads the environment"}
+		low := strings.ToLower(a.s)
+		for _, bad := range []string{"env", "import", "include", "modulemeta", "$__loc__", "input_filename", "$__prog"} {
+			if strings.Contains(low, bad) {
+				return roPlan{why: "the jq program uses " + bad + ", which reads the environment or files"}
+			}
 		}
 	}
-	return specPlan(progSpecs["jq"], args, "jq")
+	p := specPlan(progSpecs["jq"], args, "jq")
+	if p.why != "" {
+		return p
+	}
+	pa := progSpecs["jq"].parse(args)
+	if pa.has("-f", "--from-file", "-L", "--run-tests") {
+		return roPlan{why: "jq reads its program or modules from a file"}
+	}
+	return p
 }
 
 // planSub judges "tool subcommand ..." by subSpecs["tool subcommand"].
@@ -433,11 +509,15 @@ func planSub(tool string) func(*analyzer, *leaf, []word) roPlan {
 			return roPlan{why: "no subcommand"}
 		}
 		sub := args[0].s
+		if tool == "docker" && sub == "inspect" {
+			return roPlan{why: "docker inspect prints containers' environment variables"}
+		}
 		if spec := subSpecs[tool+" "+sub]; spec != nil {
 			p := specPlan(spec, args[1:], tool+" "+sub)
 			if tool == "docker" || tool == "pip" {
 				p.reads = nil // container names, package names
 			}
+			p.needsEnv = tool == "pip"
 			return p
 		}
 		if len(args) == 1 && (sub == "--version" || sub == "-v" || sub == "-V") {
@@ -456,6 +536,7 @@ func planNpm(an *analyzer, l *leaf, args []word) roPlan {
 		return p
 	}
 	p.reads = nil // package names
+	p.needsEnv = true
 	p.extra = func(an *analyzer, l *leaf) (string, *finding) {
 		if l.cwdUnknown {
 			return "the working directory is unknown", nil
@@ -500,7 +581,9 @@ func planGo(an *analyzer, l *leaf, args []word) roPlan {
 	}
 	switch args[0].s {
 	case "version", "env":
-		return specPlan(subSpecs["go "+args[0].s], args[1:], "go "+args[0].s)
+		p := specPlan(subSpecs["go "+args[0].s], args[1:], "go "+args[0].s)
+		p.needsEnv = true
+		return p
 	}
 	return roPlan{why: "go " + args[0].s + " is not read-only"}
 }
@@ -570,6 +653,7 @@ func (an *analyzer) readOnly(l *leaf) (ro, redirOnly bool, why string, f *findin
 	if p.why != "" {
 		return false, false, p.why, nil
 	}
+	l.needsEnv = p.needsEnv
 	for _, w := range l.args[1:] {
 		if w.literal || w.procPath {
 			continue
@@ -644,6 +728,11 @@ func (an *analyzer) readOnly(l *leaf) (ro, redirOnly bool, why string, f *findin
 
 // treeCheck judges a recursive read of root.
 func (an *analyzer) treeCheck(root string, p roPlan, spelled string) (string, *finding) {
+	if p.names && !p.tree.Follow {
+		// Listing names without following links reaches nothing the
+		// judgment of root itself did not (secret names are no secret).
+		return "", nil
+	}
 	if !an.isDir(root) {
 		if x := an.cfg.policy.Classify(root); x.Err == nil && x.Resolved.Exists && !an.isDir(x.Resolved.Path) {
 			return "", nil

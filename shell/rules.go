@@ -291,8 +291,9 @@ func ruleLeaves(command string) (an *analyzer, ok bool, unsupported bool) {
 		return nil, false, false
 	}
 	cfg := newConfig(&Options{Cwd: "/", Home: "/nonexistent-home"})
-	an = &analyzer{cfg: cfg, src: command, budget: &budget{}}
-	unsupported = injectionKind(f, command) != ""
+	kind, _, substs := scanAll(f)
+	an = &analyzer{cfg: cfg, src: command, budget: &budget{}, substs: substs}
+	unsupported = kind != ""
 	w := &walker{an: an}
 	w.stmts(f.Stmts, scope{cwd: cwdState{dir: "/", pwd: "/"}})
 	an.leaves = w.leaves
@@ -400,7 +401,9 @@ func (l *leaf) args0() word {
 
 // AllowedBy reports whether the analysed command may run because every
 // simple command in it is read-only or matched by one of the allow-rule
-// contents, and returns the contents it used. A simple command the
+// contents, and returns the contents it used. Such a command runs without
+// the hardened environment, so git, go, pip and npm need rules of their
+// own here even where the analyser takes them for read-only. A simple command the
 // analyser objected to (an Ask) is never covered; one that writes through a
 // redirection is covered only when the target lies in a working directory;
 // one whose working directory is unknown or outside the working
@@ -414,13 +417,17 @@ func (a *Analysis) AllowedBy(contents []string) ([]string, bool) {
 	pending := false // a command read-only but for the taint of an earlier one
 	for i := range a.Commands {
 		c := &a.Commands[i]
-		if c.Verdict == Allow {
+		if c.Verdict == Allow && !(c.leaf != nil && c.leaf.needsEnv) {
 			continue
 		}
+		// A command the analyser allowed only because the hardened
+		// environment neutralises the project's configuration (git status)
+		// needs a rule here: a command that runs because rules allow it
+		// runs without that environment (see HardenEnv).
 		if c.Verdict == Ask || c.leaf == nil {
 			return nil, false
 		}
-		if c.leaf.roButTaint && !c.leaf.writes() {
+		if c.leaf.roButTaint && !c.leaf.writes() && !c.leaf.needsEnv {
 			pending = true
 			continue
 		}
@@ -511,7 +518,7 @@ func (a *Analysis) Suggestions() []string {
 	var out []string
 	for i := range a.Commands {
 		c := &a.Commands[i]
-		if c.Verdict == Allow {
+		if c.Verdict == Allow && !(c.leaf != nil && c.leaf.needsEnv) {
 			continue
 		}
 		if c.Verdict == Ask || c.leaf == nil || !a.ruleCoverable(c.leaf) {

@@ -57,7 +57,7 @@ func newProject(tb testing.TB) *project {
 	dirs := []string{"proj", "out", "home", "proj/sub", "proj/src/pkg", "proj/empty", "proj/build", "proj2",
 		"proj/.git/objects", "proj/.git/refs", "proj/tmpl/.git", "proj/deep/b/c", "proj/dashdir",
 		"proj/bare.git/objects", "proj/bare.git/refs", "proj/evilbare.git/objects", "proj/evilbare.git/refs",
-		"proj/wt", "proj/withenv", "home/.ssh", "home/.aws", "home/.config/gh", "home/.config/gcloud", "home/.config/git",
+		"proj/wt", "envproj", "home/.ssh", "home/.aws", "home/.config/gh", "home/.config/gcloud", "home/.config/git",
 		"home/.kube", "home/.docker", "home/.cargo", "home/.azure", "home/.terraform.d", "home/.gnupg"}
 	for _, d := range dirs {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
@@ -88,7 +88,7 @@ func newProject(tb testing.TB) *project {
 		"proj/evilbare.git/config": "[core]\n\tbare = true\n[diff \"x\"]\n\ttextconv = sh -c id\n",
 		"proj/wt/.git":             "gitdir: " + filepath.Join(p.out, "repo.git") + "\n",
 		"proj/dashdir/--pre=sh":    "", "proj/dashdir/-r": "", "proj/dashdir/-p": "", "proj/dashdir/in": "",
-		"proj/withenv/.env": "K=1\n", "proj/withenv/.env.example": "K=\n", "proj/withenv/main.go": "package main\n", "proj/notes.txt": "n\n",
+		"envproj/.env": "K=1\n", "envproj/.env.example": "K=\n", "envproj/main.go": "package main\n", "proj/notes.txt": "n\n",
 		"home/.ssh/id_rsa": "k", "home/.aws/credentials": "k", "home/.config/gh/hosts.yml": "k", "home/.kube/config": "k",
 		"home/.bashrc": "", "home/.netrc": "k", "home/_netrc": "k", "home/.docker/config.json": "k",
 		"home/.cargo/credentials.toml": "k", "home/.vault-token": "k", "home/.my.cnf": "k", "home/.git-credentials": "k",
@@ -110,7 +110,13 @@ func (p *project) options(r tableRow) *Options {
 	if r.Cwd != "" {
 		cwd = filepath.Join(p.proj, r.Cwd)
 	}
-	return &Options{Mode: r.Mode, Cwd: cwd, WorkingDirs: []string{p.proj}, Home: p.home, HardenedEnv: !r.Plain}
+	dirs := []string{p.proj}
+	if strings.Contains(r.Cwd, "envproj") {
+		// envproj is a second working directory, holding a .env: a
+		// recursive read from it reaches a secret.
+		dirs = append(dirs, filepath.Join(p.root, "envproj"))
+	}
+	return &Options{Mode: r.Mode, Cwd: cwd, WorkingDirs: dirs, Home: p.home, HardenedEnv: !r.Plain}
 }
 
 func TestTable(t *testing.T) {

@@ -74,11 +74,13 @@ type Options struct {
 	// MaxLength caps the command length in bytes; 0 means 16384.
 	MaxLength int
 	// HardenedEnv promises that the command will run with the environment
-	// [HardenEnv] returns, which stops project configuration from making
-	// read-only tools run code (git hooks and fsmonitor, pagers, pip and npm
-	// config files, Go toolchain switching) and unsets CDPATH. Without it,
-	// git, go, pip and npm are never read-only, and a cd to a bare relative
-	// name makes the working directory unknown.
+	// [HardenEnv] returns, or, when the analysis allows it, the one
+	// [HardenEnvReadOnly] returns: they stop project configuration from
+	// making read-only tools run code (git's fsmonitor hook and pagers,
+	// npm's logs; with the second also git hooks, pip's config files and
+	// Go's toolchain switching) and empty CDPATH. Without it, git, go, pip
+	// and npm are never read-only, and a cd to a bare relative name makes
+	// the working directory unknown.
 	HardenedEnv bool
 }
 

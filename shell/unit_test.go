@@ -416,17 +416,23 @@ func TestAnalysisFields(t *testing.T) {
 	if len(a.Commands) != 3 || !slices.Equal(a.Commands[1].Argv, []string{"rm", "-rf", "/"}) || !a.Commands[0].ReadOnly {
 		t.Errorf("commands %+v", a.Commands)
 	}
-	a = Analyze("git status && ls | wc -l", nil)
+	a = Analyze("git status && ls | wc -l", &Options{HardenedEnv: true, Cwd: t.TempDir()})
 	if a.Verdict != Allow || !a.ReadOnly || a.Layer != LayerReadOnly {
 		t.Errorf("read-only chain: %+v", a)
+	}
+	if a = Analyze("git status", nil); a.Verdict != Passthrough || !strings.Contains(a.Reason, "hardened environment") {
+		t.Errorf("git without the hardened environment: %+v", a)
 	}
 	a = Analyze("npm test", nil)
 	if a.Verdict != Passthrough || a.Message != "Execute bash command: npm test" || a.Layer != LayerPassthrough {
 		t.Errorf("passthrough: %+v", a)
 	}
-	a = Analyze("ls $(id)", nil)
-	if a.Message != "Permission required: Command contains command_substitution which cannot be statically analyzed" {
+	a = Analyze("ls $((1+1))", nil)
+	if a.Message != "Permission required: Command contains arithmetic_expansion which cannot be statically analyzed" {
 		t.Errorf("injection message %q", a.Message)
+	}
+	if a = Analyze("ls $(id)", nil); a.Verdict != Passthrough || !strings.Contains(a.Reason, "known only at run time") {
+		t.Errorf("a substitution as an argument: %+v", a)
 	}
 	a = Analyze("rm -r /usr", nil)
 	if !strings.HasPrefix(a.Message, "Dangerous removal operation detected: '/usr'") || a.Layer != LayerRemoval {

@@ -94,6 +94,7 @@ type leaf struct {
 	kind       leafKind
 	tainted    bool // an earlier or concurrent command may change the filesystem layout
 	roButTaint bool // it would be read-only but for the taint
+	needsEnv   bool // it is read-only only with the hardened environment
 }
 
 type walker struct {
@@ -360,6 +361,9 @@ func (w *walker) add(l *leaf, sc scope) {
 // words walks the substitutions inside words: command substitutions run in
 // a subshell before the command, process substitutions beside it.
 func (w *walker) words(ws []*syntax.Word, sc scope) {
+	if !w.an.substs {
+		return // scan saw no substitution anywhere
+	}
 	for _, wd := range ws {
 		if wd == nil {
 			continue

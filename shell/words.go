@@ -59,6 +59,9 @@ type unquoter struct {
 // expandWord unquotes w, expanding braces and known loop variables. ok is
 // false when the expansion is too large or ambiguous to check.
 func (u *unquoter) expandWord(w *syntax.Word, out []word) ([]word, bool) {
+	if !hasBraceChar(w) {
+		return u.bindWord(w.Parts, out)
+	}
 	cand, mixed := braceCandidate(w)
 	if syntax.SplitBraces(w) && hasBraceExp(w) {
 		if mixed {
@@ -191,6 +194,20 @@ func braceCandidate(w *syntax.Word) (cand, mixed bool) {
 	}
 	cand = lenient == 3 || mixed && strict == 3
 	return cand, mixed && cand
+}
+
+// hasBraceChar reports an unquoted { in w: only such a word can hold a
+// brace expansion.
+func hasBraceChar(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		if lit, ok := p.(*syntax.Lit); ok && strings.IndexByte(lit.Value, '{') >= 0 {
+			return true
+		}
+		if _, ok := p.(*syntax.BraceExp); ok {
+			return true
+		}
+	}
+	return false
 }
 
 func hasBraceExp(w *syntax.Word) bool {

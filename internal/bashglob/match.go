@@ -1,6 +1,10 @@
 package bashglob
 
-import "strings"
+import (
+	"strings"
+	"sync"
+	"sync/atomic"
+)
 
 // component is one compiled pattern component (the text between slashes).
 type component struct {
@@ -74,6 +78,33 @@ func compileComponent(raw string) (component, *parseError) {
 
 // compile compiles a whole pattern.
 func compile(pattern string) *compiled {
+	if len(pattern) <= maxCachedPattern {
+		if v, ok := compileCache.Load(pattern); ok {
+			return v.(*compiled)
+		}
+	}
+	c := compileUncached(pattern)
+	if len(pattern) <= maxCachedPattern && compileCacheSize.Load() < maxCompileCache {
+		if _, loaded := compileCache.LoadOrStore(pattern, c); !loaded {
+			compileCacheSize.Add(1)
+		}
+	}
+	return c
+}
+
+// The compiled patterns are immutable, so they are shared: callers ask
+// about the same few patterns again and again.
+var (
+	compileCache     sync.Map // string -> *compiled
+	compileCacheSize atomic.Int64
+)
+
+const (
+	maxCompileCache  = 4096
+	maxCachedPattern = 512
+)
+
+func compileUncached(pattern string) *compiled {
 	c := &compiled{}
 	raws, offs := splitComponents(pattern)
 	for i, raw := range raws {
@@ -99,6 +130,9 @@ func compile(pattern string) *compiled {
 // meta characters is not subject to pathname expansion: bash uses it as
 // written, with the backslash escapes removed.
 func HasMeta(pattern string) bool {
+	if !strings.ContainsAny(pattern, "*?[") {
+		return false // the common case, without compiling
+	}
 	for _, c := range compile(pattern).comps {
 		if c.meta {
 			return true

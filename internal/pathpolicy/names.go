@@ -154,13 +154,22 @@ func secretComps(comps []string) bool {
 	if len(comps) == 3 && comps[0] == "etc" && comps[1] == "ssh" && strings.HasPrefix(comps[2], "ssh_host_") && strings.HasSuffix(comps[2], "_key") {
 		return true
 	}
-	for _, r := range secretRoots {
-		if underComps(comps, r) {
+	for _, rc := range secretRootComps {
+		if underComps(comps, rc) {
 			return true
 		}
 	}
 	return false
 }
+
+// secretRootComps are secretRoots split once.
+var secretRootComps = func() [][]string {
+	out := make([][]string, len(secretRoots))
+	for i, r := range secretRoots {
+		out[i] = splitLower(r)
+	}
+	return out
+}()
 
 func hasSeqAt(comps []string, i int, seq []string) bool {
 	if i+len(seq) > len(comps) {
@@ -174,9 +183,9 @@ func hasSeqAt(comps []string, i int, seq []string) bool {
 	return true
 }
 
-// underComps reports whether comps is the absolute path root or below it.
-func underComps(comps []string, root string) bool {
-	rc := splitLower(root)
+// underComps reports whether comps is the absolute path rc (split) or
+// below it.
+func underComps(comps, rc []string) bool {
 	if len(comps) < len(rc) {
 		return false
 	}
@@ -191,7 +200,26 @@ func underComps(comps []string, root string) bool {
 // splitLower returns the lower-case components of an absolute or relative
 // path, without empty ones.
 func splitLower(p string) []string {
-	return strings.FieldsFunc(strings.ToLower(p), func(r rune) bool { return r == '/' })
+	return appendLower(nil, p)
+}
+
+// appendLower appends the lower-case components of p to buf.
+func appendLower(buf []string, p string) []string {
+	p = strings.ToLower(p)
+	for i := 0; i < len(p); {
+		for i < len(p) && p[i] == '/' {
+			i++
+		}
+		j := i
+		for j < len(p) && p[j] != '/' {
+			j++
+		}
+		if j > i {
+			buf = append(buf, p[i:j])
+		}
+		i = j
+	}
+	return buf
 }
 
 // SecretGlobs returns the secret policy as exclusion patterns for a search

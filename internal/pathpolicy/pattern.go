@@ -81,6 +81,10 @@ func (p *Policy) Pattern(pat string) PatternInfo {
 	}
 	x.Secret = x.Base.Secret || p.couldSecret(comps, fold)
 	x.Protected = x.Secret || x.Base.Protected || p.couldProtected(comps, fold)
+	if x.Secret && x.Protected {
+		// What it could match is already the worst answer: no need to look.
+		return x
+	}
 	if err := bashglob.Unsupported(pat); err != nil {
 		x.Err = err
 		x.Secret, x.Protected = true, true // it may match anything
@@ -183,8 +187,7 @@ func (p *Policy) couldSecret(comps []string, o *bashglob.Options) bool {
 		}
 	}
 	// Anchored secrets: /etc/shadow, /run/secrets, /proc/<pid>/environ.
-	for _, r := range secretRoots {
-		rc := splitLower(r)
+	for _, rc := range secretRootComps {
 		if anchoredCould(comps, rc, o) {
 			return true
 		}

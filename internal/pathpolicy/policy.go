@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // Options configures a [Policy]. The zero value (or nil) has no working
@@ -30,6 +32,7 @@ type Options struct {
 // from a stale picture.
 type Policy struct {
 	cache     lstatCache
+	oddNames  bool // some protected name does not start with a dot
 	home      string
 	roots     []string // resolved working directories
 	protFiles [][]string
@@ -52,29 +55,50 @@ func New(o *Options) *Policy {
 		if d == "" || !filepath.IsAbs(d) {
 			continue
 		}
-		r, err := resolve(d, &p.cache)
-		if err != nil {
-			continue
-		}
-		p.roots = append(p.roots, r.Path)
-	}
-	files := o.ProtectedFiles
-	if files == nil {
-		files = DefaultProtectedFiles
-	}
-	for _, f := range files {
-		if c := splitLower(f); len(c) > 0 {
-			p.protFiles = append(p.protFiles, c)
+		if real, ok := p.resolveRoot(d); ok {
+			p.roots = append(p.roots, real)
 		}
 	}
-	dirs := o.ProtectedDirs
-	if dirs == nil {
-		dirs = DefaultProtectedDirs
-	}
-	for _, d := range dirs {
-		p.protDirs = append(p.protDirs, strings.ToLower(d))
+	if o.ProtectedFiles == nil && o.ProtectedDirs == nil {
+		p.protFiles, p.protDirs, p.oddNames = defaults.files, defaults.dirs, defaults.odd
+	} else {
+		files, dirs := o.ProtectedFiles, o.ProtectedDirs
+		if files == nil {
+			files = DefaultProtectedFiles
+		}
+		if dirs == nil {
+			dirs = DefaultProtectedDirs
+		}
+		p.protFiles, p.protDirs, p.oddNames = protectedNames(files, dirs)
 	}
 	return p
+}
+
+// defaults are the default protected names, prepared once.
+var defaults struct {
+	files [][]string
+	dirs  []string
+	odd   bool
+}
+
+func init() {
+	defaults.files, defaults.dirs, defaults.odd = protectedNames(DefaultProtectedFiles, DefaultProtectedDirs)
+}
+
+// protectedNames prepares protected names for matching: lower case, split
+// into components; odd reports a name without a leading dot.
+func protectedNames(files, dirs []string) (pf [][]string, pd []string, odd bool) {
+	for _, f := range files {
+		if c := splitLower(f); len(c) > 0 {
+			pf = append(pf, c)
+			odd = odd || c[0][0] != '.'
+		}
+	}
+	for _, d := range dirs {
+		pd = append(pd, strings.ToLower(d))
+		odd = odd || !strings.HasPrefix(d, ".")
+	}
+	return pf, pd, odd
 }
 
 // Home returns the home directory the policy uses ("" if unknown).
@@ -125,9 +149,7 @@ func (p *Policy) Classify(abs string) Path {
 		x.Err, x.Secret, x.Protected = ErrTooLong, true, true
 		return x
 	}
-	given := splitLower(abs)
-	x.Secret = secretComps(given)
-	x.Protected = x.Secret || p.protectedComps(given)
+	x.Secret, x.Protected = p.Spelling(abs)
 	if dev := harmlessDevice(abs); dev {
 		x.Harmless = true
 		x.Resolved = Resolved{Path: filepath.Clean(abs), Exists: true}
@@ -140,17 +162,16 @@ func (p *Policy) Classify(abs string) Path {
 		return x
 	}
 	x.Resolved = r
-	real := splitLower(r.Path)
-	if !x.Secret && secretComps(real) {
-		x.Secret = true
+	if r.Path != abs {
+		sec, prot := p.Spelling(r.Path)
+		x.Secret = x.Secret || sec
+		x.Protected = x.Protected || prot
 	}
 	if r.Proc {
 		// A process's fd, cwd or root leads anywhere.
 		x.Secret = true
 	}
-	if !x.Protected && (x.Secret || p.protectedComps(real) || p.inGitDir(r)) {
-		x.Protected = true
-	}
+	x.Protected = x.Protected || x.Secret || p.inGitDir(r)
 	x.Inside = p.inside(r.Path)
 	x.Harmless = !r.Proc && p.harmless(r.Path)
 	return x
@@ -237,6 +258,9 @@ const maxGitDirDepth = 64
 // commands run code. Only existing ancestors below a working directory are
 // examined, the nearest maxGitDirDepth of them.
 func (p *Policy) inGitDir(r Resolved) bool {
+	if !gitInternal(r.Path) {
+		return false
+	}
 	root := p.inside(r.Path)
 	if root == "" {
 		return false
@@ -251,6 +275,24 @@ func (p *Policy) inGitDir(r Resolved) bool {
 		}
 		if d == root {
 			break
+		}
+	}
+	return false
+}
+
+// gitNames are the names of a git directory's entries whose change makes
+// git run code or read elsewhere.
+var gitNames = []string{"config", "config.worktree", "hooks", "info", "objects", "refs", "head", "packed-refs",
+	"index", "commondir", "gitdir", "modules", "worktrees"}
+
+// gitInternal reports a path with a component named like a git directory's
+// entry: only such a path can change a committed repository's behaviour.
+func gitInternal(path string) bool {
+	for _, c := range splitLower(path) {
+		for _, n := range gitNames {
+			if c == n {
+				return true
+			}
 		}
 	}
 	return false
@@ -276,8 +318,85 @@ func isGitDir(d string) bool {
 // resolved is judged on its spelling alone.
 func (p *Policy) Secret(abs string) bool { return p.Classify(abs).Secret }
 
+// rootCache remembers where working directories lead, across policies:
+// resolving one costs an lstat per component, and every decision needs
+// them. An entry is used only while the directory still leads to the same
+// inode (one stat); a stale entry can only name the same directory by an
+// older path, which makes inside checks stricter, never looser.
+var rootCache sync.Map // string -> rootEntry
+
+type rootEntry struct {
+	real     string
+	dev, ino uint64
+}
+
+const maxRootCache = 256
+
+var rootCacheSize atomic.Int64
+
+// resolveRoot resolves a working directory, through rootCache, and seeds
+// the policy's cache with the directories on the way (they are real
+// directories: the path has no link left).
+func (p *Policy) resolveRoot(d string) (string, bool) {
+	if v, ok := rootCache.Load(d); ok {
+		e := v.(rootEntry)
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			if dev, ino, ok := devIno(fi); ok && dev == e.dev && ino == e.ino {
+				p.cache.seedDirs(e.real)
+				return e.real, true
+			}
+		}
+		rootCache.Delete(d)
+		rootCacheSize.Add(-1)
+	}
+	r, err := resolve(d, &p.cache)
+	if err != nil {
+		return "", false
+	}
+	if fi, err := os.Stat(r.Path); err == nil && fi.IsDir() {
+		if dev, ino, ok := devIno(fi); ok && rootCacheSize.Load() < maxRootCache {
+			if _, loaded := rootCache.LoadOrStore(d, rootEntry{r.Path, dev, ino}); !loaded {
+				rootCacheSize.Add(1)
+			}
+		}
+	}
+	return r.Path, true
+}
+
 // IsDir reports whether the resolved path p is a directory.
 func (p *Policy) IsDir(real string) bool {
 	fi, err := p.cache.lstat(real)
 	return err == nil && fi.IsDir()
+}
+
+// Resolve is [Resolve] with what the policy learned of the filesystem.
+func (p *Policy) Resolve(abs string) (Resolved, error) { return resolve(abs, &p.cache) }
+
+// Spelling judges a path by its spelling alone, without looking at the
+// filesystem: whether some component names a secret or a protected place.
+// It is cheap, for words that may or may not be paths (option values,
+// "HEAD:.env").
+func (p *Policy) Spelling(path string) (secret, protected bool) {
+	if !p.maybeSensitive(path) {
+		return false, false
+	}
+	var buf [24]string
+	comps := appendLower(buf[:0], path)
+	secret = secretComps(comps)
+	return secret, secret || p.protectedComps(comps)
+}
+
+// maybeSensitive is a quick test that rules out most paths without
+// splitting them: every secret or protected name starts with a dot, or is
+// one of a few others, or lies under a few system roots.
+func (p *Policy) maybeSensitive(path string) bool {
+	if strings.HasPrefix(path, ".") || strings.Contains(path, "/.") || p.oddNames {
+		return true
+	}
+	for _, s := range []string{"/proc", "/etc/", "/run/", "/var/run/", "_netrc", "id_", "Id_", "ID_", "_NETRC"} {
+		if strings.Contains(path, s) {
+			return true
+		}
+	}
+	return strings.ContainsAny(path, "Ii_") && (strings.Contains(strings.ToLower(path), "id_") || strings.Contains(strings.ToLower(path), "_netrc"))
 }

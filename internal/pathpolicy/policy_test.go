@@ -129,9 +129,9 @@ func TestTree(t *testing.T) {
 	}{
 		{clean, TreeOptions{Hidden: true}, false, false},
 		{f.proj + "/src", TreeOptions{Hidden: true}, false, false},
-		{f.proj, TreeOptions{Hidden: true}, true, false},   // .env
-		{f.proj, TreeOptions{Hidden: false}, false, false}, // rg skips dotfiles; keylink is not followed
-		{f.proj, TreeOptions{Hidden: false, Follow: true}, true, false},
+		{f.proj, TreeOptions{Hidden: true}, true, false},               // .env
+		{f.proj, TreeOptions{Hidden: false}, false, false},             // rg skips dotfiles; keylink is not followed
+		{f.proj, TreeOptions{Hidden: false, Follow: true}, true, true}, // keylink leads out, to a secret
 		{f.home, TreeOptions{}, true, false},
 		{f.home + "/.config", TreeOptions{}, true, false},
 		{f.r, TreeOptions{}, true, false}, // holds the home

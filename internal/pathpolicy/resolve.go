@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // errNotDirSys is what Lstat reports when a parent is not a directory.
@@ -79,8 +80,17 @@ func resolve(p string, fsc *lstatCache) (Resolved, error) {
 	// rest holds the components still to walk, last first, so that a link's
 	// target is pushed in front of them cheaply; cur is the resolved prefix,
 	// grown in place so that a long path costs linear time.
-	rest := pushComponents(nil, p)
 	cur := []byte{'/'}
+	start := p
+	if t := fsc.trustedPrefix(p); t != "" {
+		// A physical directory: start there.
+		cur = append(cur[:0], t...)
+		start = p[len(t):]
+		if start == "" {
+			start = "."
+		}
+	}
+	rest := pushComponents(nil, start)
 	missing := false
 	links, steps := 0, 0
 	res := Resolved{}
@@ -246,8 +256,9 @@ func isPidLike(s string) bool {
 // the many paths of one command cost one lstat per distinct prefix. A nil
 // cache asks the filesystem every time.
 type lstatCache struct {
-	mu    sync.Mutex
-	stats map[string]lstatResult
+	mu      sync.Mutex
+	stats   map[string]lstatResult
+	trusted []string // physical directories (see seedDirs)
 }
 
 type lstatResult struct {
@@ -264,9 +275,13 @@ func (c *lstatCache) lstat(p string) (fs.FileInfo, error) {
 	}
 	c.mu.Lock()
 	r, ok := c.stats[p]
+	trusted := !ok && c.trustedDir(p)
 	c.mu.Unlock()
 	if ok {
 		return r.fi, r.err
+	}
+	if trusted {
+		return dirInfo(filepath.Base(p)), nil
 	}
 	fi, err := os.Lstat(p)
 	c.mu.Lock()
@@ -302,3 +317,53 @@ func (c *lstatCache) readlink(p string) (string, error) {
 
 // maxCached bounds a policy's cache.
 const maxCached = 4096
+
+// seedDirs records that real is a physical directory (no link on the way),
+// so that every prefix of it is a directory that is no link: resolutions of
+// paths below it start there without asking the filesystem.
+func (c *lstatCache) seedDirs(real string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, t := range c.trusted {
+		if t == real {
+			return
+		}
+	}
+	c.trusted = append(c.trusted, real)
+}
+
+// trustedPrefix returns the longest trusted directory that is p or above it.
+func (c *lstatCache) trustedPrefix(p string) string {
+	if c == nil {
+		return ""
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	best := ""
+	for _, t := range c.trusted {
+		if len(t) > len(best) && (p == t || strings.HasPrefix(p, t) && p[len(t)] == '/') {
+			best = t
+		}
+	}
+	return best
+}
+
+// trustedDir reports whether p is a trusted directory or one above it.
+func (c *lstatCache) trustedDir(p string) bool {
+	for _, t := range c.trusted {
+		if p == t || strings.HasPrefix(t, p) && (p == "/" || t[len(p)] == '/') {
+			return true
+		}
+	}
+	return false
+}
+
+// dirInfo is the FileInfo of a seeded directory.
+type dirInfo string
+
+func (d dirInfo) Name() string       { return string(d) }
+func (d dirInfo) Size() int64        { return 0 }
+func (d dirInfo) Mode() fs.FileMode  { return fs.ModeDir | 0o755 }
+func (d dirInfo) ModTime() time.Time { return time.Time{} }
+func (d dirInfo) IsDir() bool        { return true }
+func (d dirInfo) Sys() any           { return nil }

@@ -154,6 +154,9 @@ func (w *treeWalk) walk(dir string) {
 				w.rep.Incomplete = true
 			case t.Secret:
 				w.rep.Secret = full
+				if t.Inside == "" {
+					w.rep.Outside = full
+				}
 			case t.Inside == "" && !t.Harmless:
 				w.rep.Outside = full
 			default:

@@ -291,7 +291,7 @@ add("benign", "passthrough", ["git add file.go", "echo --format=json > /dev/null
     "rm -r build", "rm file.txt", "rm -f file.txt", "kill 1234", "kill -15 1234", "chmod 755 script.sh", "chmod +x x"])
 add("benign", "allow", ["go list -f '{{.Dir}}' ./..." if False else "git log --pretty=format:'%h %s'", "echo --format=json",
     "git log --format=oneline", "ls --format=long", "git log --format=json"])
-add("benign", "allow", ["touch *", "rm *.tmp"], mode="accept_edits", cwd="sub")
+add("benign", "allow", ["touch *", "rm *.tmp"], mode="accept_edits", cwd="src/pkg")
 add("glob_semantics", "ask", ["touch *"], mode="accept_edits", immune=True)  # * matches awslink -> ~/.aws
 
 # --------------------------------------------------- sensitive paths (writes)
@@ -410,7 +410,7 @@ add("flag_tables", "allow", ["xxd -l 64 a", "xxd -c 8 -g 2 a", "xxd -u a", "tree
 add("glob_semantics", "ask", [
     "touch .[!x]it/config", "echo x > .[!x]it/config", "cp x .[^x]it/hooks/pre-commit", "ls ~/.ss[!x]/*", "cat ~/.ss[^x]/id*",
     "cat ~/.s?h/id_rsa", "cat ~/.[s]sh/id_rsa", "cat ~/.[[:alpha:]]sh/id_rsa", "rm -r ?*", "rm -r ??*", "rm -r [a-z]*",
-    "rm -r [!.]*", "rm ./*", "cat .e[n]v", "cat .en?", "cat withenv/.e*", "echo x > ~/.bash[r]c", "cp x ~/.z[s]hrc",
+    "rm -r [!.]*", "rm ./*", "cat .e[n]v", "cat .en?", "cat ../envproj/.e*", "echo x > ~/.bash[r]c", "cp x ~/.z[s]hrc",
     "cat ~/.aw?/credentials", "cat @HOME@/.[a-z]*/credentials", "cat ~/.config/g[h]/hosts.yml", "cat /proc/[0-9]*/environ",
     "cat /proc/s?lf/environ", "touch .g*/x", "echo x >> .[g]it/config", "cat ~/.ssh/*", "ls ~/.kube/*",
 ], immune=True)
@@ -475,15 +475,15 @@ add("secrets_v2", "ask", [
     "cat /dev/fd/../environ", "cat /proc/1/environ", "cat /var/run/secrets/kubernetes.io/serviceaccount/token", "cat /run/secrets/db",
     "cat .env.prod", "cat .env-local", "cat .env.staging", "cat awslink/credentials", "ls awslink", "cat awslink/../.aws/config" if False else "grep x awslink/config",
     "grep -r x ~/.config", "grep -rn x @HOME@", "diff -rN ~ sub", "diff -r @HOME@ sub", "git diff --no-index ~ sub",
-    "git diff --no-index @HOME@/.ssh/id_rsa a", "git grep --no-index x ~", "rg -uu x ~", "rg --hidden TODO", "grep -rn TODO .",
-    "grep -R x .", "cd ~/.config && grep -r x .", "find ~/.ssh -type f", "cat ~/.ssh/config", "head -c 100 ~/.aws/config",
+    "git diff --no-index @HOME@/.ssh/id_rsa a", "git grep --no-index x ~", "rg -uu x ~",
+    "grep -R x .", "rg -L x", "cd ~/.config && grep -r x .", "find ~/.ssh -type f", "cat ~/.ssh/config", "head -c 100 ~/.aws/config",
     "cp ~/.kube/config x", "cat /etc/ssh/ssh_host_ed25519_key", "ls /proc/self/fd/", "cat /proc/self/cwd/x",
     "cat ~root/.ssh/id_rsa", "cat /root/.ssh/id_rsa", "cat /home/x/.aws/credentials",
 ], immune=True, cwd=None)
 add("secrets_v2", "ask", ["grep -rn TODO .", "grep -r x .", "rg -. x", "rg --hidden x", "rg -uu x", "ls -la; grep -R k ."],
-    immune=True, cwd="withenv")
+    immune=True, cwd="../envproj")
 add("secrets_v2", "allow", ["rg TODO", "rg -n x .", "cat .env.example", "ls -la", "grep -r x --include='*.go' ." if False else "grep x main.go"],
-    cwd="withenv")
+    cwd="../envproj")
 add("secrets_v2", "passthrough", [
     "cat <<< $GITHUB_TOKEN", "cat < $KUBECONFIG", "cat <<EOF\n$AWS_SECRET_ACCESS_KEY\nEOF", "grep x <<< \"$OPENAI_API_KEY\"",
     "gh auth token", "gh auth status --show-token", "gh auth status -t", "aws configure get aws_secret_access_key",
@@ -498,7 +498,7 @@ add("outside_reads", "passthrough", [
     "grep root /etc/group", "wc -l /var/log/syslog", "cat link-out/x", "ls link-out", "cat etclink/passwd", "du -sh /var",
     "find / -name x", "find /etc -name x", "tree /etc", "ls ~", "cat ~/notes.txt", "cat @PROJ@2/x", "diff a /etc/hosts.allow",
     "sort /etc/passwd", "stat /etc/passwd", "file /etc/passwd", "cat < /etc/passwd", "while read l; do echo $l; done < /etc/passwd",
-    "git diff /etc/passwd /etc/group", "cat /proc/cpuinfo /etc/passwd", "ls -la ..", "cd .. && cat x",
+    "git diff /etc/passwd /etc/group", "cat /proc/cpuinfo /etc/passwd", "ls -la ..", "cd .. && cat x", "ls -RL", "du -L",
 ])
 add("outside_reads", "allow", ["cat /etc/os-release", "cat /etc/hosts", "ls /usr/share", "head /usr/include/stdio.h",
     "cat /proc/cpuinfo", "file /bin/ls", "cat /dev/null", "head -c 10 /dev/urandom | xxd", "ls /opt", "cat etclink/os-release",
@@ -506,7 +506,7 @@ add("outside_reads", "allow", ["cat /etc/os-release", "cat /etc/hosts", "ls /usr
 
 # Class 11: cost: long paths and deep nesting stay cheap and are never allowed blindly.
 add("cost", "ask", ["cat " + "a/" * 9000 + "x"], immune=True)
-add("cost", "passthrough", ["touch " + "/a" * 2500], mode="accept_edits")
+add("cost", "ask", ["touch " + "/a" * 2500], mode="accept_edits", immune=True)
 
 for r in rows:
     print(json.dumps(r, ensure_ascii=False))
