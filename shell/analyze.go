@@ -305,7 +305,7 @@ func scanAll(f *syntax.File) (string, int, bool) {
 type analyzer struct {
 	substs      bool // the command holds a substitution (see walker.words)
 	cfg         *config
-	judged      map[judgeKey]*pathInfo
+	judged      []judgment
 	src         string
 	depth       int
 	leaves      []*leaf

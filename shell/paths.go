@@ -152,15 +152,25 @@ func escapeGlob(s string) string {
 func (an *analyzer) judge(w word, l *leaf) pathInfo {
 	key := judgeKey{cwd: l.cwd, pwd: l.pwd, s: w.s, pat: w.pat,
 		flags: b2u(l.cwdUnknown) | b2u(w.literal)<<1 | b2u(w.glob)<<2 | b2u(w.tilde)<<3 | b2u(w.procPath)<<4}
-	if x, ok := an.judged[key]; ok {
-		return *x
+	for i := range an.judged {
+		if an.judged[i].key == key {
+			return an.judged[i].info
+		}
 	}
 	x := an.judgeUncached(w, l)
-	if an.judged == nil {
-		an.judged = map[judgeKey]*pathInfo{}
+	if len(an.judged) < maxJudged {
+		an.judged = append(an.judged, judgment{key, x})
 	}
-	an.judged[key] = &x
 	return x
+}
+
+// maxJudged bounds the memo of path judgments: a command line names few
+// paths, and a linear search through them is cheaper than a map.
+const maxJudged = 64
+
+type judgment struct {
+	key  judgeKey
+	info pathInfo
 }
 
 // judgeKey is what a path judgment depends on.

@@ -777,7 +777,7 @@ func (an *analyzer) dashGlob(w word, l *leaf) bool {
 	if l.cwdUnknown {
 		return true
 	}
-	matches, err := bashglob.Expand(escapeGlob(l.cwd)+"/"+first, &bashglob.ExpandOptions{MaxEntries: 10000, MaxResults: 10000, StrictErrors: true})
+	matches, err := an.cfg.policy.Expand(escapeGlob(l.cwd)+"/"+first, 10000, 10000)
 	if err != nil {
 		return true
 	}

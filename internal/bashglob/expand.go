@@ -311,43 +311,86 @@ func (x *expander) globVector(pat, dir string) ([]string, bool) {
 
 // isDir reports whether p is a directory, following symbolic links.
 func (x *expander) isDir(p string) bool {
-	fi, err := os.Stat(x.osPath(p))
-	if err != nil {
-		x.noteErr(err)
-		return false
+	op := x.osPath(p)
+	c := x.o.Cache
+	t, ok := dirTest{}, false
+	if c != nil {
+		t, ok = c.dirs[op]
 	}
-	return fi.IsDir()
+	if !ok {
+		fi, err := os.Stat(op)
+		t = dirTest{err: err, dir: err == nil && fi.IsDir()}
+		if c != nil {
+			if c.dirs == nil {
+				c.dirs = map[string]dirTest{}
+			}
+			c.dirs[op] = t
+		}
+	}
+	if t.err != nil {
+		x.noteErr(t.err)
+	}
+	return t.dir
 }
 
 // readDir lists directory p, charging the entries to the budget.
 func (x *expander) readDir(p string) ([]string, bool) {
-	f, err := openDir(x.osPath(p))
-	if err != nil {
-		x.noteErr(err)
+	op := x.osPath(p)
+	c := x.o.Cache
+	l, ok := dirList{}, false
+	if c != nil {
+		l, ok = c.lists[op]
+	}
+	if !ok {
+		l.names, l.err = x.list(op)
+		if c != nil && !errors.Is(l.err, ErrTooManyEntries) {
+			if c.lists == nil {
+				c.lists = map[string]dirList{}
+			}
+			c.lists[op] = l
+		}
+	}
+	if l.err != nil {
+		if errors.Is(l.err, ErrTooManyEntries) {
+			x.err = l.err
+		} else {
+			x.noteErr(l.err)
+		}
 		return nil, false
+	}
+	x.entries += len(l.names)
+	if x.maxEntries > 0 && x.entries > x.maxEntries {
+		x.err = fmt.Errorf("%w: more than %d", ErrTooManyEntries, x.maxEntries)
+		return nil, false
+	}
+	if !x.o.DotEntries {
+		return l.names, true
+	}
+	return append([]string{".", ".."}, l.names...), true
+}
+
+// list reads the names in directory op, stopping with ErrTooManyEntries
+// once more than the budget left are read.
+func (x *expander) list(op string) ([]string, error) {
+	f, err := openDir(op)
+	if err != nil {
+		return nil, err
 	}
 	defer f.Close()
 	var names []string
-	if x.o.DotEntries {
-		names = append(names, ".", "..")
-	}
 	for {
 		ents, err := f.ReadDir(256)
 		for _, e := range ents {
-			x.entries++
-			if x.maxEntries > 0 && x.entries > x.maxEntries {
-				x.err = fmt.Errorf("%w: more than %d", ErrTooManyEntries, x.maxEntries)
-				return nil, false
+			if x.maxEntries > 0 && x.entries+len(names) >= x.maxEntries {
+				return nil, fmt.Errorf("%w: more than %d", ErrTooManyEntries, x.maxEntries)
 			}
 			names = append(names, e.Name())
 		}
 		if errors.Is(err, io.EOF) || (err == nil && len(ents) == 0) {
-			break
+			return names, nil
 		}
 		if err != nil {
-			x.noteErr(err)
-			return nil, false
+			return nil, err
 		}
 	}
-	return names, true
 }

@@ -86,6 +86,30 @@ type ExpandOptions struct {
 	// in bash; a missing path, a non-directory and a symbolic link loop
 	// always contribute nothing.
 	StrictErrors bool
+
+	// Cache, if not nil, remembers the directories Expand lists and tests,
+	// for the Expand calls that share it: one look at the file system
+	// serves every pattern of one command line.
+	Cache *DirCache
+}
+
+// DirCache holds directory listings and directory tests for the Expand
+// calls that share it. It sees the file system as it was when each
+// directory was first read: keep one only for a short job, such as judging
+// one command line. It is not safe for concurrent use.
+type DirCache struct {
+	lists map[string]dirList
+	dirs  map[string]dirTest
+}
+
+type dirList struct {
+	names []string
+	err   error
+}
+
+type dirTest struct {
+	dir bool
+	err error
 }
 
 // ErrUnsupported is what errors.Is finds in every *UnsupportedError.

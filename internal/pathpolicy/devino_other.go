@@ -2,7 +2,27 @@
 
 package pathpolicy
 
-import "io/fs"
+import (
+	"io/fs"
+	"os"
+)
 
-// devIno is unknown here: working directories are resolved every time.
-func devIno(fs.FileInfo) (dev, ino uint64, ok bool) { return 0, 0, false }
+// dirID is unknown here: working directories are resolved every time.
+func dirID(string) (dev, ino uint64, ok bool) { return 0, 0, false }
+
+// lstatType is os.Lstat reduced to the file's type.
+func lstatType(p string) (fs.FileMode, error) {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return 0, err
+	}
+	switch m := fi.Mode(); {
+	case m.IsDir():
+		return fs.ModeDir, nil
+	case m&fs.ModeSymlink != 0:
+		return fs.ModeSymlink, nil
+	case m.IsRegular():
+		return 0, nil
+	}
+	return fs.ModeIrregular, nil
+}

@@ -90,7 +90,7 @@ func (p *Policy) Pattern(pat string) PatternInfo {
 		x.Secret, x.Protected = true, true // it may match anything
 		return x
 	}
-	matches, err := bashglob.Expand(pat, &bashglob.ExpandOptions{MaxEntries: maxGlobEntries, MaxResults: maxGlobMatches, StrictErrors: true})
+	matches, err := p.Expand(pat, maxGlobEntries, maxGlobMatches)
 	if err != nil {
 		x.Err = err
 		return x
@@ -102,6 +102,15 @@ func (p *Policy) Pattern(pat string) PatternInfo {
 		x.Protected = x.Protected || c.Protected
 	}
 	return x
+}
+
+// Expand is bashglob.Expand of the absolute pattern pat with strict errors
+// and the given bounds, through the policy's cache of directory listings:
+// the patterns of one command line read each directory once.
+func (p *Policy) Expand(pat string, maxEntries, maxResults int) ([]string, error) {
+	p.globMu.Lock()
+	defer p.globMu.Unlock()
+	return bashglob.Expand(pat, &bashglob.ExpandOptions{MaxEntries: maxEntries, MaxResults: maxResults, StrictErrors: true, Cache: &p.globs})
 }
 
 // splitPattern splits an absolute pattern into its components. A slash

@@ -1,6 +1,7 @@
 package pathpolicy
 
 import (
+	"github.com/toolscope/toolscope/internal/bashglob"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,6 +38,9 @@ type Policy struct {
 	roots     []string // resolved working directories
 	protFiles [][]string
 	protDirs  []string
+
+	globMu sync.Mutex
+	globs  bashglob.DirCache // the directories globs have listed
 }
 
 // New returns the policy for o.
@@ -340,11 +344,9 @@ var rootCacheSize atomic.Int64
 func (p *Policy) resolveRoot(d string) (string, bool) {
 	if v, ok := rootCache.Load(d); ok {
 		e := v.(rootEntry)
-		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
-			if dev, ino, ok := devIno(fi); ok && dev == e.dev && ino == e.ino {
-				p.cache.seedDirs(e.real)
-				return e.real, true
-			}
+		if dev, ino, ok := dirID(d); ok && dev == e.dev && ino == e.ino {
+			p.cache.seedDirs(e.real)
+			return e.real, true
 		}
 		rootCache.Delete(d)
 		rootCacheSize.Add(-1)
@@ -353,11 +355,9 @@ func (p *Policy) resolveRoot(d string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	if fi, err := os.Stat(r.Path); err == nil && fi.IsDir() {
-		if dev, ino, ok := devIno(fi); ok && rootCacheSize.Load() < maxRootCache {
-			if _, loaded := rootCache.LoadOrStore(d, rootEntry{r.Path, dev, ino}); !loaded {
-				rootCacheSize.Add(1)
-			}
+	if dev, ino, ok := dirID(r.Path); ok && rootCacheSize.Load() < maxRootCache {
+		if _, loaded := rootCache.LoadOrStore(d, rootEntry{r.Path, dev, ino}); !loaded {
+			rootCacheSize.Add(1)
 		}
 	}
 	return r.Path, true
@@ -365,8 +365,8 @@ func (p *Policy) resolveRoot(d string) (string, bool) {
 
 // IsDir reports whether the resolved path p is a directory.
 func (p *Policy) IsDir(real string) bool {
-	fi, err := p.cache.lstat(real)
-	return err == nil && fi.IsDir()
+	mode, err := p.cache.lstat(real)
+	return err == nil && mode.IsDir()
 }
 
 // Resolve is [Resolve] with what the policy learned of the filesystem.

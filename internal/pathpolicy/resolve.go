@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"time"
 )
 
 // errNotDirSys is what Lstat reports when a parent is not a directory.
@@ -124,7 +123,7 @@ func resolve(p string, fsc *lstatCache) (Resolved, error) {
 			continue
 		}
 		next := string(cur)
-		fi, err := fsc.lstat(next)
+		mode, err := fsc.lstat(next)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			missing = true
@@ -135,7 +134,7 @@ func resolve(p string, fsc *lstatCache) (Resolved, error) {
 		case err != nil:
 			return Resolved{}, fmt.Errorf("resolve %q: %w", p, err)
 		}
-		if fi.Mode()&fs.ModeSymlink != 0 {
+		if mode&fs.ModeSymlink != 0 {
 			if links++; links > MaxLinks {
 				return Resolved{}, fmt.Errorf("resolve %q: %w", p, ErrLoop)
 			}
@@ -153,7 +152,7 @@ func resolve(p string, fsc *lstatCache) (Resolved, error) {
 			rest = pushComponents(rest, target)
 			continue
 		}
-		if !fi.IsDir() && hasMore(rest) {
+		if !mode.IsDir() && hasMore(rest) {
 			return Resolved{}, fmt.Errorf("resolve %q: %w", p, ErrNotDir)
 		}
 	}
@@ -262,37 +261,39 @@ type lstatCache struct {
 }
 
 type lstatResult struct {
-	fi     fs.FileInfo
+	mode   fs.FileMode // the type bits only
 	err    error
 	target string
 	terr   error
 	linked bool
 }
 
-func (c *lstatCache) lstat(p string) (fs.FileInfo, error) {
+// lstat returns the type of p (fs.ModeDir, fs.ModeSymlink, 0 for a regular
+// file, fs.ModeIrregular for the rest) without following a final link.
+func (c *lstatCache) lstat(p string) (fs.FileMode, error) {
 	if c == nil {
-		return os.Lstat(p)
+		return lstatType(p)
 	}
 	c.mu.Lock()
 	r, ok := c.stats[p]
 	trusted := !ok && c.trustedDir(p)
 	c.mu.Unlock()
 	if ok {
-		return r.fi, r.err
+		return r.mode, r.err
 	}
 	if trusted {
-		return dirInfo(filepath.Base(p)), nil
+		return fs.ModeDir, nil
 	}
-	fi, err := os.Lstat(p)
+	mode, err := lstatType(p)
 	c.mu.Lock()
 	if c.stats == nil {
-		c.stats = map[string]lstatResult{}
+		c.stats = make(map[string]lstatResult, 8)
 	}
 	if len(c.stats) < maxCached {
-		c.stats[p] = lstatResult{fi: fi, err: err}
+		c.stats[p] = lstatResult{mode: mode, err: err}
 	}
 	c.mu.Unlock()
-	return fi, err
+	return mode, err
 }
 
 func (c *lstatCache) readlink(p string) (string, error) {
@@ -357,13 +358,3 @@ func (c *lstatCache) trustedDir(p string) bool {
 	}
 	return false
 }
-
-// dirInfo is the FileInfo of a seeded directory.
-type dirInfo string
-
-func (d dirInfo) Name() string       { return string(d) }
-func (d dirInfo) Size() int64        { return 0 }
-func (d dirInfo) Mode() fs.FileMode  { return fs.ModeDir | 0o755 }
-func (d dirInfo) ModTime() time.Time { return time.Time{} }
-func (d dirInfo) IsDir() bool        { return true }
-func (d dirInfo) Sys() any           { return nil }
