@@ -17,6 +17,12 @@ fuzz:
 	go test -run '^$$' -fuzz FuzzGitignorePattern -fuzztime 20s ./internal/walk
 	go test -run '^$$' -fuzz FuzzGlobPattern -fuzztime 20s ./internal/search
 	go test -run '^$$' -fuzz FuzzValidate -fuzztime 20s ./tool
+	go test -run '^$$' -fuzz FuzzDecodeInput -fuzztime 20s ./tool
+	go test -run '^$$' -fuzz FuzzResolve -fuzztime 20s ./internal/pathpolicy
+	go test -run '^$$' -fuzz '^FuzzMatch$$' -fuzztime 20s ./internal/bashglob
+	go test -run '^$$' -fuzz FuzzMatchPrefix -fuzztime 20s ./internal/bashglob
+	go test -run '^$$' -fuzz FuzzExpand -fuzztime 20s ./internal/bashglob
+	go test -run '^$$' -fuzz FuzzExcludePattern -fuzztime 20s ./internal/search
 	go test -run '^$$' -fuzz FuzzAnalyze -fuzztime 20s ./shell
 	go test -run '^$$' -fuzz FuzzMatchRule -fuzztime 20s ./shell
 	go test -run '^$$' -fuzz FuzzReadLines -fuzztime 20s ./internal/textfile

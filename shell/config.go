@@ -1,6 +1,8 @@
 package shell
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -415,11 +417,11 @@ func (an *analyzer) gitRepoCheck(dir string) string {
 	gitDir := ""
 	for d := dir; ; d = filepath.Dir(d) {
 		dot := filepath.Join(d, ".git")
-		if fi, err := os.Lstat(dot); err == nil {
+		if mode, err := an.cfg.policy.Lstat(dot); err == nil {
 			switch {
-			case fi.IsDir():
+			case mode.IsDir():
 				gitDir = dot
-			case fi.Mode().IsRegular():
+			case mode.IsRegular():
 				b, err := os.ReadFile(dot)
 				if err != nil {
 					return "cannot read " + dot
@@ -438,7 +440,7 @@ func (an *analyzer) gitRepoCheck(dir string) string {
 				return dot + " is a link"
 			}
 			break
-		} else if !os.IsNotExist(err) {
+		} else if !errors.Is(err, fs.ErrNotExist) {
 			return "cannot inspect " + dot
 		}
 		if isBareRepo(d) {

@@ -1,12 +1,14 @@
 package pathpolicy
 
 import (
-	"github.com/toolscope/toolscope/internal/bashglob"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/toolscope/toolscope/internal/bashglob"
 )
 
 // Options configures a [Policy]. The zero value (or nil) has no working
@@ -362,6 +364,11 @@ func (p *Policy) resolveRoot(d string) (string, bool) {
 	}
 	return r.Path, true
 }
+
+// Lstat returns the type of p (fs.ModeDir, fs.ModeSymlink, 0 for a regular
+// file, fs.ModeIrregular for the rest), through the policy's cache: later
+// resolutions through p do not ask again.
+func (p *Policy) Lstat(path string) (fs.FileMode, error) { return p.cache.lstat(path) }
 
 // IsDir reports whether the resolved path p is a directory.
 func (p *Policy) IsDir(real string) bool {

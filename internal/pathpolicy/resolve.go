@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -81,7 +82,10 @@ func resolve(p string, fsc *lstatCache) (Resolved, error) {
 	// grown in place so that a long path costs linear time.
 	cur := []byte{'/'}
 	start := p
-	if t := fsc.trustedPrefix(p); t != "" {
+	if t := fsc.trustedPrefix(p); t == p {
+		// A physical directory itself (a working directory).
+		return Resolved{Path: p, Exists: true}, nil
+	} else if t != "" {
 		// A physical directory: start there.
 		cur = append(cur[:0], t...)
 		start = p[len(t):]
@@ -176,13 +180,18 @@ func parentOf(p []byte) []byte {
 // pushComponents pushes the components of p onto stack so that the first
 // component of p is popped first.
 func pushComponents(stack []string, p string) []string {
-	parts := strings.Split(p, "/")
-	if strings.HasSuffix(p, "/") && len(p) > 1 {
+	stack = slices.Grow(stack, strings.Count(p, "/")+1)
+	end := len(p)
+	if end > 1 && p[end-1] == '/' {
 		// A trailing slash requires a directory: keep it as a marker.
-		parts[len(parts)-1] = "."
+		stack = append(stack, ".")
+		end--
 	}
-	for i := len(parts) - 1; i >= 0; i-- {
-		stack = append(stack, parts[i])
+	for i := end - 1; i >= -1; i-- {
+		if i < 0 || p[i] == '/' {
+			stack = append(stack, p[i+1:end])
+			end = i
+		}
 	}
 	return stack
 }
@@ -256,9 +265,51 @@ func isPidLike(s string) bool {
 // cache asks the filesystem every time.
 type lstatCache struct {
 	mu      sync.Mutex
-	stats   map[string]lstatResult
-	trusted []string // physical directories (see seedDirs)
+	few     []lstatEntry           // the first entries: a command names few paths
+	stats   map[string]lstatResult // the rest
+	trusted []string               // physical directories (see seedDirs)
 }
+
+type lstatEntry struct {
+	path string
+	lstatResult
+}
+
+// get and put must be called with mu held.
+func (c *lstatCache) get(p string) (lstatResult, bool) {
+	for i := range c.few {
+		if c.few[i].path == p {
+			return c.few[i].lstatResult, true
+		}
+	}
+	r, ok := c.stats[p]
+	return r, ok
+}
+
+func (c *lstatCache) put(p string, r lstatResult) {
+	for i := range c.few {
+		if c.few[i].path == p {
+			c.few[i].lstatResult = r
+			return
+		}
+	}
+	if _, ok := c.stats[p]; ok || len(c.few) >= maxFew {
+		if c.stats == nil {
+			c.stats = map[string]lstatResult{}
+		}
+		if ok || len(c.stats) < maxCached {
+			c.stats[p] = r
+		}
+		return
+	}
+	if c.few == nil {
+		c.few = make([]lstatEntry, 0, 2)
+	}
+	c.few = append(c.few, lstatEntry{p, r})
+}
+
+// maxFew is how many entries a cache keeps before it needs a map.
+const maxFew = 6
 
 type lstatResult struct {
 	mode   fs.FileMode // the type bits only
@@ -275,7 +326,7 @@ func (c *lstatCache) lstat(p string) (fs.FileMode, error) {
 		return lstatType(p)
 	}
 	c.mu.Lock()
-	r, ok := c.stats[p]
+	r, ok := c.get(p)
 	trusted := !ok && c.trustedDir(p)
 	c.mu.Unlock()
 	if ok {
@@ -286,12 +337,7 @@ func (c *lstatCache) lstat(p string) (fs.FileMode, error) {
 	}
 	mode, err := lstatType(p)
 	c.mu.Lock()
-	if c.stats == nil {
-		c.stats = make(map[string]lstatResult, 8)
-	}
-	if len(c.stats) < maxCached {
-		c.stats[p] = lstatResult{mode: mode, err: err}
-	}
+	c.put(p, lstatResult{mode: mode, err: err})
 	c.mu.Unlock()
 	return mode, err
 }
@@ -301,7 +347,7 @@ func (c *lstatCache) readlink(p string) (string, error) {
 		return os.Readlink(p)
 	}
 	c.mu.Lock()
-	r, ok := c.stats[p]
+	r, ok := c.get(p)
 	c.mu.Unlock()
 	if ok && r.linked {
 		return r.target, r.terr
@@ -310,7 +356,7 @@ func (c *lstatCache) readlink(p string) (string, error) {
 	c.mu.Lock()
 	if ok {
 		r.target, r.terr, r.linked = t, err, true
-		c.stats[p] = r
+		c.put(p, r)
 	}
 	c.mu.Unlock()
 	return t, err
