@@ -88,18 +88,28 @@
 // # Project configuration
 //
 // git, go, pip and npm read configuration the project controls, which can
-// make them run code: a repository's fsmonitor hook, diff and filter
-// drivers, pagers; go.mod's toolchain; a virtualenv's pip.conf; .npmrc. They
-// are read-only only when the command runs with the environment
-// [HardenEnv] returns ([Options.HardenedEnv]), which switches off what an
-// environment can switch off (GIT_CONFIG_COUNT for core.fsmonitor,
-// core.hooksPath, core.pager, diff.external and log.showSignature;
-// GOTOOLCHAIN=local; PIP_CONFIG_FILE=/dev/null; npm's logs and update
-// check; CDPATH), and when the repository's own configuration sets nothing
-// else that runs code (diff.<driver>.textconv and .command, filter drivers,
-// include.path, core.worktree), the repository lies in a working directory,
-// and no rust-toolchain file or project .npmrc chooses what runs. The Bash
-// tool of package builtin runs every command with that environment.
+// make them run code: a repository's fsmonitor and other hooks, diff and
+// filter drivers, pagers; go.mod's toolchain; a virtualenv's pip.conf;
+// .npmrc. They are read-only only under two conditions. First, the command
+// runs with the environment [HardenEnvReadOnly] returns
+// ([Options.HardenedEnv] says it will), which switches off what an
+// environment can switch off: git's fsmonitor, hooks (core.hooksPath),
+// pager, signature programs and optional index writes through
+// GIT_CONFIG_COUNT; GOTOOLCHAIN=local; PIP_CONFIG_FILE=/dev/null; npm's logs
+// and update check; CDPATH. Second, the repository's own configuration sets
+// nothing else that runs code (diff.<driver>.textconv and .command, filter
+// drivers, include.path, core.worktree, diff.external), the repository lies
+// in a working directory, and no rust-toolchain file or project .npmrc
+// chooses what runs. Without HardenedEnv, git status and the like are
+// passed to the permission engine.
+//
+// The Bash tool of package builtin runs a command the analyser allowed with
+// [HardenEnvReadOnly], and any other command (one a rule or the user
+// allowed: git commit must run its hooks) with [HardenEnv], which only
+// switches off what no command needs (fsmonitor, pagers, optional locks,
+// npm's update check, CDPATH). That is why a rule that allows a compound
+// command together with git status makes git status need a rule of its own
+// ([Analysis.AllowedBy]).
 //
 // # Rules
 //
