@@ -201,12 +201,30 @@ func (p *Policy) couldSecret(comps []string, o *bashglob.Options) bool {
 			return true
 		}
 	}
-	if len(comps) >= 3 && could(comps[0], "proc", o) &&
-		(could(comps[1], "self", o) || couldPrefix(comps[1], "1", o)) && hasMetaAny(comps[:3]) {
+	if len(comps) >= 3 && could(comps[0], "proc", o) && couldProcess(comps[1], o) && hasMetaAny(comps[:3]) {
 		for _, s := range procSecrets {
-			if could(comps[2], s, o) {
+			if could(comps[2], s, o) || bashglob.HasMeta(comps[2]) && bashglob.Match(comps[2], s, o) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// couldProcess reports whether the component c of /proc/c can name a
+// process: self, thread-self, or a number (/proc/*/environ reaches every
+// process's environment, though * is not taken to aim at a name elsewhere).
+func couldProcess(c string, o *bashglob.Options) bool {
+	if !bashglob.HasMeta(c) {
+		u := unescape(c)
+		return u == "self" || u == "thread-self" || u != "" && strings.Trim(u, "0123456789") == ""
+	}
+	if bashglob.Match(c, "self", o) || bashglob.Match(c, "thread-self", o) {
+		return true
+	}
+	for d := '1'; d <= '9'; d++ {
+		if bashglob.MatchPrefix(c, string(d), o) {
+			return true
 		}
 	}
 	return false
@@ -237,8 +255,10 @@ func anchoredCould(comps, root []string, o *bashglob.Options) bool {
 	if len(comps) < len(root) || !hasMetaAny(comps[:len(root)]) {
 		return false
 	}
+	// Unlike could, a leading * counts here: /etc/* reaches /etc/shadow.
 	for j, r := range root {
-		if !could(comps[j], r, o) {
+		c := comps[j]
+		if bashglob.HasMeta(c) && !bashglob.Match(c, r, o) || !bashglob.HasMeta(c) && !strings.EqualFold(unescape(c), r) {
 			return false
 		}
 	}
