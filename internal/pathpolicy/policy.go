@@ -37,8 +37,15 @@ type Policy struct {
 	cache     lstatCache
 	oddNames  bool // some protected name does not start with a dot
 	home      string
-	roots     []string // resolved working directories
+	roots     []string // resolved working directories, once ready
 	protFiles [][]string
+
+	// The working directories are resolved at the first question that
+	// needs them (a command refused before any path is judged costs no
+	// look at the file system).
+	rootsMu    sync.Mutex
+	rootsReady atomic.Bool
+	pending    []string
 	protDirs  []string
 
 	globMu sync.Mutex
@@ -58,12 +65,12 @@ func New(o *Options) *Policy {
 		p.home = filepath.Clean(p.home)
 	}
 	for _, d := range o.WorkingDirs {
-		if d == "" || !filepath.IsAbs(d) {
-			continue
+		if d != "" && filepath.IsAbs(d) {
+			p.pending = append(p.pending, d)
 		}
-		if real, ok := p.resolveRoot(d); ok {
-			p.roots = append(p.roots, real)
-		}
+	}
+	if len(p.pending) == 0 {
+		p.rootsReady.Store(true)
 	}
 	if o.ProtectedFiles == nil && o.ProtectedDirs == nil {
 		p.protFiles, p.protDirs, p.oddNames = defaults.files, defaults.dirs, defaults.odd
@@ -78,6 +85,27 @@ func New(o *Options) *Policy {
 		p.protFiles, p.protDirs, p.oddNames = protectedNames(files, dirs)
 	}
 	return p
+}
+
+// ready resolves the working directories if that has not been done yet.
+// Every method that looks at the file system or at the working
+// directories calls it first.
+func (p *Policy) ready() {
+	if p.rootsReady.Load() {
+		return
+	}
+	p.rootsMu.Lock()
+	defer p.rootsMu.Unlock()
+	if p.rootsReady.Load() {
+		return
+	}
+	for _, d := range p.pending {
+		if real, ok := p.resolveRoot(d); ok {
+			p.roots = append(p.roots, real)
+		}
+	}
+	p.pending = nil
+	p.rootsReady.Store(true)
 }
 
 // defaults are the default protected names, prepared once.
@@ -111,7 +139,10 @@ func protectedNames(files, dirs []string) (pf [][]string, pd []string, odd bool)
 func (p *Policy) Home() string { return p.home }
 
 // WorkingDirs returns the resolved working directories.
-func (p *Policy) WorkingDirs() []string { return append([]string(nil), p.roots...) }
+func (p *Policy) WorkingDirs() []string {
+	p.ready()
+	return append([]string(nil), p.roots...)
+}
 
 // Path is what the policy knows of one path.
 type Path struct {
@@ -162,6 +193,7 @@ func (p *Policy) Classify(abs string) Path {
 		x.Protected = false
 		return x
 	}
+	p.ready()
 	r, err := resolve(abs, &p.cache)
 	if err != nil {
 		x.Err = err
@@ -368,16 +400,23 @@ func (p *Policy) resolveRoot(d string) (string, bool) {
 // Lstat returns the type of p (fs.ModeDir, fs.ModeSymlink, 0 for a regular
 // file, fs.ModeIrregular for the rest), through the policy's cache: later
 // resolutions through p do not ask again.
-func (p *Policy) Lstat(path string) (fs.FileMode, error) { return p.cache.lstat(path) }
+func (p *Policy) Lstat(path string) (fs.FileMode, error) {
+	p.ready()
+	return p.cache.lstat(path)
+}
 
 // IsDir reports whether the resolved path p is a directory.
 func (p *Policy) IsDir(real string) bool {
+	p.ready()
 	mode, err := p.cache.lstat(real)
 	return err == nil && mode.IsDir()
 }
 
 // Resolve is [Resolve] with what the policy learned of the filesystem.
-func (p *Policy) Resolve(abs string) (Resolved, error) { return resolve(abs, &p.cache) }
+func (p *Policy) Resolve(abs string) (Resolved, error) {
+	p.ready()
+	return resolve(abs, &p.cache)
+}
 
 // Spelling judges a path by its spelling alone, without looking at the
 // filesystem: whether some component names a secret or a protected place.
