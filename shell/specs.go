@@ -788,8 +788,8 @@ var progSpecs = map[string]*progSpec{
 			"-I": oFlag, "--all-ip-addresses": oFlag,
 			"-s": oFlag, "--short": oFlag,
 			"-y": oFlag, "--yp": oFlag, "--nis": oFlag,
-			"--help":    oFlag, // listed in --help in a form a line parser misses (see helpformat.md)
-			"--version": oFlag, // listed in --help in a form a line parser misses (see helpformat.md)
+			"-h": oFlag, "--help": oFlag, // listed in the Usage synopsis only (-V|--version|-h|--help)
+			"-V": oFlag, "--version": oFlag,
 		},
 		operands:    opNone,
 		maxOperands: 0,
@@ -1449,7 +1449,7 @@ var progSpecs = map[string]*progSpec{
 			"-t":       oFlag, "--terse": oFlag,
 			"--help":    oFlag,
 			"--version": oFlag,
-			"--format":  oValue, // listed in --help in a form a line parser misses (see helpformat.md)
+			"--format":  oValue, // listed as "-c  --format=FORMAT" (no comma)
 		},
 		operands:    opFiles,
 		maxOperands: -1,
@@ -1944,8 +1944,8 @@ var subSpecs = map[string]*progSpec{
 			"-P": oFlag, "--no-pager": oFlag,
 			"--no-replace-objects": oFlag, "--literal-pathspecs": oFlag, "--glob-pathspecs": oFlag, "--noglob-pathspecs": oFlag, "--icase-pathspecs": oFlag, "--no-optional-locks": oFlag, // --no-optional-locks stops the index write and post-index-change hook of status/diff (verified)
 			"--html-path": oFlag, "--man-path": oFlag, "--info-path": oFlag, // print a path and exit
-			"--version": oFlag,
-			"-h":        oDeny, "--help": oDeny, // runs man/man.<viewer>.cmd/a browser (repo config can name the command, verified)
+			"-v": oFlag, "--version": oFlag, // git -v prints the version like --version (2.39, verified)
+			"-h": oDeny, "--help": oDeny, // runs man/man.<viewer>.cmd/a browser (repo config can name the command, verified)
 			"--list-cmds": oValue,
 		},
 		operands:    opNone,
