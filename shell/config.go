@@ -1,13 +1,12 @@
 package shell
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
+
+	"github.com/toolscope/toolscope/internal/pathpolicy"
 )
 
 // Project configuration that makes read-only tools run code.
@@ -302,6 +301,11 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 	if dir != nil {
 		p.reads = append(p.reads, *dir)
 	}
+	operands := p.reads
+	if dir != nil {
+		operands = p.reads[:len(p.reads)-1]
+	}
+	implicitNoIndex := sub == "diff" && !noIndex && maybeOutsidePair(rest)
 	p.extra = func(an *analyzer, l *leaf) (string, *finding) {
 		start := l.cwd
 		if dir != nil {
@@ -313,9 +317,63 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 		} else if l.cwdUnknown {
 			return "the working directory is unknown", nil
 		}
-		return an.gitRepoCheck(start), nil
+		why, repos := an.gitRepoCheck(start)
+		if why != "" {
+			return why, nil
+		}
+		if sub == "diff" && !noIndex && (len(repos) == 0 || implicitNoIndex) {
+			// Outside a repository, or with a path outside it, git diff
+			// compares the two paths as diff -r does.
+			for _, w := range operands {
+				if w.s == "--" {
+					continue
+				}
+				x := an.judge(w, l)
+				if x.unknown != "" || x.glob {
+					return readWhy(w, x), nil
+				}
+				if why, f := an.treeCheck(x.Given, roPlan{tree: pathpolicy.TreeOptions{Hidden: true}}, w.s); why != "" || f != nil {
+					return why, f
+				}
+			}
+		}
+		if printsContent(sub, rest) {
+			for _, c := range repos {
+				if s := an.gitTrackedSecret(c.dir); s != "" {
+					return "", sensitiveFinding([]string{"git " + sub + " prints tracked files, and the repository tracks " + s})
+				}
+			}
+		}
+		return "", nil
 	}
 	return p
+}
+
+// maybeOutsidePair reports a git diff whose words after its options are
+// exactly two, one of which may lie outside the repository (absolute, in
+// the home directory, or above the working directory): git then compares
+// them as files, without the index (builtin/diff.c's implicit
+// --no-index). Deciding that by the spelling alone makes more commands
+// into such comparisons than git does, never fewer.
+func maybeOutsidePair(rest []word) bool {
+	i := 0
+	for i < len(rest) && strings.HasPrefix(rest[i].s, "-") && rest[i].s != "--" && rest[i].s != "-" {
+		i++
+	}
+	ws := rest[i:]
+	if len(ws) != 2 {
+		return false
+	}
+	for _, w := range ws {
+		s := w.s
+		if strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") || w.tilde || !w.literal {
+			return true
+		}
+		if c := filepath.Clean(s); c == ".." || strings.HasPrefix(c, "../") {
+			return true
+		}
+	}
+	return false
 }
 
 // gitSub judges a subcommand's own arguments ("" if read-only).
@@ -405,172 +463,4 @@ func gitSub(sub string, rest []word) string {
 		}
 	}
 	return "git " + sub + " is not read-only"
-}
-
-// gitRepoCheck finds the repository git would use from dir (as git's
-// discovery does: a .git directory or file, or a bare repository, in dir or
-// above) and reads its configuration for settings that run code or read
-// outside the working directories and that no environment can override.
-// It returns why the repository makes git not read-only ("" if it does
-// not; no repository at all is fine: git then only complains).
-func (an *analyzer) gitRepoCheck(dir string) string {
-	gitDir := ""
-	for d := dir; ; d = filepath.Dir(d) {
-		dot := filepath.Join(d, ".git")
-		if mode, err := an.cfg.policy.Lstat(dot); err == nil {
-			switch {
-			case mode.IsDir():
-				gitDir = dot
-			case mode.IsRegular():
-				b, err := os.ReadFile(dot)
-				if err != nil {
-					return "cannot read " + dot
-				}
-				line := strings.TrimSpace(string(b))
-				target, ok := strings.CutPrefix(line, "gitdir:")
-				if !ok {
-					return dot + " is not a git link"
-				}
-				target = strings.TrimSpace(target)
-				if !filepath.IsAbs(target) {
-					target = filepath.Join(d, target)
-				}
-				gitDir = target
-			default:
-				return dot + " is a link"
-			}
-			break
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return "cannot inspect " + dot
-		}
-		if isBareRepo(d) {
-			gitDir = d
-			break
-		}
-		if d == "/" {
-			return ""
-		}
-	}
-	dirs := []string{gitDir}
-	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
-		c := strings.TrimSpace(string(b))
-		if !filepath.IsAbs(c) {
-			c = filepath.Join(gitDir, c)
-		}
-		dirs = append(dirs, c)
-	}
-	for _, d := range dirs {
-		x := an.cfg.policy.Classify(d)
-		if x.Err != nil || x.Inside == "" {
-			return "git would read the repository " + d + ", outside the working directories"
-		}
-		for _, f := range []string{"config", "config.worktree"} {
-			if why := gitConfigCheck(filepath.Join(x.Resolved.Path, f)); why != "" {
-				return why
-			}
-		}
-	}
-	return ""
-}
-
-// isBareRepo reports a directory git takes for a repository of its own.
-func isBareRepo(d string) bool {
-	fi, err := os.Stat(filepath.Join(d, "HEAD"))
-	if err != nil || !fi.Mode().IsRegular() {
-		return false
-	}
-	for _, sub := range []string{"objects", "refs"} {
-		if fi, err := os.Stat(filepath.Join(d, sub)); err != nil || !fi.IsDir() {
-			return false
-		}
-	}
-	return true
-}
-
-// gitConfigCache remembers the verdicts on git config files, keyed by
-// path, inode, size, modification and change time: a changed file (its
-// ctime moves with every write, and cannot be set back) is read again.
-var gitConfigCache sync.Map // string -> gitConfigVerdict
-
-type gitConfigVerdict struct {
-	stamp string
-	why   string
-}
-
-// gitConfigCheck reads one git config file for settings the hardened
-// environment cannot override.
-func gitConfigCheck(path string) string {
-	fi, err := os.Stat(path)
-	if os.IsNotExist(err) {
-		return ""
-	}
-	if err != nil || !fi.Mode().IsRegular() {
-		return "cannot read " + path
-	}
-	stamp := fileStamp(fi)
-	if stamp != "" {
-		if v, ok := gitConfigCache.Load(path); ok && v.(gitConfigVerdict).stamp == stamp {
-			return v.(gitConfigVerdict).why
-		}
-	}
-	why := gitConfigRead(path, fi)
-	if stamp != "" {
-		gitConfigCache.Store(path, gitConfigVerdict{stamp, why})
-	}
-	return why
-}
-
-func gitConfigRead(path string, fi os.FileInfo) string {
-	if fi.Size() > 1<<20 {
-		return path + " is too large to check"
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "cannot read " + path
-	}
-	section, sub := "", ""
-	for _, line := range strings.Split(string(b), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || line[0] == '#' || line[0] == ';' {
-			continue
-		}
-		if line[0] == '[' {
-			end := strings.IndexByte(line, ']')
-			if end < 0 {
-				return path + " cannot be parsed"
-			}
-			head := line[1:end]
-			section, sub = head, ""
-			if i := strings.IndexAny(head, " \t"); i >= 0 {
-				section, sub = head[:i], strings.Trim(strings.TrimSpace(head[i:]), `"`)
-			} else if i := strings.IndexByte(head, '.'); i >= 0 {
-				section, sub = head[:i], head[i+1:]
-			}
-			section = strings.ToLower(section)
-			line = strings.TrimSpace(line[end+1:])
-			if line == "" {
-				continue
-			}
-		}
-		key, _, _ := strings.Cut(line, "=")
-		key = strings.ToLower(strings.TrimSpace(key))
-		full := section + "." + key
-		switch {
-		case section == "include" || section == "includeif":
-			return path + " includes other configuration files"
-		case section == "diff" && sub != "" && (key == "textconv" || key == "command"):
-			return path + " sets " + section + "." + sub + "." + key + ", which git runs"
-		case section == "filter" && sub != "":
-			return path + " sets a filter driver, which git runs"
-		case full == "core.worktree":
-			return path + " moves the work tree elsewhere"
-		case full == "diff.external":
-			return path + " sets diff.external, which git diff runs"
-		case (section == "format" && key == "pretty" || section == "pretty") && gitSignatureFormat.MatchString(line):
-			return path + " defines a format that shows signatures, which runs gpg"
-		case full == "core.fsmonitor" || full == "core.pager" || section == "pager" || full == "log.showsignature":
-			// Overridden by the hardened environment.
-		}
-	}
-	return ""
 }

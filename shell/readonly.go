@@ -1,6 +1,10 @@
 package shell
 
 import (
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/toolscope/toolscope/internal/bashglob"
@@ -128,17 +132,55 @@ func hasFollow(args []word) bool {
 // taint marks the leaves that may run after (or beside) a command that can
 // change the filesystem's layout (a link created or moved, a tree checked
 // out): what their relative paths lead to can no longer be known.
+//
+// It also marks the leaves that run after (or beside) one that creates or
+// edits files (touch, a redirection): their globs may match the new files
+// (touch ./--pre=sh && rg x *), and programs that read the project's
+// configuration may find a new one (a rust-toolchain.toml written just
+// before cargo --version).
 func (an *analyzer) taint() {
 	for _, l := range an.leaves {
-		if l.kind != kindOther {
+		layout := l.kind == kindOther
+		if !layout && l.kind != kindEdit && !writesFile(l) {
 			continue
 		}
 		for _, m := range an.leaves {
 			if m != l && (l.idx < m.idx || shareGroup(l.groups, m.groups)) {
-				m.tainted = true
+				if layout {
+					m.tainted = true
+				}
+				m.afterEdit = true
 			}
 		}
 	}
+}
+
+// configReaders are the read-only candidates whose verdict depends on
+// project files that an edit could write: toolchain files
+// (rust-toolchain.toml may name any directory) and version-manager files
+// (.python-version, .nvmrc, .tool-versions choose what a shim runs). git's,
+// npm's and pip's configuration is protected or switched off by the
+// hardened environment, and GOTOOLCHAIN=local pins go.
+var configReaders = map[string]bool{
+	"cargo": true, "rustc": true, "rustup": true,
+	"node": true, "python": true, "python3": true, "ruby": true, "java": true, "javac": true, "tsc": true,
+}
+
+// afterEditWhy says why a leaf that runs after a file edit of the same
+// command line cannot be judged now ("" if it can).
+func afterEditWhy(l *leaf) string {
+	if !l.afterEdit || len(l.args) == 0 {
+		return ""
+	}
+	if configReaders[l.args[0].s] {
+		return "an earlier command may write the project configuration " + l.args[0].s + " reads"
+	}
+	for _, w := range l.args[1:] {
+		if w.glob || w.fromGlob {
+			return "an earlier command may create files its glob " + w.s + " matches"
+		}
+	}
+	return ""
 }
 
 func shareGroup(a, b []int) bool {
@@ -412,12 +454,64 @@ func planVersion(flags ...string) func(*analyzer, *leaf, []word) roPlan {
 		if len(args) == 1 {
 			for _, f := range flags {
 				if args[0].s == f {
-					return roPlan{}
+					return roPlan{extra: versionFiles}
 				}
 			}
 		}
 		return roPlan{why: "only a version query is read-only"}
 	}
+}
+
+// versionFileNames are the files version managers (pyenv, nvm, rbenv,
+// jenv, asdf, mise) read to choose which program a shim runs.
+var versionFileNames = []string{".python-version", ".ruby-version", ".node-version", ".nvmrc", ".java-version",
+	".tool-versions", ".mise.toml", "mise.toml", ".mise.local.toml"}
+
+// safeVersion is a version name that stays a name: no path (asdf's
+// "path:/dir", or ../ that older pyenv followed out of its versions).
+var safeVersion = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
+
+// versionFiles objects to a version file, in the working directory or
+// above, that names anything but plain version names.
+func versionFiles(an *analyzer, l *leaf) (string, *finding) {
+	if l.cwdUnknown {
+		return "the working directory is unknown", nil
+	}
+	f := an.above(l.cwd, versionFileNames...)
+	if f == "" {
+		return "", nil
+	}
+	x := an.cfg.policy.Classify(f)
+	if x.Err != nil || x.Secret || !x.Exists {
+		return f + " cannot be checked", nil
+	}
+	b, err := readSmall(x.Resolved.Path, 4096)
+	if err != nil {
+		return f + " cannot be checked: " + err.Error(), nil
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		for _, tok := range strings.Fields(line) {
+			if !safeVersion.MatchString(tok) || strings.Contains(tok, "..") {
+				return f + " names " + strconv.Quote(tok) + ", which a version manager may take for a program to run", nil
+			}
+		}
+	}
+	return "", nil
+}
+
+// readSmall reads a regular file of at most max bytes.
+func readSmall(path string, max int64) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > max {
+		return nil, fmt.Errorf("not a small regular file")
+	}
+	return os.ReadFile(path)
 }
 
 // planRust is a version query that a rust-toolchain file in the directory
@@ -652,6 +746,9 @@ func (an *analyzer) readOnly(l *leaf) (ro, redirOnly bool, why string, f *findin
 	p := an.plan(l)
 	if p.why != "" {
 		return false, false, p.why, nil
+	}
+	if why := afterEditWhy(l); why != "" {
+		return false, false, why, nil
 	}
 	l.needsEnv = p.needsEnv
 	for _, w := range l.args[1:] {

@@ -93,6 +93,7 @@ type leaf struct {
 	// Filled in by the analysis.
 	kind       leafKind
 	tainted    bool // an earlier or concurrent command may change the filesystem layout
+	afterEdit  bool // an earlier or concurrent command creates or edits files
 	roButTaint bool // it would be read-only but for the taint
 	needsEnv   bool // it is read-only only with the hardened environment
 }
@@ -272,6 +273,11 @@ func (w *walker) forClause(c *syntax.ForClause, sc scope) outcome {
 			if !v.literal {
 				ok = false
 			}
+			// for x in $GITHUB_TOKEN: $x holds what the items held.
+			b.secret = b.secret || v.badParam
+		}
+		if !ok && vals == nil {
+			b.secret = true // the items could not be expanded: anything
 		}
 		if ok {
 			if vals == nil {
@@ -286,7 +292,9 @@ func (w *walker) forClause(c *syntax.ForClause, sc scope) outcome {
 		}
 		in.binds = withBinding(in.binds, name, b)
 		if reassigns(c.Do, name) {
-			in.binds[name] = binding{}
+			// x=$GITHUB_TOKEN in the body: the value is unknown, and may
+			// be a secret.
+			in.binds[name] = binding{secret: true}
 		}
 		w.stmts(c.Do, in)
 	})

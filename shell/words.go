@@ -47,6 +47,7 @@ var safeEchoVars = map[string]bool{
 // environment's variables are not.
 type binding struct {
 	values []word // nil: set by the command, value unknown
+	secret bool   // the value may come from a variable that holds a secret
 }
 
 // unquoter turns syntax words into normalised words. binds are the
@@ -338,7 +339,7 @@ func (u *unquoter) addDynamic(b *wordBuilder, wd *word, n syntax.Node, pick map[
 			return
 		}
 		wd.param = true
-		if _, local := u.binds[pe.Param.Value]; !local && !safeEchoVars[pe.Param.Value] &&
+		if b, local := u.binds[pe.Param.Value]; local && b.secret || !local && !safeEchoVars[pe.Param.Value] &&
 			!(len(pe.Param.Value) == 1 && pe.Param.Value[0] >= '1' && pe.Param.Value[0] <= '9') {
 			wd.badParam = true
 		}

@@ -47,7 +47,8 @@ var envTemplates = []string{".example", ".sample", ".template", ".dist", ".defau
 
 // DefaultProtectedFiles are the file names (or path suffixes, when they
 // contain a slash) that no tool may write without asking: shell start-up
-// files, git and package-manager configuration, credentials. ".env" also
+// files, git and package-manager configuration, credentials, the MCP
+// servers a client starts (.mcp.json) and hook managers' configuration. ".env" also
 // covers every ".env.*" and ".env-*" variant.
 var DefaultProtectedFiles = []string{
 	".gitconfig", ".gitmodules", ".gitattributes", ".git-credentials",
@@ -57,11 +58,13 @@ var DefaultProtectedFiles = []string{
 	".netrc", ".npmrc", ".pypirc", ".pgpass",
 	".env", ".envrc",
 	".kube/config", ".docker/config.json",
+	".mcp.json", ".pre-commit-config.yaml", ".lefthook.yml", "lefthook.yml",
 }
 
 // DefaultProtectedDirs are directory names no tool may write into without
 // asking, wherever they are.
-var DefaultProtectedDirs = []string{".git", ".vscode", ".idea", ".ssh", ".aws", ".gnupg"}
+// .claude holds an agent's own settings and hooks, .husky git hooks.
+var DefaultProtectedDirs = []string{".git", ".vscode", ".idea", ".ssh", ".aws", ".gnupg", ".claude", ".husky"}
 
 // harmlessRoots may be read by anyone: system programs, libraries and
 // documentation, and a few files that describe the machine. Reading them
