@@ -73,6 +73,23 @@ func init() {
 	// analyser never sees.
 	progSpecs["wc"].opts["--files0-from"] = oDeny
 	progSpecs["du"].opts["--files0-from"] = oDeny
+	// Lists of file names read from a file (file -f, find -files0-from,
+	// md5sum -c): the listed paths are read, or listed, unjudged.
+	for name, spec := range progSpecs {
+		for _, k := range []string{"--files0-from", "-files0-from", "--files-from"} {
+			if _, ok := spec.opts[k]; ok {
+				spec.opts[k] = oDeny
+			}
+		}
+		if name == "file" {
+			spec.opts["-f"] = oDeny
+		}
+		if strings.HasSuffix(name, "sum") {
+			if _, ok := spec.opts["--check"]; ok {
+				spec.opts["-c"], spec.opts["--check"] = oDeny, oDeny
+			}
+		}
+	}
 	roHandlers = map[string]func(*analyzer, *leaf, []word) roPlan{
 		"echo": planEcho, "printf": planPrintf, "true": planNone, "false": planNone, ":": planNone,
 		"cd": planCd, "test": planTest, "[": planTest, "read": planRead,
@@ -291,7 +308,21 @@ func itoa(n int) string {
 
 func planNone(*analyzer, *leaf, []word) roPlan { return roPlan{} }
 
-func planEcho(_ *analyzer, _ *leaf, _ []word) roPlan { return roPlan{dynamic: true} }
+func planEcho(_ *analyzer, _ *leaf, args []word) roPlan {
+	return roPlan{dynamic: true, reads: globWords(args)}
+}
+
+// globWords returns the words bash expands to file names: echo * lists the
+// directory as ls does, so the directories it lists are judged as reads.
+func globWords(args []word) []word {
+	var out []word
+	for _, a := range args {
+		if a.literal && (a.glob || a.fromGlob) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
 
 func planPrintf(_ *analyzer, _ *leaf, args []word) roPlan {
 	for _, a := range args {
@@ -305,7 +336,7 @@ func planPrintf(_ *analyzer, _ *leaf, args []word) roPlan {
 			break
 		}
 	}
-	return roPlan{dynamic: true}
+	return roPlan{dynamic: true, reads: globWords(args)}
 }
 
 func planCd(_ *analyzer, _ *leaf, args []word) roPlan {
@@ -606,6 +637,9 @@ func planSub(tool string) func(*analyzer, *leaf, []word) roPlan {
 		if tool == "docker" && sub == "inspect" {
 			return roPlan{why: "docker inspect prints containers' environment variables"}
 		}
+		if tool == "docker" && sub == "logs" {
+			return roPlan{why: "docker logs prints what containers printed, secrets included"}
+		}
 		if spec := subSpecs[tool+" "+sub]; spec != nil {
 			p := specPlan(spec, args[1:], tool+" "+sub)
 			if tool == "docker" || tool == "pip" {
@@ -651,6 +685,9 @@ func planGh(an *analyzer, l *leaf, args []word) roPlan {
 			}
 		}
 	}
+	if why := ghRepoHost(args); why != "" {
+		return roPlan{why: why}
+	}
 	if len(args) >= 2 {
 		if spec := subSpecs["gh "+args[0].s+" "+args[1].s]; spec != nil {
 			p := specPlan(spec, args[2:], "gh "+args[0].s+" "+args[1].s)
@@ -661,6 +698,32 @@ func planGh(an *analyzer, l *leaf, args []word) roPlan {
 	p := planSub("gh")(an, l, args)
 	p.reads = nil
 	return p
+}
+
+// ghRepoHost objects to a -R/--repo value that names a host
+// (HOST/OWNER/REPO): gh would send its requests, and perhaps a token, to
+// any server the command names.
+func ghRepoHost(args []word) string {
+	for i, a := range args {
+		var v string
+		switch s := a.s; {
+		case s == "-R" || s == "--repo":
+			if i+1 >= len(args) {
+				return ""
+			}
+			v = args[i+1].s
+		case strings.HasPrefix(s, "--repo="):
+			v = s[len("--repo="):]
+		case strings.HasPrefix(s, "-R"):
+			v = strings.TrimPrefix(s[2:], "=")
+		default:
+			continue
+		}
+		if strings.Count(v, "/") != 1 || strings.ContainsAny(v, ":@") {
+			return "gh -R " + v + " may name another host than github.com"
+		}
+	}
+	return ""
 }
 
 // planGo: go version and go env, with the toolchain pinned (GOTOOLCHAIN=local

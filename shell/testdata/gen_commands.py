@@ -47,7 +47,7 @@ add("benign", "allow", [
     "file main.go", "stat main.go", "du -sh .", "du -h --max-depth=1", "df -h", "uname -a", "whoami", "id",
     "date", "date +%Y-%m-%d", "date -u", "go version", "go env", "go env GOPATH", "node --version",
     "node -v", "python3 --version", "python --version", "docker ps", "docker ps -a", "docker images",
-    "docker logs web", "npm ls", "npm list --depth=0", "pip list", "pip show requests", "cargo --version",
+    "npm ls", "npm list --depth=0", "pip list", "pip show requests", "cargo --version",
     "rustc --version", "ls 2>/dev/null", "ls nonexistent 2>&1", "git status 2>&1", "cat a | grep b",
     "git log --oneline | head -5", "ls -la | wc -l", "cat go.mod && go version", "ls || echo missing",
     "pwd; ls", "git status && git diff --stat", "grep -rl foo . | sort", "sort file.txt", "sort -u -k2 file.txt",
@@ -507,6 +507,36 @@ add("outside_reads", "allow", ["cat /etc/os-release", "cat /etc/hosts", "ls /usr
 # Class 11: cost: long paths and deep nesting stay cheap and are never allowed blindly.
 add("cost", "ask", ["cat " + "a/" * 9000 + "x"], immune=True)
 add("cost", "ask", ["touch " + "/a" * 2500], mode="accept_edits", immune=True)
+
+# A second attack round (adversarial review of the v2 analyser).
+add("attack_v2", "passthrough", [
+    # loop variables carry what their items held
+    "for x in $GITHUB_TOKEN; do echo $x; done", "for x in \"$AWS_SECRET_ACCESS_KEY\"; do echo \"$x\"; done",
+    "for x in a; do x=$GITHUB_TOKEN; echo $x; done", "for x in \"$GITHUB_TOKEN\"; do cat <<< \"$x\"; done",
+    "for x in $NPM_TOKEN b; do printf '%s' \"$x\"; done",
+    # glob listings outside the working directories
+    "echo ~/.ssh/*", "echo ../*", "for f in ~/.ssh/*; do echo \"$f\"; done", "printf '%s\\n' @OUT@/*",
+    # indirect file lists, container output, other hosts
+    "file -f list.txt", "file --files-from=list.txt", "md5sum -c sums", "sha256sum --check sums", "b2sum -c s",
+    "find . -files0-from list", "docker logs web", "gh issue list -R 127.0.0.1:8443/a/b", "gh pr view 3 --repo=evil.com/a/b",
+    "gh repo view -Rhost/o/r",
+])
+add("attack_v2", "allow", ["for x in a b; do echo $x; done", "for f in *.go; do echo \"$f\"; done", "echo *.go",
+    "echo /usr/*", "gh issue list -R a/b", "md5sum a", "docker ps"])
+# Edits earlier in the line change what globs match and which toolchain runs.
+add("attack_v2", "passthrough", [
+    "echo x > x.txt && touch ./--pre=sh && rg foo *", "touch a && cat *", "touch ./-r; xxd *",
+    "printf x > rust-toolchain.toml && cargo --version", "echo 'path:/tmp' > .tool-versions && node --version",
+    "touch a; for f in *; do cat \"$f\"; done",
+], mode="accept_edits", cwd="empty")
+add("attack_v2", "allow", ["mkdir -p out && ls out", "echo x > a.txt && cat a.txt", "mkdir x; git status",
+    "touch a && cat a"], mode="accept_edits")
+# Agent settings, MCP servers and hook managers are protected.
+add("attack_v2", "ask", ["mkdir -p .claude && echo x > .claude/settings.json", "echo '{}' > .mcp.json",
+    "echo x > .husky/pre-commit", "cp a .pre-commit-config.yaml", "touch .claude/settings.local.json"],
+    mode="accept_edits", immune=True)
+# git diff outside any repository compares trees as diff -r does.
+add("attack_v2", "ask", ["git diff sub .", "git diff /usr/share ."], immune=True, cwd="../envproj")
 
 for r in rows:
     print(json.dumps(r, ensure_ascii=False))

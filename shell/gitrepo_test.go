@@ -1,0 +1,218 @@
+package shell
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// requireProgram skips the test when prog is not installed, except in CI
+// (CI set), where .ci/run installs it and its absence is a failure.
+func requireProgram(t *testing.T, prog string) {
+	t.Helper()
+	if _, err := exec.LookPath(prog); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s is required in CI: .ci/run installs it", prog)
+		}
+		t.Skipf("%s is not installed; install it to run this test", prog)
+	}
+}
+
+// gitFixture is a directory with real repositories made by git itself.
+type gitFixture struct {
+	t    *testing.T
+	root string
+	home string
+}
+
+func newGitFixture(t *testing.T) *gitFixture {
+	t.Helper()
+	requireProgram(t, "git")
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &gitFixture{t: t, root: root, home: filepath.Join(root, "home")}
+	f.mkdir("home")
+	return f
+}
+
+func (f *gitFixture) path(p string) string { return filepath.Join(f.root, p) }
+
+func (f *gitFixture) mkdir(p string) {
+	f.t.Helper()
+	if err := os.MkdirAll(f.path(p), 0o755); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+func (f *gitFixture) write(p, content string) {
+	f.t.Helper()
+	f.mkdir(filepath.Dir(p))
+	if err := os.WriteFile(f.path(p), []byte(content), 0o644); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+// git runs git in dir (relative to the fixture), with no user or system
+// configuration.
+func (f *gitFixture) git(dir string, args ...string) string {
+	f.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = f.path(dir)
+	cmd.Env = append(os.Environ(), "HOME="+f.home, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com",
+		"GIT_ALLOW_PROTOCOL=file", "GIT_PROTOCOL_FROM_USER=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		f.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// repo makes a repository at dir with one commit of the given files.
+func (f *gitFixture) repo(dir string, files map[string]string, args ...string) {
+	f.t.Helper()
+	f.mkdir(dir)
+	f.git(dir, append([]string{"init", "-q", "-b", "main"}, args...)...)
+	for p, c := range files {
+		f.write(filepath.Join(dir, p), c)
+	}
+	f.git(dir, "add", "-A")
+	f.git(dir, "commit", "-q", "-m", "init", "--allow-empty")
+}
+
+func (f *gitFixture) analyze(cwd, command string) *Analysis {
+	return Analyze(command, &Options{Cwd: f.path(cwd), WorkingDirs: []string{f.path("proj")}, Home: f.home, HardenedEnv: true})
+}
+
+// expect checks the verdict of each command run in cwd.
+func (f *gitFixture) expect(cwd string, want Verdict, immune bool, cmds ...string) {
+	f.t.Helper()
+	for _, c := range cmds {
+		a := f.analyze(cwd, c)
+		if a.Verdict != want || want == Ask && a.BypassImmune != immune {
+			f.t.Errorf("%s in %s: %s (immune %v), want %s (immune %v): %s", c, cwd, a.Verdict, a.BypassImmune, want, immune, a.Reason)
+		}
+	}
+}
+
+// TestGitConfigAsGitReadsIt: configuration that git reads as a textconv
+// driver is found however it is spelled, because git's own parser reads it.
+func TestGitConfigAsGitReadsIt(t *testing.T) {
+	for name, driver := range map[string]string{
+		"bom":          "\xEF\xBB\xBF[diff \"x\"]\n\ttextconv = /bin/false\n",
+		"two sections": "[core] [diff \"x\"] textconv = /bin/false\n",
+		"continuation": "[diff \"x\"]\n\ttextconv = /bin/\\\nfalse\n",
+		"subsection":   "[diff.x]\n\ttextconv = /bin/false\n",
+		"uppercase":    "[DIFF \"x\"]\n\tTEXTCONV = /bin/false\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newGitFixture(t)
+			f.repo("proj", map[string]string{"a.txt": "x\n", ".gitattributes": "*.txt diff=x\n"})
+			cfg := f.path("proj/.git/config")
+			old, err := os.ReadFile(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(cfg, append([]byte(driver), old...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			// git itself sees the driver:
+			if out := f.git("proj", "config", "--file", cfg, "--list"); !strings.Contains(strings.ToLower(out), "diff.x.textconv") {
+				t.Fatalf("git does not read the driver in this spelling: %q", out)
+			}
+			f.expect("proj", Passthrough, false, "git diff", "git log -p", "git show")
+		})
+	}
+}
+
+// TestGitSubmoduleConfig: git status looks into submodules and runs their
+// filters; a submodule's ordinary core.worktree is fine.
+func TestGitSubmoduleConfig(t *testing.T) {
+	f := newGitFixture(t)
+	f.repo("sub", map[string]string{"f.txt": "x\n"})
+	f.repo("proj", map[string]string{"a.go": "package a\n"})
+	f.git("proj", "-c", "protocol.file.allow=always", "submodule", "add", "-q", f.path("sub"), "sm1")
+	f.git("proj", "commit", "-q", "-m", "sm")
+	f.expect("proj", Allow, false, "git status", "git diff", "git log --oneline")
+
+	f.git("proj", "config", "--file", f.path("proj/.git/modules/sm1/config"), "filter.x.clean", "/bin/false")
+	f.expect("proj", Passthrough, false, "git status", "git diff")
+
+	f.git("proj", "config", "--file", f.path("proj/.git/modules/sm1/config"), "--unset", "filter.x.clean")
+	f.expect("proj", Allow, false, "git status")
+	f.git("proj", "config", "--file", f.path("proj/.git/modules/sm1/config"), "core.worktree", f.root)
+	f.expect("proj", Passthrough, false, "git status")
+}
+
+// TestGitDiscoverySkipsInvalidGitDirs: git ignores an empty .git
+// directory and uses the repository above; so must the check.
+func TestGitDiscoverySkipsInvalidGitDirs(t *testing.T) {
+	f := newGitFixture(t)
+	f.repo("proj", map[string]string{"a.txt": "x\n", ".gitattributes": "*.txt diff=x\n"})
+	f.git("proj", "config", "diff.x.textconv", "/bin/false")
+	f.mkdir("proj/src/.git")
+	f.mkdir("proj/lib/objects")
+	f.mkdir("proj/lib/refs")
+	f.write("proj/lib/HEAD", "not a ref\n") // looks bare, but git skips it
+	for _, c := range []string{"git -C src diff", "cd src && git diff", "git -C src log -p -1", "git -C lib diff"} {
+		f.expect("proj", Passthrough, false, c)
+	}
+	f.expect("proj/src", Passthrough, false, "git diff")
+}
+
+// TestGitTrackedSecret: a repository that tracks .env prints it through
+// any command that shows tracked content, whatever the path spelling.
+func TestGitTrackedSecret(t *testing.T) {
+	for _, format := range [][]string{nil, {"--object-format=sha256"}} {
+		f := newGitFixture(t)
+		f.repo("proj", map[string]string{".env": "API_KEY=x\n", "a.go": "package a\n", "docs/readme.md": "hi\n"}, format...)
+		f.expect("proj", Ask, true, "git grep API_KEY", "git grep -e KEY -- '.e*'", "git log -p -- '.e*'", "git show",
+			"git cat-file -p HEAD:.env", "git diff HEAD~0", "git blame a.go", "git log -p")
+		f.expect("proj", Allow, false, "git log --oneline", "git status", "git ls-tree HEAD", "git log --stat")
+		for _, v := range []string{"4", "3", "2"} {
+			f.git("proj", "update-index", "--index-version", v)
+			f.expect("proj", Ask, true, "git grep API_KEY")
+		}
+		f.git("proj", "rm", "-q", "--cached", ".env")
+		f.expect("proj", Allow, false, "git grep API_KEY", "git show HEAD~0 -- a.go")
+	}
+}
+
+// TestGitDiffImplicitNoIndex: with a path outside the repository, or
+// outside any repository, git diff compares the paths like diff -r: a tree
+// that holds a secret asks.
+func TestGitDiffImplicitNoIndex(t *testing.T) {
+	f := newGitFixture(t)
+	f.repo("proj", map[string]string{"a.go": "package a\n"})
+	f.write("proj/.env", "API_KEY=x\n") // untracked
+	f.expect("proj", Ask, true, "git diff /usr/share .", "git diff --stat /usr/share .")
+	f.expect("proj", Passthrough, false, "git diff ~ .") // ~ is outside
+	// With "--" before them the two words are pathspecs: git refuses the
+	// one outside the repository.
+	f.expect("proj", Allow, false, "git diff", "git diff a.go", "git diff HEAD main", "git diff -- /usr/share .")
+	f.mkdir("proj/plain")
+	os.Rename(f.path("proj/.git"), f.path("proj/.git-away"))
+	f.expect("proj", Ask, true, "git diff plain .")
+}
+
+// TestVersionFiles: a version manager's file may name a version, not a
+// path to run.
+func TestVersionFiles(t *testing.T) {
+	f := newGitFixture(t)
+	f.mkdir("proj/sub")
+	f.write("proj/.python-version", "3.11.4\n")
+	f.expect("proj/sub", Allow, false, "python3 --version")
+	for _, bad := range []string{"../../../tmp/evil\n", "path:/tmp/evil\n", "3.11 ../x\n"} {
+		f.write("proj/.python-version", bad)
+		f.expect("proj/sub", Passthrough, false, "python3 --version", "node --version")
+	}
+	os.Remove(f.path("proj/.python-version"))
+	f.write("proj/.tool-versions", "nodejs 20.1.0\npython 3.11.4 system\n")
+	f.expect("proj", Allow, false, "node --version")
+	f.write("proj/.tool-versions", "nodejs path:/opt/evil\n")
+	f.expect("proj", Passthrough, false, "node --version")
+}
