@@ -46,7 +46,7 @@ type Policy struct {
 	rootsMu    sync.Mutex
 	rootsReady atomic.Bool
 	pending    []string
-	protDirs  []string
+	protDirs   []string
 
 	globMu sync.Mutex
 	globs  bashglob.DirCache // the directories globs have listed
