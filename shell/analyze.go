@@ -306,6 +306,7 @@ type analyzer struct {
 	substs      bool // the command holds a substitution (see walker.words)
 	cfg         *config
 	judged      []judgment
+	gitRepos    []gitRepoMemo
 	src         string
 	depth       int
 	leaves      []*leaf

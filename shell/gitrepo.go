@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -28,8 +29,9 @@ import (
 
 // gitCandidate is a git directory discovery met.
 type gitCandidate struct {
-	dir   string // the git directory
-	valid bool   // git uses it (the last candidate, if any is valid)
+	dir    string // the git directory
+	common string // its common directory ("" until known)
+	valid  bool   // git uses it (the last candidate, if any is valid)
 }
 
 // gitRepoCheck finds the repositories git may use from dir and reads their
@@ -39,6 +41,24 @@ type gitCandidate struct {
 // does) and the git directories it checked (none: git runs outside any
 // repository).
 func (an *analyzer) gitRepoCheck(dir string) (string, []gitCandidate) {
+	for _, m := range an.gitRepos {
+		if m.dir == dir {
+			return m.why, m.cands
+		}
+	}
+	why, cands := an.gitDiscover(dir)
+	an.gitRepos = append(an.gitRepos, gitRepoMemo{dir, why, cands})
+	return why, cands
+}
+
+// gitRepoMemo remembers a discovery for the other git commands of the same
+// command line.
+type gitRepoMemo struct {
+	dir, why string
+	cands    []gitCandidate
+}
+
+func (an *analyzer) gitDiscover(dir string) (string, []gitCandidate) {
 	var cands []gitCandidate
 	for d := dir; ; {
 		dot := d + "/.git"
@@ -48,8 +68,8 @@ func (an *analyzer) gitRepoCheck(dir string) (string, []gitCandidate) {
 		mode, err := an.cfg.policy.Lstat(dot)
 		switch {
 		case err == nil && mode.IsDir():
-			v := validGitDir(dot)
-			cands = append(cands, gitCandidate{dot, v})
+			common, v := validGitDir(dot)
+			cands = append(cands, gitCandidate{dot, common, v})
 			if v {
 				return an.gitCheckCandidates(cands)
 			}
@@ -59,7 +79,7 @@ func (an *analyzer) gitRepoCheck(dir string) (string, []gitCandidate) {
 				return why, nil
 			}
 			// git stops here, with the repository the file names or an error.
-			cands = append(cands, gitCandidate{target, true})
+			cands = append(cands, gitCandidate{target, "", true})
 			return an.gitCheckCandidates(cands)
 		case err == nil:
 			return dot + " is a link or a special file", nil
@@ -67,8 +87,8 @@ func (an *analyzer) gitRepoCheck(dir string) (string, []gitCandidate) {
 			return "cannot inspect " + dot, nil
 		}
 		if looksBare(d) {
-			v := validGitDir(d)
-			cands = append(cands, gitCandidate{d, v})
+			common, v := validGitDir(d)
+			cands = append(cands, gitCandidate{d, common, v})
 			if v {
 				return an.gitCheckCandidates(cands)
 			}
@@ -115,35 +135,50 @@ func isDirPath(p string) bool {
 // validGitDir is git's is_git_directory: a HEAD that is a symbolic ref or
 // an object name, and objects and refs directories (in the common
 // directory, for a linked work tree).
-func validGitDir(d string) bool {
+func validGitDir(d string) (common string, valid bool) {
 	head := filepath.Join(d, "HEAD")
-	fi, err := os.Lstat(head)
+	b, err := readHead(head)
 	switch {
-	case err != nil:
-		return false
-	case fi.Mode()&fs.ModeSymlink != 0:
+	case errors.Is(err, syscall.ELOOP):
 		t, err := os.Readlink(head)
 		if err != nil || !strings.HasPrefix(t, "refs/") {
-			return false
+			return "", false
 		}
-	case fi.Mode().IsRegular():
-		b, err := readSmall(head, 4096)
-		if err != nil {
-			return false
-		}
+	case err != nil:
+		return "", false
+	default:
 		s := strings.TrimRight(string(b), "\n")
 		if r, ok := strings.CutPrefix(s, "ref:"); ok {
 			if !strings.HasPrefix(strings.TrimLeft(r, " \t"), "refs/") {
-				return false
+				return "", false
 			}
 		} else if !isHexName(s) || len(s) != 40 && len(s) != 64 {
-			return false
+			return "", false
 		}
-	default:
-		return false
 	}
-	common := commonDir(d)
-	return isDirPath(filepath.Join(common, "objects")) && isDirPath(filepath.Join(common, "refs"))
+	common = commonDir(d)
+	return common, isDirPath(filepath.Join(common, "objects")) && isDirPath(filepath.Join(common, "refs"))
+}
+
+// readHead reads a HEAD file without following a link (ELOOP says it is
+// one).
+func readHead(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|oNoFollow, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// A HEAD holds a ref name or an object name: 255 bytes are plenty,
+	// and a longer one is taken for invalid (the search goes on upward).
+	b := make([]byte, 256)
+	n, err := f.Read(b) // a regular file's content comes in one read
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	if n == len(b) {
+		return nil, errors.New("HEAD too large")
+	}
+	return b[:n], nil
 }
 
 func isHexName(s string) bool {
@@ -177,7 +212,11 @@ func commonDir(gitDir string) string {
 func (an *analyzer) gitCheckCandidates(cands []gitCandidate) (string, []gitCandidate) {
 	for _, c := range cands {
 		dirs := []string{c.dir}
-		if cd := commonDir(c.dir); cd != c.dir {
+		cd := c.common
+		if cd == "" {
+			cd = commonDir(c.dir)
+		}
+		if cd != c.dir {
 			dirs = append(dirs, cd)
 		}
 		for _, d := range dirs {

@@ -1,9 +1,13 @@
 package shell
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -533,16 +537,30 @@ func versionFiles(an *analyzer, l *leaf) (string, *finding) {
 	return "", nil
 }
 
-// readSmall reads a regular file of at most max bytes.
+// readSmall reads a regular file of at most max bytes, following links,
+// with as few system calls as it can (open, fstat, read, close).
 func readSmall(path string, max int64) ([]byte, error) {
-	fi, err := os.Stat(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() || fi.Size() > max {
 		return nil, fmt.Errorf("not a small regular file")
 	}
-	return os.ReadFile(path)
+	b := make([]byte, fi.Size()+1)
+	n, err := io.ReadFull(f, b)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	if int64(n) > fi.Size() {
+		return nil, fmt.Errorf("the file grew while it was read")
+	}
+	return b[:n], nil
 }
 
 // planRust is a version query that a rust-toolchain file in the directory
@@ -748,7 +766,27 @@ func planGo(an *analyzer, l *leaf, args []word) roPlan {
 // above returns the first of names found in dir or one of its ancestors.
 func (an *analyzer) above(dir string, names ...string) string {
 	for d := dir; ; {
+		if len(names) > 3 {
+			// One look at the directory costs less than a look per name.
+			if f, err := os.Open(d); err == nil {
+				entries, err := f.Readdirnames(-1)
+				f.Close()
+				if err != nil {
+					return d // unreadable: the caller cannot check it
+				}
+				for _, n := range names {
+					if slices.Contains(entries, n) {
+						return strings.TrimSuffix(d, "/") + "/" + n
+					}
+				}
+			} else if !errors.Is(err, fs.ErrNotExist) {
+				return d
+			}
+		}
 		for _, n := range names {
+			if len(names) > 3 {
+				break
+			}
 			p := d + "/" + n
 			if d == "/" {
 				p = "/" + n
