@@ -147,7 +147,37 @@ func (c *config) policy(pc *permission.Context) *pathpolicy.Policy {
 
 // classify judges path (absolute, or relative to the root) for pc.
 func (c *config) classify(path string, pc *permission.Context) pathpolicy.Path {
-	return c.policy(pc).Classify(c.abs(path))
+	abs := c.abs(path)
+	x := c.policy(pc).Classify(abs)
+	if streamPath(abs) || streamPath(x.Resolved.Path) {
+		// In a shell command /dev/stdin is the command's own input; for a
+		// file tool it is a descriptor of the host process, which may be
+		// any file it has open: judge it a secret.
+		x.Harmless, x.Secret, x.Protected = false, true, true
+	}
+	return x
+}
+
+// streamPath reports the paths that name a process's descriptors:
+// /dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N and
+// /proc/<pid>/fd/N.
+func streamPath(p string) bool {
+	if p == "" {
+		return false
+	}
+	c := filepath.Clean(p)
+	switch c {
+	case "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/fd":
+		return true
+	}
+	if strings.HasPrefix(c, "/dev/fd/") {
+		return true
+	}
+	if rest, ok := strings.CutPrefix(c, "/proc/"); ok {
+		parts := strings.SplitN(rest, "/", 3)
+		return len(parts) >= 2 && (parts[1] == "fd" || parts[1] == "fdinfo")
+	}
+	return false
 }
 
 // inWorkingDir reports the working directory that holds path once links

@@ -121,6 +121,13 @@ func TestSecretsEverywhere(t *testing.T) {
 		{"Grep", map[string]any{"pattern": "x", "path": e.path("awslink")}},
 		{"Glob", map[string]any{"pattern": "*", "path": e.path("awslink")}},
 		{"Glob", map[string]any{"pattern": e.path("awslink") + "/*"}},
+		// The host process's own descriptors may be any file it has open.
+		{"Read", readIn("/dev/fd/3")},
+		{"Read", readIn("/dev/stdin")},
+		{"Read", readIn("/dev/fd/0/../3")},
+		{"Read", readIn("/proc/self/fd/0")},
+		{"Read", readIn("/proc/1/fdinfo/0")},
+		{"Write", map[string]any{"file_path": "/dev/stdout", "content": "x"}},
 	} {
 		v := check(t, d, c.tool, c.input)
 		if v.Decision.Behavior != permission.Ask || !v.Decision.BypassImmune || v.ReadOnly {

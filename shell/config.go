@@ -148,6 +148,11 @@ var gitGlobalOK = map[string]bool{
 // (%G?, %GK, also %+G?, %-G?, % G?): git then runs gpg.
 var gitSignatureFormat = regexp.MustCompile(`%[-+ ]?G`)
 
+// harmlessGitKey are configuration keys git config may read from every
+// scope: names, defaults and switches, no URL or header that could carry a
+// token.
+var harmlessGitKey = regexp.MustCompile(`(?i)^(user\.(name|email|signingkey)|init\.defaultbranch|core\.[a-z]+|pull\.(rebase|ff)|push\.(default|autosetupremote)|merge\.(ff|conflictstyle)|branch\.[^.]+\.(remote|merge|rebase)|color\.[a-z.]+|diff\.(algorithm|renames|noprefix|mnemonicprefix|colormoved)|log\.[a-z]+|commit\.gpgsign|tag\.gpgsign|rebase\.[a-z]+|fetch\.prune|status\.[a-z]+|advice\.[a-z]+)$`)
+
 // gitDenied returns the options the audited table refuses for a git
 // subcommand: long names (without dashes) and short letters.
 func gitDenied(sub string) (long []string, short string) {
@@ -200,6 +205,18 @@ var gitConfigSpec = &flagSpec{
 }
 
 func init() {
+	// Options of git subcommands that read a file the command line names
+	// (their values are judged as reads, see gitReadValues).
+	for sub, opts := range map[string][]string{
+		"ls-files": {"-X", "--exclude-from"},
+		"grep":     {"-f", "--file"},
+	} {
+		if spec := subSpecs["git "+sub]; spec != nil {
+			for _, o := range opts {
+				spec.opts[o] = oRead
+			}
+		}
+	}
 	for _, n := range []string{"color", "column", "abbrev"} {
 		gitBranchSpec.long[n] = fOptValue
 	}
@@ -285,18 +302,26 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 		return roPlan{why: why}
 	}
 	// Paths: every non-option word (a revision name is judged as a path in
-	// the working directory, which is harmless).
+	// the working directory, which is harmless), and the values of options
+	// that name a file git reads (blame --ignore-revs-file, ls-files
+	// --exclude-from, config --file).
 	for _, w := range rest {
 		if !strings.HasPrefix(w.s, "-") || w.s == "-" {
 			p.reads = append(p.reads, w)
 		}
 	}
+	p.reads = append(p.reads, gitReadValues(sub, rest)...)
 	if noIndex {
 		if sub != "diff" && sub != "grep" {
 			return roPlan{why: "git " + sub + " --no-index"}
 		}
 		p.trees = p.reads
 		p.tree.Hidden = true
+		if sub == "grep" && !gitGrepHasPath(rest) {
+			// Without a path, git grep --no-index searches the working
+			// directory, untracked files included.
+			p.trees = append(p.trees, word{s: ".", pat: ".", literal: true})
+		}
 	}
 	if dir != nil {
 		p.reads = append(p.reads, *dir)
@@ -347,6 +372,86 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 		return "", nil
 	}
 	return p
+}
+
+// gitReadValues returns the values of the options of git sub that name a
+// file it reads (oRead in its table), in any spelling git accepts: --name
+// VALUE, --name=VALUE, an unambiguous prefix of the name, -xVALUE, -x VALUE.
+func gitReadValues(sub string, rest []word) []word {
+	spec := subSpecs["git "+sub]
+	if spec == nil {
+		return nil
+	}
+	var out []word
+	value := func(w word, v string) word {
+		w.s, w.pat, w.tilde = v, escapeGlob(v), strings.HasPrefix(v, "~")
+		return w
+	}
+	for i := 0; i < len(rest); i++ {
+		a := rest[i].s
+		if a == "--" {
+			break
+		}
+		switch {
+		case strings.HasPrefix(a, "--"):
+			name, v, hasV := strings.Cut(a[2:], "=")
+			if name == "" {
+				continue
+			}
+			reads := false
+			for k, kind := range spec.opts {
+				if kind == oRead && strings.HasPrefix(k, "--"+name) {
+					reads = true
+				}
+			}
+			if !reads {
+				continue
+			}
+			if hasV {
+				out = append(out, value(rest[i], v))
+			} else if i+1 < len(rest) {
+				out = append(out, rest[i+1])
+				i++
+			}
+		case len(a) >= 2 && a[0] == '-' && spec.opts[a[:2]] == oRead:
+			if len(a) > 2 {
+				out = append(out, value(rest[i], a[2:]))
+			} else if i+1 < len(rest) {
+				out = append(out, rest[i+1])
+				i++
+			}
+		}
+	}
+	return out
+}
+
+// gitGrepHasPath reports whether git grep's arguments name a path: the
+// words after "--", or after the pattern (the first word, unless -e, -f
+// or --regexp/--file supply it).
+func gitGrepHasPath(rest []word) bool {
+	patternGiven := false
+	var words []word
+	for i := 0; i < len(rest); i++ {
+		a := rest[i].s
+		if a == "--" {
+			return i+1 < len(rest)
+		}
+		switch {
+		case a == "-e" || a == "-f" || a == "--regexp" || a == "--file":
+			patternGiven = true
+			i++ // the pattern, or the file of patterns
+		case strings.HasPrefix(a, "--regexp=") || strings.HasPrefix(a, "--file=") || strings.HasPrefix(a, "-e") || strings.HasPrefix(a, "-f"):
+			patternGiven = true
+		case a == "--and" || a == "--or" || a == "--not":
+		case strings.HasPrefix(a, "-"):
+		default:
+			words = append(words, rest[i])
+		}
+	}
+	if patternGiven {
+		return len(words) > 0
+	}
+	return len(words) > 1
 }
 
 // maybeOutsidePair reports a git diff whose words after its options are
@@ -431,28 +536,35 @@ func gitSub(sub string, rest []word) string {
 			return "git remote show without -n contacts the network"
 		}
 	case "config":
-		if len(rest) > 0 && (rest[0].s == "get" || rest[0].s == "list") {
-			r := parseFlags(gitConfigSpec, rest[1:])
-			if r.bad != "" {
-				return "git config " + r.bad
-			}
-			return ""
+		args, action := rest, ""
+		if len(args) > 0 && (args[0].s == "get" || args[0].s == "list") {
+			action, args = args[0].s, args[1:]
 		}
-		r := parseFlags(gitConfigSpec, rest)
+		r := parseFlags(gitConfigSpec, args)
 		if r.bad != "" {
 			return "git config " + r.bad + " is not read-only"
 		}
+		list := action == "list" || r.has("list", "l")
+		get := action == "get" || r.has("get", "get-all", "get-regexp", "get-urlmatch")
 		switch {
-		case r.has("list", "l"):
-			if len(r.operands) == 0 {
-				return ""
-			}
-		case r.has("get", "get-all", "get-regexp", "get-urlmatch"):
-			if len(r.operands) >= 1 && len(r.operands) <= 2 {
-				return ""
-			}
+		case list && len(r.operands) == 0:
+		case get && len(r.operands) >= 1 && len(r.operands) <= 2:
+		default:
+			return "git config without --get/--list may write"
 		}
-		return "git config without --get/--list may write"
+		if r.has("global", "system") {
+			return "git config --global/--system prints configuration outside the working directories"
+		}
+		if r.has("local", "worktree", "file", "f", "blob") {
+			return "" // the repository's own configuration (a --file is judged as a read)
+		}
+		// Every scope: the user's and the system's configuration too, which
+		// may hold credentials (http.extraHeader, url.<token>.insteadOf).
+		if list || r.has("get-regexp", "get-urlmatch") || action == "get" && len(r.operands) != 1 ||
+			len(r.operands) != 1 || !harmlessGitKey.MatchString(r.operands[0].s) {
+			return "git config reads the user's and the system's configuration, which may hold credentials (add --local)"
+		}
+		return ""
 	case "stash":
 		if len(rest) > 0 && (rest[0].s == "list" || rest[0].s == "show") {
 			return ""

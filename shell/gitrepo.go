@@ -230,9 +230,46 @@ func (an *analyzer) gitCheckCandidates(cands []gitCandidate) (string, []gitCandi
 			if why := an.gitConfigsCheck(x.Resolved.Path); why != "" {
 				return why, nil
 			}
+			if why := an.gitAlternates(x.Resolved.Path); why != "" {
+				return why, nil
+			}
 		}
 	}
 	return "", cands
+}
+
+// gitAlternates checks objects/info/alternates, which makes git read (and
+// print) the objects of other repositories: they must lie in a working
+// directory. http-alternates, for a fetch, is refused.
+func (an *analyzer) gitAlternates(gitDir string) string {
+	info := filepath.Join(gitDir, "objects", "info")
+	if _, err := os.Lstat(filepath.Join(info, "http-alternates")); err == nil {
+		return gitDir + " has http-alternates"
+	}
+	b, err := readSmall(filepath.Join(info, "alternates"), 64<<10)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ""
+	}
+	if err != nil {
+		return "cannot read " + filepath.Join(info, "alternates")
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		if line[0] == '"' {
+			return gitDir + " names a quoted alternate object store"
+		}
+		alt := line
+		if !filepath.IsAbs(alt) {
+			alt = filepath.Join(gitDir, "objects", alt)
+		}
+		if x := an.cfg.policy.Classify(alt); x.Err != nil || x.Inside == "" || x.Secret {
+			return gitDir + " reads objects from " + alt + ", outside the working directories"
+		}
+	}
+	return ""
 }
 
 // maxModuleDirs bounds the submodule directories checked.
@@ -369,11 +406,56 @@ func gitConfigRead(path string, fi os.FileInfo) (why, worktree string) {
 			return path + " sets diff.external, which git diff runs", ""
 		case (section == "format" && name == "pretty" || section == "pretty") && gitSignatureFormat.MatchString(e.val):
 			return path + " defines a format that shows signatures, which runs gpg", ""
+		case section == "extensions" && name == "partialclone", name == "promisor" && gitTrue(e.val), name == "vcs":
+			return path + " makes git fetch missing objects from a remote, which reaches the network and runs its transport", ""
+		case runsProgram(section, name):
+			return path + " sets " + e.key + ", a program git may run", ""
+		case readsFile(section, name) && e.val != "":
+			return path + " sets " + e.key + ", a file git reads and may print", ""
 		}
 		// core.fsmonitor, core.pager, pager.*, core.hooksPath, gpg.* and
 		// log.showSignature are overridden by the hardened environment.
 	}
 	return "", worktree
+}
+
+// runsProgram reports configuration keys that name a program or a command
+// line git runs (core.sshCommand, remote.x.uploadpack,
+// core.alternateRefsCommand, credential.helper, uploadpack.packObjectsHook,
+// core.gitProxy, core.askPass, man.x.cmd, ...). Those the hardened
+// environment overrides (core.fsmonitor, core.pager, core.hooksPath,
+// gpg.*.program) are left to it.
+func runsProgram(section, name string) bool {
+	switch section + "." + name {
+	case "core.fsmonitor", "core.pager", "core.hookspath":
+		return false
+	}
+	if section == "gpg" || section == "pager" {
+		return false
+	}
+	for _, suf := range []string{"command", "cmd", "program", "helper", "hook", "uploadpack", "receivepack", "askpass",
+		"editor", "proxy", "viewer", "driver", "exec"} {
+		if strings.HasSuffix(name, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// readsFile reports configuration keys that name a file git reads and may
+// show in its output or errors (blame.ignoreRevsFile prints the first line
+// it cannot parse; mailmap.file maps names): a secret could be named.
+func readsFile(section, name string) bool {
+	return strings.HasSuffix(name, "file") || section == "mailmap" && name == "blob"
+}
+
+// gitTrue reads a git boolean.
+func gitTrue(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "false", "no", "off", "0":
+		return false
+	}
+	return true
 }
 
 type gitConfigEntry struct{ key, val string }

@@ -216,3 +216,58 @@ func TestVersionFiles(t *testing.T) {
 	f.write("proj/.tool-versions", "nodejs path:/opt/evil\n")
 	f.expect("proj", Passthrough, false, "node --version")
 }
+
+// TestGitConfigProgramsAndFiles: configuration that makes a read-only
+// git command run a program, fetch lazily, or read (and print) a file the
+// command line never names.
+func TestGitConfigProgramsAndFiles(t *testing.T) {
+	for _, kv := range [][]string{
+		{"remote.origin.uploadpack", "touch /tmp/x; false"},
+		{"core.sshCommand", "touch /tmp/x"},
+		{"core.alternateRefsCommand", "touch /tmp/x"},
+		{"credential.helper", "!touch /tmp/x"},
+		{"uploadpack.packObjectsHook", "touch /tmp/x"},
+		{"core.gitProxy", "touch /tmp/x"},
+		{"extensions.partialClone", "origin"},
+		{"remote.origin.promisor", "true"},
+		{"blame.ignoreRevsFile", "/etc/passwd"},
+		{"mailmap.file", "/etc/passwd"},
+	} {
+		f := newGitFixture(t)
+		f.repo("proj", map[string]string{"a.txt": "x\n"})
+		f.expect("proj", Allow, false, "git log", "git blame a.txt")
+		f.git("proj", "config", kv[0], kv[1])
+		f.expect("proj", Passthrough, false, "git log", "git blame a.txt", "git status")
+	}
+}
+
+// TestGitAlternates: objects/info/alternates makes git read, and print,
+// the objects of another repository.
+func TestGitAlternates(t *testing.T) {
+	f := newGitFixture(t)
+	f.repo("other", map[string]string{"secret.txt": "s\n"})
+	f.repo("proj", map[string]string{"a.txt": "x\n"})
+	f.repo("proj/vendored", map[string]string{"b.txt": "y\n"})
+	alt := f.path("proj/.git/objects/info/alternates")
+	f.write("proj/.git/objects/info/alternates", f.path("proj/vendored/.git/objects")+"\n")
+	f.expect("proj", Allow, false, "git log", "git show HEAD")
+	if err := os.WriteFile(alt, []byte(f.path("other/.git/objects")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.expect("proj", Passthrough, false, "git log", "git cat-file -p HEAD")
+	os.Remove(alt)
+	f.write("proj/.git/objects/info/http-alternates", "http://example.com/x\n")
+	f.expect("proj", Passthrough, false, "git log")
+}
+
+// TestGitConfigReadScope: git config lists the user's and the system's
+// configuration too, which may hold tokens; --local reads the
+// repository's only.
+func TestGitConfigReadScope(t *testing.T) {
+	f := newGitFixture(t)
+	f.repo("proj", nil)
+	f.expect("proj", Passthrough, false, "git config -l", "git config --global --list", "git config --get-regexp url",
+		"git config --get http.extraHeader", "git config get --all url.x.insteadof", "git config list")
+	f.expect("proj", Allow, false, "git config --local -l", "git config --get user.name", "git config get user.email",
+		"git config --file .git/config --list", "git config list --local")
+}

@@ -103,6 +103,8 @@ func init() {
 		"node": planVersion("--version", "-v"), "python": planVersion("--version", "-V"), "python3": planVersion("--version", "-V"),
 		"ruby": planVersion("--version", "-v"), "java": planVersion("-version", "--version"), "javac": planVersion("-version", "--version"),
 		"gcc": planVersion("--version"), "clang": planVersion("--version"), "tsc": planVersion("--version", "-v"),
+		"make": planVersion("--version", "-v"), "cmake": planVersion("--version"), "deno": planVersion("--version", "-V"),
+		"bun": planVersion("--version", "-v"),
 		"cargo": planRust, "rustc": planRust, "rustup": planRust,
 	}
 }
@@ -193,8 +195,8 @@ func afterEditWhy(l *leaf) string {
 	if !l.afterEdit || len(l.args) == 0 {
 		return ""
 	}
-	if configReaders[l.args[0].s] {
-		return "an earlier command may write the project configuration " + l.args[0].s + " reads"
+	if name, _ := runName(l.args); configReaders[name] {
+		return "an earlier command may write the project configuration " + name + " reads"
 	}
 	for _, w := range l.args[1:] {
 		if w.glob || w.fromGlob {
@@ -215,16 +217,41 @@ func shareGroup(a, b []int) bool {
 	return false
 }
 
+// runName returns the program a simple command runs and its arguments:
+// command X runs X (skipping functions; the analyser refuses their
+// definitions), and /bin/X and /usr/bin/X are X.
+func runName(argv []word) (string, []word) {
+	name, args := argv[0].s, argv[1:]
+	if name == "command" && len(args) > 0 && !strings.HasPrefix(args[0].s, "-") && !stateBuiltins[args[0].s] {
+		name, args = args[0].s, args[1:]
+	}
+	for _, dir := range []string{"/usr/bin/", "/bin/"} {
+		if base, ok := strings.CutPrefix(name, dir); ok && base != "" && base != "." && base != ".." && !strings.ContainsRune(base, '/') {
+			return base, args
+		}
+	}
+	return name, args
+}
+
+// stateBuiltins change the shell's own state: command cd x is cd x, which
+// the walk follows only when spelled cd.
+var stateBuiltins = map[string]bool{
+	"cd": true, "pushd": true, "popd": true, "read": true, "mapfile": true, "readarray": true, "export": true,
+	"set": true, "shopt": true, "source": true, ".": true, "eval": true, "exec": true, "unset": true, "declare": true,
+	"typeset": true, "local": true, "readonly": true, "trap": true, "umask": true, "ulimit": true, "hash": true,
+	"alias": true, "unalias": true, "builtin": true, "command": true, "enable": true, "getopts": true, "let": true,
+	"printf": true, "wait": true, "jobs": true, "fg": true, "bg": true, "kill": true, "disown": true,
+}
+
 // plan returns what a read-only candidate reads, or why it is not one.
 func (an *analyzer) plan(l *leaf) roPlan {
 	if len(l.args) == 0 {
 		return roPlan{}
 	}
-	name := l.args[0].s
+	name, args := runName(l.args)
 	if strings.ContainsRune(name, '/') {
 		return roPlan{why: "command given by path"}
 	}
-	args := l.args[1:]
 	if h := roHandlers[name]; h != nil {
 		return h(an, l, args)
 	}
@@ -660,8 +687,11 @@ func planSub(tool string) func(*analyzer, *leaf, []word) roPlan {
 		}
 		if spec := subSpecs[tool+" "+sub]; spec != nil {
 			p := specPlan(spec, args[1:], tool+" "+sub)
-			if tool == "docker" || tool == "pip" {
-				p.reads = nil // container names, package names
+			if tool == "docker" || tool == "pip" || tool == "npm" || tool == "gh" {
+				// Operands are container or package names; option values
+				// that name files (pip freeze -r FILE, --path DIR) are read.
+				pa := spec.parse(args[1:])
+				p.reads = pa.reads()
 			}
 			p.needsEnv = tool == "pip"
 			return p
@@ -681,7 +711,6 @@ func planNpm(an *analyzer, l *leaf, args []word) roPlan {
 	if p.why != "" {
 		return p
 	}
-	p.reads = nil // package names
 	p.needsEnv = true
 	p.extra = func(an *analyzer, l *leaf) (string, *finding) {
 		if l.cwdUnknown {
@@ -709,13 +738,12 @@ func planGh(an *analyzer, l *leaf, args []word) roPlan {
 	if len(args) >= 2 {
 		if spec := subSpecs["gh "+args[0].s+" "+args[1].s]; spec != nil {
 			p := specPlan(spec, args[2:], "gh "+args[0].s+" "+args[1].s)
-			p.reads = nil
+			pa := spec.parse(args[2:])
+			p.reads = pa.reads() // operands are names, numbers, URLs
 			return p
 		}
 	}
-	p := planSub("gh")(an, l, args)
-	p.reads = nil
-	return p
+	return planSub("gh")(an, l, args)
 }
 
 // ghRepoHost objects to a -R/--repo value that names a host

@@ -24,6 +24,8 @@ var secretFiles = []string{
 	".netrc", "_netrc", ".git-credentials", ".vault-token", ".my.cnf", ".pgpass", ".npmrc", ".pypirc", ".envrc",
 	".bash_history", ".zsh_history", ".python_history", ".psql_history", ".mysql_history", ".node_repl_history",
 	".sqlite_history", ".rediscli_history",
+	".yarnrc.yml", ".s3cfg", ".boto", ".dockercfg", ".htpasswd", "credentials.json",
+	"terraform.tfstate", "terraform.tfstate.backup",
 }
 
 // secretPrefixes are name families: a name that starts with one of them is

@@ -444,5 +444,12 @@ func (p *Policy) maybeSensitive(path string) bool {
 			return true
 		}
 	}
-	return strings.ContainsAny(path, "Ii_") && (strings.Contains(strings.ToLower(path), "id_") || strings.Contains(strings.ToLower(path), "_netrc"))
+	// The secret names without a leading dot: _netrc, id_*, credentials.json,
+	// terraform.tfstate (in any case).
+	if !strings.ContainsAny(path, "Ii_CcTt") {
+		return false
+	}
+	lower := strings.ToLower(path)
+	return strings.Contains(lower, "id_") || strings.Contains(lower, "_netrc") ||
+		strings.Contains(lower, "credentials") || strings.Contains(lower, "tfstate")
 }

@@ -51,6 +51,8 @@ func TestClassifySecret(t *testing.T) {
 		"/proc/self/environ", "/proc/1/environ", "/proc/1/task/1/environ", "/dev/fd/../environ", "/proc/self/fd/3",
 		"/proc/self/cwd/x", "/var/run/secrets/kubernetes.io/token", "/run/secrets/db", "/etc/shadow",
 		"/etc/ssh/ssh_host_ed25519_key", "/other/home/.ssh/id_ed25519", "/backup/id_rsa",
+		"@P/credentials.json", "@P/infra/terraform.tfstate", "@P/Terraform.tfstate.backup", "@P/.yarnrc.yml", "@P/.s3cfg",
+		"@P/.htpasswd", "@P/.boto", "@P/.dockercfg",
 	}
 	notSecret := []string{
 		"@P/main.go", "@P/.env.example", "@P/.env.sample", "@P/.env.template", "@H/.ssh-notes", "@H/.config/other/x",

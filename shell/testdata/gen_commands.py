@@ -28,7 +28,7 @@ add("benign", "allow", [
     "git remote -v", "git remote", "git remote get-url origin", "git remote show -n origin", "git rev-parse HEAD",
     "git rev-parse --abbrev-ref HEAD", "git rev-parse --show-toplevel", "git ls-files", "git ls-files -m",
     "git ls-tree HEAD", "git cat-file -p HEAD", "git describe --tags", "git shortlog -sn", "git reflog",
-    "git reflog show", "git config --get user.name", "git config --list", "git config user.email --get",
+    "git reflog show", "git config --get user.name", "git config user.email --get",
     "git stash list", "git stash show -p", "git worktree list", "git grep -n TODO", "git --no-pager log -3",
     "git -C sub status", "git merge-base main HEAD", "git rev-list --count HEAD", "git for-each-ref",
     "git --version", "git rev-parse --git-dir", "git log -G'foo'", "git status --porcelain=v2", "git log --author=Oscar",
@@ -217,10 +217,10 @@ add("readonly_exec_flag", "ask", [
 # --------------------------------------------------- wrappers / eval
 add("wrappers_eval", "passthrough", [
     "env ls", "env cat x", "nice ls", "nohup ls", "time ls", "timeout 5 ls", "stdbuf -oL ls", "watch ls",
-    "command ls", "builtin echo", "exec ls", "eval ls", "source ./x.sh", ". ./x.sh", "bash -c 'ls'",
+    "builtin echo", "exec ls", "eval ls", "source ./x.sh", ". ./x.sh", "bash -c 'ls'",
     "sh -c 'git status'", "bash script.sh", "sudo ls", "doas ls", "su -c 'ls'", "xargs ls", "python3 x.py",
     "node x.js", "perl -e 'print 1'", "ruby -e 'p 1'", "python3 - <<EOF\nprint(1)\nEOF", "bash <<EOF\nls\nEOF",
-    "alias ls='rm -rf'", "./ls", "bin/cat x", "/bin/ls", "/usr/bin/git status", "env -i ls", "nice -n 10 make",
+    "alias ls='rm -rf'", "./ls", "bin/cat x", "env -i ls", "nice -n 10 make",
     "timeout -s KILL 5 ls", "command -v ls", "exec 3<&0", "ionice -c3 ls", "flock /tmp/l ls",
     "setsid ls", "strace ls", "chroot /x ls", "busybox ls", "env -S 'ls -l'", "sh script.sh", "zsh -c ls", "bash -- -c",
 ])
@@ -537,6 +537,27 @@ add("attack_v2", "ask", ["mkdir -p .claude && echo x > .claude/settings.json", "
     mode="accept_edits", immune=True)
 # git diff outside any repository compares trees as diff -r does.
 add("attack_v2", "ask", ["git diff sub .", "git diff /usr/share ."], immune=True, cwd="../envproj")
+
+# command X, /bin/X and /usr/bin/X run X; command cd and command read change
+# the shell's state, which the walk follows only when spelled plainly.
+add("wrappers_eval", "allow", ["command ls", "/bin/ls", "/usr/bin/git status", "command cat a", "/usr/bin/wc -l a",
+    "make --version"])
+add("wrappers_eval", "passthrough", ["command cd @OUT@ && cat x", "command read x; echo $x", "/usr/local/bin/ls",
+    "/usr/bin/../bin/sh", "command -p ls", "/bin/sh -c ls"])
+
+# A third attack round.
+add("attack_v3", "passthrough", [
+    "git config --list", "git config -l", "git config --global --list", "git config --get-regexp .", "git config --system -l",
+    "git config --get http.extraheader", "git config --show-origin --list",
+    "pip freeze -r @OUT@/x", "pip freeze --requirement=/etc/passwd", "pip list --path /",
+    "git ls-files -o --exclude-from=/etc/passwd", "git ls-files -X @OUT@/x", "git blame --ignore-revs-file /etc/passwd a",
+])
+add("attack_v3", "allow", ["git config --local --list", "git config --get user.name", "git config --local --get remote.origin.url",
+    "pip freeze", "git grep --no-index x src", "git ls-files -o"])
+add("attack_v3", "ask", ["git grep --no-index SECRET", "git grep --no-index -e X", "git grep --no-index -n SECRET -- ."],
+    immune=True, cwd="../envproj")
+add("attack_v3", "ask", ["cat credentials.json", "cat .yarnrc.yml", "head infra/terraform.tfstate", "cat .s3cfg", "cat .htpasswd",
+    "git blame --ignore-revs-file ~/.git-credentials a", "git grep -f ~/.netrc"], immune=True)
 
 for r in rows:
     print(json.dumps(r, ensure_ascii=False))
