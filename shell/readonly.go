@@ -104,7 +104,7 @@ func init() {
 		"ruby": planVersion("--version", "-v"), "java": planVersion("-version", "--version"), "javac": planVersion("-version", "--version"),
 		"gcc": planVersion("--version"), "clang": planVersion("--version"), "tsc": planVersion("--version", "-v"),
 		"make": planVersion("--version", "-v"), "cmake": planVersion("--version"), "deno": planVersion("--version", "-V"),
-		"bun": planVersion("--version", "-v"),
+		"bun":   planVersion("--version", "-v"),
 		"cargo": planRust, "rustc": planRust, "rustup": planRust,
 	}
 }
