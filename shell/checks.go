@@ -544,7 +544,13 @@ var noReadCmds = map[string]bool{"echo": true, "printf": true}
 func (an *analyzer) sensitive(l *leaf, p *peeled) []string {
 	var hits []string
 	for _, argv := range p.argvs {
-		hits = an.sensitiveArgs(argv, l, hits)
+		var paths pathSet
+		if len(argv) > 0 && len(l.args) > 0 && &argv[0] == &l.args[0] {
+			// The leaf's own argv: a read-only candidate's non-path words
+			// are judged by their spelling.
+			paths, _ = an.pathWords(l)
+		}
+		hits = an.sensitiveArgs(argv, l, hits, paths)
 	}
 	reopen := reopenWrite(l)
 	for _, r := range l.redirs {
@@ -585,7 +591,10 @@ func (an *analyzer) judgeName(w word, l *leaf) pathInfo {
 }
 
 // sensitiveArgs collects protected write targets and secret reads in argv.
-func (an *analyzer) sensitiveArgs(argv []word, l *leaf, hits []string) []string {
+//
+// paths, when not nil, are the only words of argv that name files (the
+// read-only plan's); the others are judged by their spelling alone.
+func (an *analyzer) sensitiveArgs(argv []word, l *leaf, hits []string, paths pathSet) []string {
 	if len(argv) < 2 {
 		return hits
 	}
@@ -613,7 +622,7 @@ func (an *analyzer) sensitiveArgs(argv []word, l *leaf, hits []string) []string 
 		// The word itself is judged as written and where it leads; the
 		// values inside it (--file=.env, HEAD:.env, -f.env) by spelling.
 		var x pathInfo
-		if strings.HasPrefix(a.s, "-") {
+		if strings.HasPrefix(a.s, "-") || paths != nil && !paths.has(a.s) && a.literal && !a.glob {
 			x.Secret, x.Protected = an.cfg.policy.Spelling(a.s)
 		} else {
 			x = an.judgeName(a, l)

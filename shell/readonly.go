@@ -245,6 +245,50 @@ var stateBuiltins = map[string]bool{
 
 // plan returns what a read-only candidate reads, or why it is not one.
 func (an *analyzer) plan(l *leaf) roPlan {
+	if l.planned == nil {
+		p := an.planUncached(l)
+		l.planned = &p
+	}
+	return *l.planned
+}
+
+// pathWords returns the words of a read-only candidate that name files it
+// reads (nil and false if the leaf is no read-only candidate): its other
+// words (patterns, subcommands, option values) need no look at the file
+// system to judge their spelling.
+func (an *analyzer) pathWords(l *leaf) (pathSet, bool) {
+	if len(l.args) == 0 {
+		return nil, false
+	}
+	p := an.plan(l)
+	if p.why != "" {
+		return nil, false
+	}
+	set := make(pathSet, 0, len(p.reads)+len(p.trees)+len(p.dashable)+1)
+	for _, ws := range [][]word{p.reads, p.trees, p.dashable} {
+		for _, w := range ws {
+			set = append(set, w.s)
+		}
+	}
+	if len(set) == 0 {
+		set = append(set, "") // not nil: no word is a path
+	}
+	return set, true
+}
+
+// pathSet is a short list of words that name paths.
+type pathSet []string
+
+func (s pathSet) has(w string) bool {
+	for _, x := range s {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
+
+func (an *analyzer) planUncached(l *leaf) roPlan {
 	if len(l.args) == 0 {
 		return roPlan{}
 	}

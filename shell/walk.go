@@ -92,10 +92,11 @@ type leaf struct {
 
 	// Filled in by the analysis.
 	kind       leafKind
-	tainted    bool // an earlier or concurrent command may change the filesystem layout
-	afterEdit  bool // an earlier or concurrent command creates or edits files
-	roButTaint bool // it would be read-only but for the taint
-	needsEnv   bool // it is read-only only with the hardened environment
+	tainted    bool    // an earlier or concurrent command may change the filesystem layout
+	afterEdit  bool    // an earlier or concurrent command creates or edits files
+	planned    *roPlan // the read-only plan, once made
+	roButTaint bool    // it would be read-only but for the taint
+	needsEnv   bool    // it is read-only only with the hardened environment
 }
 
 type walker struct {
