@@ -55,8 +55,23 @@ func FuzzMatchRule(f *testing.F) {
 	})
 }
 
-func BenchmarkAnalyze(b *testing.B) {
-	rows := loadTable(b)
+func BenchmarkAnalyze(b *testing.B) { benchmarkAnalyze(b, nil) }
+
+// BenchmarkAnalyzeEveryday measures the commands an agent runs all day
+// (the table's benign and control-flow rows), without the adversarial
+// ones (deep globs, huge paths, brace bombs).
+func BenchmarkAnalyzeEveryday(b *testing.B) {
+	benchmarkAnalyze(b, map[string]bool{"benign": true, "control_flow": true, "accept_edits_ok": true})
+}
+
+func benchmarkAnalyze(b *testing.B, classes map[string]bool) {
+	all := loadTable(b)
+	var rows []tableRow
+	for _, r := range all {
+		if classes == nil || classes[r.Class] {
+			rows = append(rows, r)
+		}
+	}
 	p := newProject(b)
 	cmds := make([]string, len(rows))
 	opts := make([]*Options, len(rows))

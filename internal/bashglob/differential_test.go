@@ -241,11 +241,19 @@ func TestExpandMatchesBash(t *testing.T) {
 			}
 			want := bashExpand(t, bash, root, cfg.shopts, supported)
 			fails, nonEmpty := 0, 0
+			// One cache shared by all the patterns of a configuration, as
+			// the analyser shares one per command line: it must not change
+			// any answer.
+			cache := &DirCache{}
 			for i, p := range supported {
 				got, err := Expand(p, &ExpandOptions{Options: cfg.opts, Dir: root})
 				if err != nil {
 					t.Errorf("Expand(%q): %v", p, err)
 					continue
+				}
+				cached, err := Expand(p, &ExpandOptions{Options: cfg.opts, Dir: root, Cache: cache})
+				if err != nil || !slices.Equal(cached, got) {
+					t.Errorf("Expand(%q) with a cache: %q, %v; without: %q", p, cached, err, got)
 				}
 				switch {
 				case got != nil:

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sort"
 	"strings"
@@ -316,6 +317,22 @@ func (x *expander) isDir(p string) bool {
 	t, ok := dirTest{}, false
 	if c != nil {
 		t, ok = c.dirs[op]
+		if !ok {
+			// The listing of the parent may already say: a directory or a
+			// file that is no link needs no stat.
+			if i := strings.LastIndexByte(op, '/'); i >= 0 && i < len(op)-1 {
+				parent, name := op[:i], op[i+1:]
+				if parent == "" {
+					parent = "/"
+				}
+				if l, found := c.lists[dirKey(parent)]; found && l.err == nil && name != "." && name != ".." {
+					if typ, known := l.typeOf(name); known && typ&fs.ModeSymlink == 0 {
+						c.lists[dirKey(parent)] = l
+						return typ.IsDir()
+					}
+				}
+			}
+		}
 	}
 	if !ok {
 		fi, err := os.Stat(op)
@@ -339,15 +356,15 @@ func (x *expander) readDir(p string) ([]string, bool) {
 	c := x.o.Cache
 	l, ok := dirList{}, false
 	if c != nil {
-		l, ok = c.lists[op]
+		l, ok = c.lists[dirKey(op)]
 	}
 	if !ok {
-		l.names, l.err = x.list(op)
+		l.names, l.types, l.err = x.list(op)
 		if c != nil && !errors.Is(l.err, ErrTooManyEntries) {
 			if c.lists == nil {
 				c.lists = map[string]dirList{}
 			}
-			c.lists[op] = l
+			c.lists[dirKey(op)] = l
 		}
 	}
 	if l.err != nil {
@@ -371,26 +388,31 @@ func (x *expander) readDir(p string) ([]string, bool) {
 
 // list reads the names in directory op, stopping with ErrTooManyEntries
 // once more than the budget left are read.
-func (x *expander) list(op string) ([]string, error) {
+func (x *expander) list(op string) ([]string, []fs.FileMode, error) {
 	f, err := openDir(op)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	var names []string
+	var types []fs.FileMode
 	for {
 		ents, err := f.ReadDir(256)
 		for _, e := range ents {
 			if x.maxEntries > 0 && x.entries+len(names) >= x.maxEntries {
-				return nil, fmt.Errorf("%w: more than %d", ErrTooManyEntries, x.maxEntries)
+				return nil, nil, fmt.Errorf("%w: more than %d", ErrTooManyEntries, x.maxEntries)
 			}
 			names = append(names, e.Name())
+			types = append(types, e.Type())
 		}
 		if errors.Is(err, io.EOF) || (err == nil && len(ents) == 0) {
-			return names, nil
+			if x.o.Cache != nil && x.o.Cache.OnList != nil {
+				x.o.Cache.OnList(op, names, types)
+			}
+			return names, types, nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 }

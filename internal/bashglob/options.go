@@ -3,6 +3,8 @@ package bashglob
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"strings"
 )
 
 // MaxPatternLen is the longest pattern, in bytes, that Match, MatchPrefix
@@ -98,13 +100,53 @@ type ExpandOptions struct {
 // directory was first read: keep one only for a short job, such as judging
 // one command line. It is not safe for concurrent use.
 type DirCache struct {
+	// OnList, if not nil, is told of every directory the cache lists: its
+	// path as opened, and the names and types (the fs.ModeType bits) of
+	// its entries, as the directory read reported them.
+	OnList func(dir string, names []string, types []fs.FileMode)
+
 	lists map[string]dirList
 	dirs  map[string]dirTest
 }
 
 type dirList struct {
 	names []string
+	types []fs.FileMode // the entries' types, as the directory read reported them
+	index map[string]int
 	err   error
+}
+
+// typeOf returns the type of the entry name of a listing.
+func (l *dirList) typeOf(name string) (fs.FileMode, bool) {
+	if l.types == nil {
+		return 0, false
+	}
+	if l.index == nil {
+		l.index = make(map[string]int, len(l.names))
+		for i, n := range l.names {
+			l.index[n] = i
+		}
+	}
+	i, ok := l.index[name]
+	if !ok {
+		return 0, false
+	}
+	return l.types[i], true
+}
+
+// dirKey is the key of a directory path in a DirCache: "d/." and "d/" are
+// d (a textual clean would also fold "link/..", which the kernel does not).
+func dirKey(p string) string {
+	for {
+		switch {
+		case len(p) > 1 && strings.HasSuffix(p, "/"):
+			p = p[:len(p)-1]
+		case len(p) > 2 && strings.HasSuffix(p, "/."):
+			p = p[:len(p)-2]
+		default:
+			return p
+		}
+	}
 }
 
 type dirTest struct {

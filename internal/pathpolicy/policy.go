@@ -72,6 +72,7 @@ func New(o *Options) *Policy {
 	if len(p.pending) == 0 {
 		p.rootsReady.Store(true)
 	}
+	p.globs.OnList = p.seedListing
 	if o.ProtectedFiles == nil && o.ProtectedDirs == nil {
 		p.protFiles, p.protDirs, p.oddNames = defaults.files, defaults.dirs, defaults.odd
 	} else {
@@ -85,6 +86,32 @@ func New(o *Options) *Policy {
 		p.protFiles, p.protDirs, p.oddNames = protectedNames(files, dirs)
 	}
 	return p
+}
+
+// seedListing records what a directory read told of its entries' types, so
+// that judging a glob's matches needs no lstat per match. A listing through
+// a link is keyed by the linked path, which resolution never looks up: it
+// goes through the link's target.
+func (p *Policy) seedListing(dir string, names []string, types []fs.FileMode) {
+	dir = strings.TrimSuffix(dir, "/")
+	p.cache.mu.Lock()
+	defer p.cache.mu.Unlock()
+	for i, n := range names {
+		var mode fs.FileMode
+		switch t := types[i]; {
+		case t.IsDir():
+			mode = fs.ModeDir
+		case t&fs.ModeSymlink != 0:
+			mode = fs.ModeSymlink
+		case t.IsRegular():
+			mode = 0
+		default:
+			mode = fs.ModeIrregular
+		}
+		if _, ok := p.cache.get(dir + "/" + n); !ok {
+			p.cache.put(dir+"/"+n, lstatResult{mode: mode})
+		}
+	}
 }
 
 // ready resolves the working directories if that has not been done yet.
