@@ -618,6 +618,12 @@ func (an *analyzer) sensitiveArgs(argv []word, l *leaf, hits []string, paths pat
 	if !write && noReadCmds[name] {
 		return hits
 	}
+	// A command that is not a read-only candidate may write wherever its
+	// options point (git log --output=.git/config, go build -o
+	// .git/hooks/pre-commit, sort -o, curl -o ~/.bashrc, awk's print >
+	// ".git/config"): a protected place it names asks, even when a rule
+	// allows the command.
+	mayWrite := write || paths == nil
 	for _, a := range argv[1:] {
 		// The word itself is judged as written and where it leads; the
 		// values inside it (--file=.env, HEAD:.env, -f.env) by spelling.
@@ -627,18 +633,85 @@ func (an *analyzer) sensitiveArgs(argv []word, l *leaf, hits []string, paths pat
 		} else {
 			x = an.judgeName(a, l)
 		}
-		if write && x.Protected || !noReadCmds[name] && x.Secret {
+		if mayWrite && x.Protected || !noReadCmds[name] && x.Secret {
 			hits = appendUnique(hits, a.s)
 			continue
 		}
 		if wordCandidates(a, func(w word) bool {
 			sec, prot := an.cfg.policy.Spelling(w.s)
-			return write && prot || !noReadCmds[name] && sec
+			return mayWrite && prot || !noReadCmds[name] && sec
 		}) {
+			hits = appendUnique(hits, a.s)
+			continue
+		}
+		if mayWrite && name != "sed" && an.scriptNamesProtected(a.s) {
+			// (sed's script is judged by sedCheck: its w, W, r, R and e
+			// commands, not the text it substitutes.)
 			hits = appendUnique(hits, a.s)
 		}
 	}
+	if name == "git" {
+		if key := gitConfigSetKey(argv[1:]); key != "" {
+			hits = appendUnique(hits, "git config "+key)
+		}
+	}
 	return hits
+}
+
+// gitConfigSetKey returns the key git config would set when it is one
+// that runs a program, reads a file or includes configuration
+// (core.fsmonitor, core.hooksPath, include.path, filter.x.clean, ...): the
+// repository's configuration is protected, and git writes it here for the
+// command line ("" otherwise).
+func gitConfigSetKey(args []word) string {
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i].s, "-") {
+		if args[i].s == "-c" || args[i].s == "-C" {
+			i++
+		}
+		i++
+	}
+	if i >= len(args) || args[i].s != "config" {
+		return ""
+	}
+	for _, a := range args[i+1:] {
+		k := strings.ToLower(a.s)
+		if strings.HasPrefix(k, "-") || !strings.Contains(k, ".") {
+			continue
+		}
+		first, last := strings.IndexByte(k, '.'), strings.LastIndexByte(k, '.')
+		section, name := k[:first], k[last+1:]
+		sub := ""
+		if last > first {
+			sub = k[first+1 : last]
+		}
+		switch {
+		case runsProgram(section, name), readsFile(section, name), section == "include", section == "includeif",
+			section == "filter", section == "diff" && sub != "", k == "diff.external", k == "core.fsmonitor",
+			k == "core.hookspath", k == "core.pager", k == "core.worktree", section == "alias", section == "pager",
+			section == "gpg", name == "promisor", k == "extensions.partialclone":
+			return a.s
+		}
+		return "" // the first key-like word is the key
+	}
+	return ""
+}
+
+// scriptNamesProtected reports a word that holds a script or a command
+// line (awk '{print > ".git/config"}', a commit hook's text) naming a
+// protected place among its tokens.
+func (an *analyzer) scriptNamesProtected(s string) bool {
+	if !strings.ContainsAny(s, " \t\n\"'<>|;&(){}`,") {
+		return false
+	}
+	for _, tok := range strings.FieldsFunc(s, func(r rune) bool {
+		return strings.ContainsRune(" \t\n\"'<>|;&(){}`,=:@", r)
+	}) {
+		if _, prot := an.cfg.policy.Spelling(tok); prot {
+			return true
+		}
+	}
+	return false
 }
 
 // copyTargets adds the protected paths a cp or mv would create: the

