@@ -623,7 +623,7 @@ func (an *analyzer) sensitiveArgs(argv []word, l *leaf, hits []string, paths pat
 	// .git/hooks/pre-commit, sort -o, curl -o ~/.bashrc, awk's print >
 	// ".git/config"): a protected place it names asks, even when a rule
 	// allows the command.
-	mayWrite := write || paths == nil
+	mayWrite := write || paths == nil && name != "sed" // sed's writes: sedCheck above
 	for _, a := range argv[1:] {
 		// The word itself is judged as written and where it leads; the
 		// values inside it (--file=.env, HEAD:.env, -f.env) by spelling.
@@ -644,9 +644,7 @@ func (an *analyzer) sensitiveArgs(argv []word, l *leaf, hits []string, paths pat
 			hits = appendUnique(hits, a.s)
 			continue
 		}
-		if mayWrite && name != "sed" && an.scriptNamesProtected(a.s) {
-			// (sed's script is judged by sedCheck: its w, W, r, R and e
-			// commands, not the text it substitutes.)
+		if mayWrite && an.scriptNamesProtected(a.s) {
 			hits = appendUnique(hits, a.s)
 		}
 	}

@@ -189,7 +189,7 @@ add("readonly_exec_flag", "passthrough", [
     "git tag -d v1", "git tag v2", "git tag -a v1 -m x", "git tag -v v1", "git remote set-url origin x",
     "git remote add x y", "git remote remove x", "git remote show origin", "git reflog expire --expire=now --all",
     "git reflog delete HEAD@{0}", "git config user.name x", "git config --unset user.name", "git config --edit",
-    "git config --global core.pager sh", "git stash drop", "git stash clear", "git --git-dir=/x log",
+    "git stash drop", "git stash clear", "git --git-dir=/x log",
     "git --work-tree=/ status", "git --exec-path=/tmp log", "git log --show-signature", "git log --format=%G?",
     "git cat-file --filters HEAD:x", "git help log", "git lg", "git log --exec=x",
     "find . -exec cat {} \\;", "find . -execdir ls \\;", "find . -ok rm {} \\;", "find . -delete", "find . -fls x",
@@ -551,7 +551,7 @@ add("attack_v4", "ask", ["xxd -r -p -C in ~/.bashrc", "git log -1 --format=x --o
     "go build -o .git/hooks/pre-commit ./src", "sort -o .git/config cfg.txt", "awk '{print > \".git/config\"}' f",
     "curl -o ~/.bashrc http://x", "tar -xf a.tar -C .git", "unzip -o a.zip -d .git/hooks", "uniq notes.txt .git/config",
     "tree -o .git/config", "git diff --output=.husky/pre-commit", "wget -O .mcp.json http://x", "gcc -o .git/hooks/post-merge x.c",
-    "git config core.fsmonitor 'touch /tmp/x'", "git config --local core.hooksPath /tmp", "git config include.path /tmp/x"],
+    "git config core.fsmonitor 'touch /tmp/x'", "git config --global core.pager sh", "git config --local core.hooksPath /tmp", "git config include.path /tmp/x"],
     immune=True)
 add("attack_v4", "passthrough", ["git commit -m 'update readme'", "git add .", "make test", "npm install",
     "git remote add origin https://github.com/a/b", "git config user.name x"])
