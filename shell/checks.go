@@ -673,6 +673,13 @@ func gitConfigSetKey(args []word) string {
 		return ""
 	}
 	for _, a := range args[i+1:] {
+		switch a.s {
+		case "get", "list", "--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "--show-origin",
+			"--show-scope", "--name-only":
+			return "" // a read
+		}
+	}
+	for _, a := range args[i+1:] {
 		k := strings.ToLower(a.s)
 		if strings.HasPrefix(k, "-") || !strings.Contains(k, ".") {
 			continue

@@ -271,3 +271,43 @@ func TestGitConfigReadScope(t *testing.T) {
 	f.expect("proj", Allow, false, "git config --local -l", "git config --get user.name", "git config get user.email",
 		"git config --file .git/config --list", "git config list --local")
 }
+
+// TestWildcardRulesSkipCodeOptions: Bash(git push:*) approved pushes, not
+// the options that make git push run another program; an exact rule still
+// passes exactly its command, and the suggestion for such a command is
+// exact.
+func TestWildcardRulesSkipCodeOptions(t *testing.T) {
+	for _, tt := range []struct {
+		rule, cmd string
+		all       bool
+	}{
+		{"git push:*", "git push origin main", true},
+		{"git push:*", "git push --receive-pack='touch /tmp/x #' . HEAD", false},
+		{"git fetch:*", "git fetch --upload-pack=x .", false},
+		{"git clone:*", "git clone -u x repo", false},
+		{"git rebase:*", "git rebase -x 'make test' main", false},
+		{"make test:*", "make test", true},
+		{"make test:*", "make test --eval='$(shell id)'", false},
+		{"make test:*", "make test CC='sh -c id'", false},
+		{"make:*", "make -f /tmp/evil.mk", false},
+		{"go test:*", "go test ./...", true},
+		{"go test:*", "go test -toolexec=/tmp/x ./...", false},
+		{"npm test:*", "npm test --script-shell=/tmp/x", false},
+		{"git push --receive-pack=x . HEAD", "git push --receive-pack=x . HEAD", true},
+	} {
+		if all, _ := MatchRule(tt.rule, tt.cmd); all != tt.all {
+			t.Errorf("MatchRule(%q, %q) = %v, want %v", tt.rule, tt.cmd, all, tt.all)
+		}
+		a := Analyze(tt.cmd, &Options{Cwd: t.TempDir(), HardenedEnv: true})
+		if _, ok := a.AllowedBy([]string{tt.rule}); ok != tt.all && a.Verdict != Ask {
+			t.Errorf("AllowedBy(%q) for %q = %v, want %v", tt.rule, tt.cmd, ok, tt.all)
+		}
+		if !tt.all {
+			for _, s := range a.Suggestions() {
+				if strings.Contains(s, "*") {
+					t.Errorf("%q suggests the wildcard rule %q", tt.cmd, s)
+				}
+			}
+		}
+	}
+}

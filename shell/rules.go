@@ -39,6 +39,7 @@ const ruleSep = "\x00"
 
 // ruleMatcher is a compiled rule content.
 type ruleMatcher struct {
+	wild  bool           // the content has a wildcard (git push:*): it does not cover codeOption commands
 	every bool           // empty content: every command
 	re    *regexp.Regexp // over the words joined by ruleSep; nil if the content is not valid shell words
 	raw   *regexp.Regexp // over the whitespace-normalised source text (deny side)
@@ -51,6 +52,7 @@ func compileRule(content string) *ruleMatcher {
 		return v.(*ruleMatcher)
 	}
 	m := buildRule(content)
+	m.wild = m.every || strings.Contains(content, "*")
 	ruleCache.Store(content, m)
 	return m
 }
@@ -326,7 +328,7 @@ func matchRule(m *ruleMatcher, command string, depth int) (all, any bool) {
 		form, clean := ruleForm(l)
 		clean = clean && !writesFile(l)
 		hit := m.matchWords(form)
-		if !hit || !clean {
+		if !hit || !clean || m.wild && codeOption(l) != "" {
 			all = false
 		}
 		if hit || m.matchRaw(l.text) {
@@ -436,7 +438,13 @@ func (a *Analysis) AllowedBy(contents []string) ([]string, bool) {
 		}
 		form, _ := ruleForm(c.leaf)
 		found := false
+		risky := codeOption(c.leaf)
 		for _, content := range contents {
+			if risky != "" && compileRule(content).wild {
+				// A wildcard rule (git push:*) was written for the command,
+				// not for the options that make it run another program.
+				continue
+			}
 			if compileRule(content).matchWords(form) {
 				used = appendUnique(used, content)
 				found = true
@@ -460,6 +468,49 @@ func (a *Analysis) AllowedBy(contents []string) ([]string, bool) {
 		}
 	}
 	return used, true
+}
+
+// codeOption returns the first argument of a simple command that makes it
+// run a program the command line chooses (git push --receive-pack=CMD,
+// make --eval=..., make CC=..., go test -toolexec=CMD, npm test
+// --script-shell=CMD), or "". Wildcard allow rules do not cover such
+// commands: Bash(git push:*) approved a push, not a shell command.
+func codeOption(l *leaf) string {
+	if len(l.args) == 0 {
+		return ""
+	}
+	name, args := runName(l.args)
+	var prefixes []string
+	switch name {
+	case "git":
+		prefixes = []string{"--upload-pack", "--receive-pack", "--exec", "--config", "-c", "-u", "-x", "--extcmd", "--tool"}
+	case "make", "gmake":
+		for _, a := range args {
+			if strings.Contains(a.s, "=") && !strings.HasPrefix(a.s, "-") {
+				return a.s // a variable: recipes expand it (CC=, SHELL=)
+			}
+		}
+		prefixes = []string{"--eval", "-E", "-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir"}
+	case "go":
+		prefixes = []string{"-toolexec", "--toolexec", "-exec", "--exec", "-overlay", "--overlay", "-modfile", "--modfile"}
+	case "npm", "npx", "pnpm", "yarn":
+		prefixes = []string{"--script-shell", "--node-options", "--call", "-c", "--userconfig", "--globalconfig", "--prefix"}
+	case "cargo":
+		prefixes = []string{"--config", "-Z"}
+	default:
+		return ""
+	}
+	for _, a := range args {
+		if a.s == "--" {
+			break
+		}
+		for _, p := range prefixes {
+			if a.s == p || strings.HasPrefix(a.s, p+"=") || len(p) == 2 && strings.HasPrefix(a.s, p) && !strings.HasPrefix(a.s, "--") {
+				return a.s
+			}
+		}
+	}
+	return ""
 }
 
 // writes reports whether the leaf writes a file through a redirection.
@@ -525,7 +576,7 @@ func (a *Analysis) Suggestions() []string {
 			return nil
 		}
 		form, _ := ruleForm(c.leaf)
-		s := suggestFor(form)
+		s := suggestFor(form, codeOption(c.leaf) != "")
 		if s == "" {
 			return nil
 		}
@@ -537,12 +588,16 @@ func (a *Analysis) Suggestions() []string {
 	return out
 }
 
-func suggestFor(form []string) string {
+// suggestFor proposes the rule for one command: "tool subcommand:*" for
+// subcommand tools, exact otherwise, and exact when the command runs a
+// program its options name (exact is the only rule that passes it, and it
+// passes nothing else).
+func suggestFor(form []string, exact bool) string {
 	if len(form) == 0 {
 		return ""
 	}
 	name := form[0]
-	if subcommandTools[name] > 0 && len(form) > 1 && plainWord(form[1]) {
+	if !exact && subcommandTools[name] > 0 && len(form) > 1 && plainWord(form[1]) {
 		n := 2
 		if scriptRunners[name+" "+form[1]] && len(form) > 2 && plainWord(form[2]) {
 			n = 3
