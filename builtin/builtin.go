@@ -314,13 +314,43 @@ func (c *config) rulePath(abs string) string {
 	return "/" + filepath.ToSlash(abs) + "/**"
 }
 
-// suggestDir proposes an allow rule for the directory of path.
+// suggestDir proposes an allow rule for the directory of path, or, when
+// that directory is too broad to grant (the root, a top-level directory,
+// the home directory or one that holds a secret location, an ancestor of
+// the project), for the file alone.
 func (c *config) suggestDir(toolName, path string) []permission.Rule {
-	dir := canonical(c.abs(path))
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		dir = filepath.Dir(dir)
+	abs := canonical(c.abs(path))
+	dir, isDir := abs, true
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		dir, isDir = filepath.Dir(abs), false
 	}
-	return []permission.Rule{{Tool: toolName, Content: c.rulePath(dir), Behavior: permission.Allow, Source: "suggested"}}
+	content := c.rulePath(dir)
+	if c.tooBroad(dir) {
+		if isDir {
+			return nil
+		}
+		content = c.rulePathExact(abs)
+	}
+	return []permission.Rule{{Tool: toolName, Content: content, Behavior: permission.Allow, Source: "suggested"}}
+}
+
+// tooBroad reports a directory no suggested rule should grant whole.
+func (c *config) tooBroad(dir string) bool {
+	if dir == "/" || strings.Count(dir, "/") < 2 {
+		return true
+	}
+	if c.root != "" && pathpolicy.Within(c.root, dir) && c.root != dir {
+		return true // an ancestor of the project
+	}
+	return c.policy(nil).HoldsSecret(dir)
+}
+
+// rulePathExact is the rule content naming exactly the file abs.
+func (c *config) rulePathExact(abs string) string {
+	if rel, err := filepath.Rel(c.root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+		return "/" + filepath.ToSlash(rel)
+	}
+	return "/" + filepath.ToSlash(abs)
 }
 
 // searchExcludes are the patterns Grep and Glob never search or list: the

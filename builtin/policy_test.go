@@ -282,3 +282,45 @@ func BenchmarkCheckPaths(b *testing.B) {
 		}
 	}
 }
+
+// TestFileSuggestionsNeverTooBroad: "always allow" for a file outside the
+// project grants its directory, except where that would grant the whole
+// file system, the home directory (which holds ~/.ssh) or an ancestor of
+// the project: then the file alone.
+func TestFileSuggestionsNeverTooBroad(t *testing.T) {
+	e := newEnv(t, permission.Default, nil)
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Skip("no home directory")
+	}
+	out := outsideDir(t, e, "data")
+	for _, c := range []struct {
+		tool, path string
+		exact      bool
+	}{
+		{"Write", "/toolscope-suggest-test", true},
+		{"Write", filepath.Join(home, "notes.txt"), true},
+		{"Read", filepath.Join(home, "notes.txt"), true},
+		{"Write", filepath.Join(filepath.Dir(e.root), "x.txt"), true},
+		{"Write", filepath.Join(out, "x.txt"), false},
+	} {
+		in := map[string]any{"file_path": c.path, "content": "x"}
+		if c.tool == "Read" {
+			in = readIn(c.path)
+		}
+		v := check(t, e, c.tool, in)
+		if v.Decision.Behavior != permission.Ask || len(v.Decision.Suggestions) != 1 {
+			t.Fatalf("%s %s: %+v", c.tool, c.path, v.Decision)
+		}
+		s := v.Decision.Suggestions[0]
+		if broad := strings.Contains(s.Content, "**"); broad == c.exact {
+			t.Errorf("%s %s suggests %s", c.tool, c.path, s)
+		}
+		e2 := newEnv(t, permission.Default, nil)
+		e2.root, e2.tk = e.root, e.tk
+		e2.st.AddRule(s)
+		if v := check(t, e2, c.tool, in); v.Decision.Behavior != permission.Allow {
+			t.Errorf("%s %s: the suggestion %s does not let it through: %+v", c.tool, c.path, s, v.Decision)
+		}
+	}
+}

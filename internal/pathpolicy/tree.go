@@ -81,6 +81,11 @@ func (p *Policy) Tree(root string, o *TreeOptions) TreeReport {
 	return w.rep
 }
 
+// HoldsSecret reports whether dir is or holds a well-known secret location
+// (the home directory holds ~/.ssh, / holds /etc/shadow): a rule that
+// grants a whole tree must not be proposed for it.
+func (p *Policy) HoldsSecret(dir string) bool { return p.holdsSecretLocation(dir) != "" }
+
 // holdsSecretLocation returns a well-known secret location at or below dir.
 func (p *Policy) holdsSecretLocation(dir string) string {
 	var locs []string
