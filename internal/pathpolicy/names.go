@@ -7,7 +7,8 @@ import "strings"
 
 // secretDirs are directories whose whole content is credentials, wherever
 // they are (a home directory, another user's, a backup).
-var secretDirs = []string{".ssh", ".aws", ".azure", ".gnupg", ".kube", ".terraform.d", ".password-store"}
+var secretDirs = []string{".ssh", ".aws", ".azure", ".gnupg", ".kube", ".terraform.d", ".password-store", ".oci",
+	".huggingface", ".ngrok2"}
 
 // secretSeqs are component sequences that hold credentials wherever they
 // appear (".config/gh" in any home), with everything below them.
@@ -17,6 +18,10 @@ var secretSeqs = [][]string{
 	{".cargo", "credentials"}, {".cargo", "credentials.toml"},
 	{".gem", "credentials"},
 	{".local", "share", "keyrings"},
+	{".m2", "settings.xml"}, {".gradle", "gradle.properties"}, {".composer", "auth.json"},
+	{".config", "rclone"}, {".config", "op"}, {".config", "ngrok"}, {".cache", "huggingface", "token"},
+	{".claude", ".credentials.json"}, {".local", "share", "fish", "fish_history"},
+	{".streamlit", "secrets.toml"}, {"config", "master.key"}, {"config", "credentials.yml.enc"},
 }
 
 // secretFiles are file names that hold credentials wherever they are.
@@ -25,7 +30,7 @@ var secretFiles = []string{
 	".bash_history", ".zsh_history", ".python_history", ".psql_history", ".mysql_history", ".node_repl_history",
 	".sqlite_history", ".rediscli_history",
 	".yarnrc.yml", ".s3cfg", ".boto", ".dockercfg", ".htpasswd", "credentials.json",
-	"terraform.tfstate", "terraform.tfstate.backup",
+	"terraform.tfstate", "terraform.tfstate.backup", ".databrickscfg", ".terraformrc", ".xauthority", ".dev.vars",
 }
 
 // secretPrefixes are name families: a name that starts with one of them is

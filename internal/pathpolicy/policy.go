@@ -35,7 +35,7 @@ type Options struct {
 // from a stale picture.
 type Policy struct {
 	cache     lstatCache
-	oddNames  bool // some protected name does not start with a dot
+	oddNames  []string // the protected names that do not start with a dot (lower case)
 	home      string
 	roots     []string // resolved working directories, once ready
 	protFiles [][]string
@@ -139,7 +139,7 @@ func (p *Policy) ready() {
 var defaults struct {
 	files [][]string
 	dirs  []string
-	odd   bool
+	odd   []string
 }
 
 func init() {
@@ -147,17 +147,21 @@ func init() {
 }
 
 // protectedNames prepares protected names for matching: lower case, split
-// into components; odd reports a name without a leading dot.
-func protectedNames(files, dirs []string) (pf [][]string, pd []string, odd bool) {
+// into components; odd lists the names without a leading dot.
+func protectedNames(files, dirs []string) (pf [][]string, pd []string, odd []string) {
 	for _, f := range files {
 		if c := splitLower(f); len(c) > 0 {
 			pf = append(pf, c)
-			odd = odd || c[0][0] != '.'
+			if c[0][0] != '.' {
+				odd = append(odd, c[0])
+			}
 		}
 	}
 	for _, d := range dirs {
 		pd = append(pd, strings.ToLower(d))
-		odd = odd || !strings.HasPrefix(d, ".")
+		if !strings.HasPrefix(d, ".") {
+			odd = append(odd, strings.ToLower(d))
+		}
 	}
 	return pf, pd, odd
 }
@@ -463,8 +467,16 @@ func (p *Policy) Spelling(path string) (secret, protected bool) {
 // splitting them: every secret or protected name starts with a dot, or is
 // one of a few others, or lies under a few system roots.
 func (p *Policy) maybeSensitive(path string) bool {
-	if strings.HasPrefix(path, ".") || strings.Contains(path, "/.") || p.oddNames {
+	if strings.HasPrefix(path, ".") || strings.Contains(path, "/.") {
 		return true
+	}
+	if len(p.oddNames) > 0 {
+		lower := strings.ToLower(path)
+		for _, n := range p.oddNames {
+			if strings.Contains(lower, n) {
+				return true
+			}
+		}
 	}
 	for _, s := range []string{"/proc", "/etc/", "/run/", "/var/run/", "_netrc", "id_", "Id_", "ID_", "_NETRC"} {
 		if strings.Contains(path, s) {
@@ -473,10 +485,10 @@ func (p *Policy) maybeSensitive(path string) bool {
 	}
 	// The secret names without a leading dot: _netrc, id_*, credentials.json,
 	// terraform.tfstate (in any case).
-	if !strings.ContainsAny(path, "Ii_CcTt") {
+	if !strings.ContainsAny(path, "Ii_CcTtMm") {
 		return false
 	}
 	lower := strings.ToLower(path)
 	return strings.Contains(lower, "id_") || strings.Contains(lower, "_netrc") ||
-		strings.Contains(lower, "credentials") || strings.Contains(lower, "tfstate")
+		strings.Contains(lower, "credentials") || strings.Contains(lower, "tfstate") || strings.Contains(lower, "master.key")
 }

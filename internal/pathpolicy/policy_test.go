@@ -53,6 +53,11 @@ func TestClassifySecret(t *testing.T) {
 		"/etc/ssh/ssh_host_ed25519_key", "/other/home/.ssh/id_ed25519", "/backup/id_rsa",
 		"@P/credentials.json", "@P/infra/terraform.tfstate", "@P/Terraform.tfstate.backup", "@P/.yarnrc.yml", "@P/.s3cfg",
 		"@P/.htpasswd", "@P/.boto", "@P/.dockercfg",
+		"@H/.m2/settings.xml", "@H/.config/rclone/rclone.conf", "@H/.gradle/gradle.properties", "@H/.oci/config",
+		"@H/.composer/auth.json", "@H/.databrickscfg", "@H/.terraformrc", "@H/.huggingface/token",
+		"@H/.cache/huggingface/token", "@H/.ngrok2/ngrok.yml", "@H/.config/op/config", "@H/.Xauthority",
+		"@H/.claude/.credentials.json", "@H/.local/share/fish/fish_history", "@P/.dev.vars", "@P/.streamlit/secrets.toml",
+		"@P/config/master.key",
 	}
 	notSecret := []string{
 		"@P/main.go", "@P/.env.example", "@P/.env.sample", "@P/.env.template", "@H/.ssh-notes", "@H/.config/other/x",
