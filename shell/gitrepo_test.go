@@ -311,3 +311,25 @@ func TestWildcardRulesSkipCodeOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestDenyRulesFailClosed: in bypass mode deny rules are the only guard; a
+// command that may run the denied one without naming it first matches.
+func TestDenyRulesFailClosed(t *testing.T) {
+	for _, cmd := range []string{
+		`trap "rm notes.txt" EXIT`, `rm${IFS}notes.txt`, `echo rm notes.txt | sh`, `chrt -o 0 rm notes.txt`,
+		`runuser -u root -- rm notes.txt`, `git -c alias.r="!rm notes.txt" r`, `source <(echo rm notes.txt)`,
+		`a=rm; $a notes.txt`, `parallel rm ::: x`, `nohup rm x &`, `xargs -I{} rm {}`,
+	} {
+		if _, any := MatchRule("rm:*", cmd); !any {
+			t.Errorf("deny rule rm:* does not match %q", cmd)
+		}
+	}
+	if _, any := MatchRule("git push:*", "git -c alias.p=push p origin HEAD"); !any {
+		t.Error("deny rule git push:* does not match a git alias")
+	}
+	for _, cmd := range []string{"ls -la", "git status", `git commit -m "rm old files"`, "cat notes.txt", "echo hello"} {
+		if _, any := MatchRule("rm:*", cmd); any {
+			t.Errorf("deny rule rm:* matches %q", cmd)
+		}
+	}
+}

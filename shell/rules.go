@@ -339,6 +339,9 @@ func matchRule(m *ruleMatcher, command string, depth int) (all, any bool) {
 				any = true
 			}
 		}
+		if !any && !m.every {
+			any = m.matchHidden(l, form, depth)
+		}
 		if !any && depth < maxScriptDepth {
 			var p peeled
 			an.gather(l.args, &p, 0, false)
@@ -511,6 +514,43 @@ func codeOption(l *leaf) string {
 		}
 	}
 	return ""
+}
+
+// matchHidden is the deny side's fail-closed look at what a simple command
+// may run without saying so (a deny rule matches when it may): a command
+// whose name is known only at run time ($a x, rm${IFS}x); the rule's
+// command anywhere in the argument list (chrt -o 0 rm x, runuser -- rm x,
+// echo rm x | sh); a word that is itself a command line (trap "rm x" EXIT,
+// git -c alias.r='!rm x' r, parallel ::: 'rm x'); and git -c alias.NAME,
+// which can rename any git command.
+func (m *ruleMatcher) matchHidden(l *leaf, form []string, depth int) bool {
+	if len(l.args) > 0 && !l.args[0].literal {
+		return true
+	}
+	// A message (git commit -m "rm old files") is text, not a command.
+	message := func(i int) bool {
+		return i > 0 && i-1 < len(form) && (form[i-1] == "-m" || form[i-1] == "--message" || form[i-1] == "-am")
+	}
+	for i := 1; i < len(form); i++ {
+		if !message(i) && !strings.HasPrefix(form[i], "--message=") && m.matchWords(form[i:]) {
+			return true
+		}
+	}
+	for i, w := range l.args {
+		s := w.s
+		if i > 0 && l.args[0].s == "git" && strings.HasPrefix(strings.ToLower(s), "alias.") && l.args[i-1].s == "-c" {
+			return true
+		}
+		if depth >= maxScriptDepth || !strings.ContainsAny(s, " \t;&|\n") || message(i) || strings.HasPrefix(s, "--message=") {
+			continue
+		}
+		for _, text := range []string{s, s[strings.IndexAny(s, "=!")+1:]} {
+			if _, a := matchRule(m, text, depth+1); a {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // writes reports whether the leaf writes a file through a redirection.
