@@ -362,6 +362,17 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 				}
 			}
 		}
+		if sub == "remote" || sub == "config" {
+			// git remote -v and git config --local -l print remote URLs,
+			// with the token some carry.
+			for _, c := range repos {
+				for _, d := range []string{c.dir, commonDir(c.dir)} {
+					if gitConfigCreds(filepath.Join(d, "config")) {
+						return "", sensitiveFinding([]string{"git " + sub + " prints remote URLs, and " + d + "/config has one with a password or token"})
+					}
+				}
+			}
+		}
 		if printsContent(sub, rest) {
 			for _, c := range repos {
 				if s := an.gitTrackedSecret(c.dir); s != "" {

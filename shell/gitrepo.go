@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -341,50 +342,68 @@ var gitConfigCache sync.Map // string -> gitConfigVerdict
 
 type gitConfigVerdict struct {
 	stamp, why, worktree string
+	creds                bool // a remote URL carries a password or a token
 }
 
 // gitConfigCheck reads one git config file for settings the hardened
 // environment cannot override. worktree is the file's core.worktree, which
 // the caller judges.
 func gitConfigCheck(path string) (why, worktree string) {
+	v := gitConfigVerdictOf(path)
+	return v.why, v.worktree
+}
+
+// gitConfigCreds reports whether a config file's remote URLs carry a
+// password or a token (https://user:token@host): git remote -v prints them.
+func gitConfigCreds(path string) bool { return gitConfigVerdictOf(path).creds }
+
+func gitConfigVerdictOf(path string) gitConfigVerdict {
 	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", ""
+		return gitConfigVerdict{}
 	}
 	if err != nil || !fi.Mode().IsRegular() {
-		return "cannot read " + path, ""
+		return gitConfigVerdict{why: "cannot read " + path}
 	}
 	stamp := fileStamp(fi)
 	if stamp != "" {
 		if v, ok := gitConfigCache.Load(path); ok && v.(gitConfigVerdict).stamp == stamp {
-			return v.(gitConfigVerdict).why, v.(gitConfigVerdict).worktree
+			return v.(gitConfigVerdict)
 		}
 	}
-	why, worktree = gitConfigRead(path, fi)
+	v := gitConfigVerdict{stamp: stamp}
+	v.why, v.worktree, v.creds = gitConfigRead(path, fi)
 	if stamp != "" {
-		gitConfigCache.Store(path, gitConfigVerdict{stamp, why, worktree})
+		gitConfigCache.Store(path, v)
 	}
-	return why, worktree
+	return v
 }
+
+// urlCreds matches a URL with a password (scheme://user:secret@) or a long
+// user name that is a token (https://ghp_...@github.com).
+var urlCreds = regexp.MustCompile(`://([^/@\s:]+:[^/@\s]+|[^/@\s:]{20,})@`)
 
 // gitConfigRead judges a config file as git itself reads it: git's own
 // parser lists its entries (a byte-order mark, two sections on one line,
 // quoting and continuation lines are read exactly as git reads them).
-func gitConfigRead(path string, fi os.FileInfo) (why, worktree string) {
+func gitConfigRead(path string, fi os.FileInfo) (why, worktree string, creds bool) {
 	if fi.Size() > 1<<20 {
-		return path + " is too large to check", ""
+		return path + " is too large to check", "", false
 	}
 	entries, err := gitConfigList(path)
 	if err != nil {
-		return path + " cannot be checked: " + err.Error(), ""
+		return path + " cannot be checked: " + err.Error(), "", false
 	}
 	for _, e := range entries {
+		if (strings.HasSuffix(e.key, ".url") || strings.HasSuffix(e.key, ".pushurl")) && urlCreds.MatchString(e.val) {
+			creds = true
+		}
 		// Keys come as section[.subsection].name, section and name in
 		// lower case; the subsection may hold dots.
 		first := strings.IndexByte(e.key, '.')
 		last := strings.LastIndexByte(e.key, '.')
 		if first < 0 {
-			return path + " has a malformed key " + e.key, ""
+			return path + " has a malformed key " + e.key, "", false
 		}
 		section, name, sub := e.key[:first], e.key[last+1:], ""
 		if last > first {
@@ -392,31 +411,31 @@ func gitConfigRead(path string, fi os.FileInfo) (why, worktree string) {
 		}
 		switch {
 		case section == "include" || section == "includeif":
-			return path + " includes other configuration files", ""
+			return path + " includes other configuration files", "", false
 		case section == "diff" && sub != "" && (name == "textconv" || name == "command"):
-			return path + " sets diff." + sub + "." + name + ", which git runs", ""
+			return path + " sets diff." + sub + "." + name + ", which git runs", "", false
 		case section == "filter" && sub != "":
-			return path + " sets a filter driver, which git runs", ""
+			return path + " sets a filter driver, which git runs", "", false
 		case section == "core" && name == "worktree":
 			worktree = e.val
 			if worktree == "" {
 				worktree = "."
 			}
 		case section == "diff" && sub == "" && name == "external":
-			return path + " sets diff.external, which git diff runs", ""
+			return path + " sets diff.external, which git diff runs", "", false
 		case (section == "format" && name == "pretty" || section == "pretty") && gitSignatureFormat.MatchString(e.val):
-			return path + " defines a format that shows signatures, which runs gpg", ""
+			return path + " defines a format that shows signatures, which runs gpg", "", false
 		case section == "extensions" && name == "partialclone", name == "promisor" && gitTrue(e.val), name == "vcs":
-			return path + " makes git fetch missing objects from a remote, which reaches the network and runs its transport", ""
+			return path + " makes git fetch missing objects from a remote, which reaches the network and runs its transport", "", false
 		case runsProgram(section, name):
-			return path + " sets " + e.key + ", a program git may run", ""
+			return path + " sets " + e.key + ", a program git may run", "", false
 		case readsFile(section, name) && e.val != "":
-			return path + " sets " + e.key + ", a file git reads and may print", ""
+			return path + " sets " + e.key + ", a file git reads and may print", "", false
 		}
 		// core.fsmonitor, core.pager, pager.*, core.hooksPath, gpg.* and
 		// log.showSignature are overridden by the hardened environment.
 	}
-	return "", worktree
+	return "", worktree, creds
 }
 
 // runsProgram reports configuration keys that name a program or a command

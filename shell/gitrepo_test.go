@@ -333,3 +333,15 @@ func TestDenyRulesFailClosed(t *testing.T) {
 		}
 	}
 }
+
+// TestGitRemoteCredentials: remote URLs that carry a token are not printed
+// without asking.
+func TestGitRemoteCredentials(t *testing.T) {
+	f := newGitFixture(t)
+	f.repo("proj", nil)
+	f.git("proj", "remote", "add", "origin", "https://github.com/a/b.git")
+	f.expect("proj", Allow, false, "git remote -v", "git remote get-url origin", "git config --local -l")
+	f.git("proj", "remote", "set-url", "origin", "https://user:ghp_0123456789abcdef@github.com/a/b.git")
+	f.expect("proj", Ask, true, "git remote -v", "git remote get-url origin", "git config --local -l", "git remote")
+	f.expect("proj", Allow, false, "git status", "git log --oneline")
+}
