@@ -70,8 +70,10 @@ var DefaultProtectedFiles = []string{
 
 // DefaultProtectedDirs are directory names no tool may write into without
 // asking, wherever they are.
-// .claude holds an agent's own settings and hooks, .husky git hooks.
-var DefaultProtectedDirs = []string{".git", ".vscode", ".idea", ".ssh", ".aws", ".gnupg", ".claude", ".husky"}
+// .claude, .cursor, .gemini and .codex hold coding agents' own settings
+// and hooks, .husky git hooks.
+var DefaultProtectedDirs = []string{".git", ".vscode", ".idea", ".ssh", ".aws", ".gnupg", ".claude", ".husky",
+	".cursor", ".gemini", ".codex"}
 
 // harmlessRoots may be read by anyone: system programs, libraries and
 // documentation, and a few files that describe the machine. Reading them
