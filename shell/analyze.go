@@ -307,6 +307,7 @@ type analyzer struct {
 	cfg         *config
 	judged      []judgment
 	gitRepos    []gitRepoMemo
+	gitViews    []dirView // directories git discovery listed
 	src         string
 	depth       int
 	leaves      []*leaf

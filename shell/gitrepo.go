@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -16,6 +15,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode/utf8"
+
+	"github.com/toolscope/toolscope/internal/dirsnap"
 )
 
 // The repository a git command will use, and what its configuration and
@@ -69,7 +71,7 @@ func (an *analyzer) gitDiscover(dir string) (string, []gitCandidate) {
 		mode, err := an.cfg.policy.Lstat(dot)
 		switch {
 		case err == nil && mode.IsDir():
-			common, v := validGitDir(dot)
+			common, v := validGitDir(dot, an.view(dot))
 			cands = append(cands, gitCandidate{dot, common, v})
 			if v {
 				return an.gitCheckCandidates(cands)
@@ -88,7 +90,7 @@ func (an *analyzer) gitDiscover(dir string) (string, []gitCandidate) {
 			return "cannot inspect " + dot, nil
 		}
 		if looksBare(d) {
-			common, v := validGitDir(d)
+			common, v := validGitDir(d, an.view(d))
 			cands = append(cands, gitCandidate{d, common, v})
 			if v {
 				return an.gitCheckCandidates(cands)
@@ -136,7 +138,10 @@ func isDirPath(p string) bool {
 // validGitDir is git's is_git_directory: a HEAD that is a symbolic ref or
 // an object name, and objects and refs directories (in the common
 // directory, for a linked work tree).
-func validGitDir(d string) (common string, valid bool) {
+func validGitDir(d string, v dirView) (common string, valid bool) {
+	if v.absent("HEAD") {
+		return "", false
+	}
 	head := filepath.Join(d, "HEAD")
 	b, err := readHead(head)
 	switch {
@@ -157,29 +162,92 @@ func validGitDir(d string) (common string, valid bool) {
 			return "", false
 		}
 	}
+	if v.absent("commondir") {
+		common = d
+		return common, v.isDir("objects") && v.isDir("refs")
+	}
 	common = commonDir(d)
 	return common, isDirPath(filepath.Join(common, "objects")) && isDirPath(filepath.Join(common, "refs"))
+}
+
+// dirView is a current listing of a directory (package dirsnap: one stat
+// checks a remembered one), to learn without a system call each that the
+// files git looks for are not there.
+type dirView struct {
+	dir     string
+	l       *dirsnap.Listing
+	ascii   bool // every name is ASCII
+	missing bool // the directory does not exist: nothing is in it
+}
+
+// view is viewDir, once per directory and command line.
+func (an *analyzer) view(d string) dirView {
+	for _, v := range an.gitViews {
+		if v.dir == d {
+			return v
+		}
+	}
+	v := viewDir(d)
+	an.gitViews = append(an.gitViews, v)
+	return v
+}
+
+func viewDir(d string) dirView {
+	l, err := dirsnap.Read(d, 4096)
+	if err != nil {
+		return dirView{dir: d, missing: errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)}
+	}
+	v := dirView{dir: d, l: l, ascii: true}
+	for _, n := range l.Names {
+		for i := 0; i < len(n); i++ {
+			if n[i] >= utf8.RuneSelf {
+				v.ascii = false
+			}
+		}
+	}
+	return v
+}
+
+// absent reports a name surely not in the directory. A case-folding
+// directory would open "CONFIG" for "config" (and, with Unicode folding,
+// names that are not ASCII): only a listing of ASCII names with no
+// case-insensitive match is sure.
+func (v dirView) absent(name string) bool {
+	if v.missing {
+		return true
+	}
+	if v.l == nil || !v.ascii {
+		return false
+	}
+	for _, n := range v.l.Names {
+		if strings.EqualFold(n, name) {
+			return false
+		}
+	}
+	return true
+}
+
+// isDir reports whether name is a directory, following a link (as git
+// does).
+func (v dirView) isDir(name string) bool {
+	if v.l != nil {
+		if t, ok := v.l.Type(name); ok && t&fs.ModeSymlink == 0 {
+			return t.IsDir()
+		}
+	}
+	return isDirPath(filepath.Join(v.dir, name))
 }
 
 // readHead reads a HEAD file without following a link (ELOOP says it is
 // one).
 func readHead(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|oNoFollow, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	// A HEAD holds a ref name or an object name: 255 bytes are plenty,
 	// and a longer one is taken for invalid (the search goes on upward).
-	b := make([]byte, 256)
-	n, err := f.Read(b) // a regular file's content comes in one read
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
+	b, err := readRegular(path, 255, true)
+	if errors.Is(err, errNotSmallRegular) {
+		return nil, errors.New("HEAD is not a small regular file")
 	}
-	if n == len(b) {
-		return nil, errors.New("HEAD too large")
-	}
-	return b[:n], nil
+	return b, err
 }
 
 func isHexName(s string) bool {
@@ -244,6 +312,9 @@ func (an *analyzer) gitCheckCandidates(cands []gitCandidate) (string, []gitCandi
 // directory. http-alternates, for a fetch, is refused.
 func (an *analyzer) gitAlternates(gitDir string) string {
 	info := filepath.Join(gitDir, "objects", "info")
+	if v := an.view(info); v.absent("http-alternates") && v.absent("alternates") {
+		return ""
+	}
 	if _, err := os.Lstat(filepath.Join(info, "http-alternates")); err == nil {
 		return gitDir + " has http-alternates"
 	}
@@ -281,7 +352,11 @@ const maxModuleDirs = 256
 // git diff look into submodules, and run their filters).
 func (an *analyzer) gitConfigsCheck(gitDir string) string {
 	check := func(dir string) string {
+		v := an.view(dir)
 		for _, f := range []string{"config", "config.worktree"} {
+			if v.absent(f) {
+				continue
+			}
 			why, worktree := gitConfigCheck(filepath.Join(dir, f))
 			if why != "" {
 				return why
@@ -302,6 +377,9 @@ func (an *analyzer) gitConfigsCheck(gitDir string) string {
 	}
 	if why := check(gitDir); why != "" {
 		return why
+	}
+	if an.view(gitDir).absent("modules") {
+		return ""
 	}
 	left := maxModuleDirs
 	var walk func(dir string) string

@@ -2,8 +2,6 @@ package shell
 
 import (
 	"errors"
-	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"regexp"
@@ -608,31 +606,12 @@ func versionFiles(an *analyzer, l *leaf) (string, *finding) {
 	return "", nil
 }
 
-// readSmall reads a regular file of at most max bytes, following links,
-// with as few system calls as it can (open, fstat, read, close).
-func readSmall(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() || fi.Size() > max {
-		return nil, fmt.Errorf("not a small regular file")
-	}
-	b := make([]byte, fi.Size()+1)
-	n, err := io.ReadFull(f, b)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	if int64(n) > fi.Size() {
-		return nil, fmt.Errorf("the file grew while it was read")
-	}
-	return b[:n], nil
-}
+// readSmall reads a regular file of at most max bytes, following links.
+func readSmall(path string, max int64) ([]byte, error) { return readRegular(path, max, false) }
+
+// errNotSmallRegular is readSmall's error for anything but a small regular
+// file.
+var errNotSmallRegular = errors.New("not a small regular file")
 
 // planRust is a version query that a rust-toolchain file in the directory
 // or above may redirect to any program (rustup's toolchain "path").

@@ -389,6 +389,26 @@ func (x *expander) readDir(p string) ([]string, bool) {
 // list reads the names in directory op, stopping with ErrTooManyEntries
 // once more than the budget left are read.
 func (x *expander) list(op string) ([]string, []fs.FileMode, error) {
+	if c := x.o.Cache; c != nil && c.ReadDir != nil {
+		limit := 0
+		if x.maxEntries > 0 {
+			limit = x.maxEntries - x.entries
+			if limit <= 0 {
+				return nil, nil, fmt.Errorf("%w: more than %d", ErrTooManyEntries, x.maxEntries)
+			}
+		}
+		names, types, err := c.ReadDir(op, limit)
+		if err != nil {
+			if errors.Is(err, ErrTooManyEntries) {
+				return nil, nil, fmt.Errorf("%w: more than %d", ErrTooManyEntries, x.maxEntries)
+			}
+			return nil, nil, err
+		}
+		if c.OnList != nil {
+			c.OnList(op, names, types)
+		}
+		return names, types, nil
+	}
 	f, err := openDir(op)
 	if err != nil {
 		return nil, nil, err

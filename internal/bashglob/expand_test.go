@@ -3,6 +3,7 @@ package bashglob
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -165,5 +166,26 @@ func TestLongPatterns(t *testing.T) {
 	q := strings.Repeat("[!a]", MaxPatternLen/4)
 	if !Match(q, strings.Repeat("b", MaxPatternLen/4), nil) || Match(q, strings.Repeat("b", MaxPatternLen/4-1)+"a", nil) {
 		t.Errorf("Match of a long run of brackets is wrong")
+	}
+}
+
+// A DirCache's ReadDir replaces the directory reads: Expand matches what
+// it returns, and its ErrTooManyEntries stops the expansion.
+func TestExpandReadDirHook(t *testing.T) {
+	var asked []string
+	c := &DirCache{ReadDir: func(dir string, limit int) ([]string, []fs.FileMode, error) {
+		asked = append(asked, dir)
+		if limit > 0 && limit < 3 {
+			return nil, nil, fmt.Errorf("%w: over %d", ErrTooManyEntries, limit)
+		}
+		return []string{"b.go", "a.go", "c.txt"}, []fs.FileMode{0, 0, 0}, nil
+	}}
+	got, err := Expand("/nowhere/*.go", &ExpandOptions{Cache: c})
+	if err != nil || !slices.Equal(got, []string{"/nowhere/a.go", "/nowhere/b.go"}) || len(asked) != 1 {
+		t.Fatalf("Expand = %q, %v (asked %q)", got, err, asked)
+	}
+	c2 := &DirCache{ReadDir: c.ReadDir}
+	if _, err := Expand("/nowhere/*.go", &ExpandOptions{Cache: c2, MaxEntries: 2}); !errors.Is(err, ErrTooManyEntries) {
+		t.Fatalf("over the budget: %v", err)
 	}
 }

@@ -1,6 +1,8 @@
 package pathpolicy
 
 import (
+	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -9,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/toolscope/toolscope/internal/bashglob"
+	"github.com/toolscope/toolscope/internal/dirsnap"
 )
 
 // Options configures a [Policy]. The zero value (or nil) has no working
@@ -72,7 +75,7 @@ func New(o *Options) *Policy {
 	if len(p.pending) == 0 {
 		p.rootsReady.Store(true)
 	}
-	p.globs.OnList = p.seedListing
+	p.globs.ReadDir = p.readDir
 	if o.ProtectedFiles == nil && o.ProtectedDirs == nil {
 		p.protFiles, p.protDirs, p.oddNames = defaults.files, defaults.dirs, defaults.odd
 	} else {
@@ -88,30 +91,18 @@ func New(o *Options) *Policy {
 	return p
 }
 
-// seedListing records what a directory read told of its entries' types, so
-// that judging a glob's matches needs no lstat per match. A listing through
-// a link is keyed by the linked path, which resolution never looks up: it
-// goes through the link's target.
-func (p *Policy) seedListing(dir string, names []string, types []fs.FileMode) {
-	dir = strings.TrimSuffix(dir, "/")
-	p.cache.mu.Lock()
-	defer p.cache.mu.Unlock()
-	for i, n := range names {
-		var mode fs.FileMode
-		switch t := types[i]; {
-		case t.IsDir():
-			mode = fs.ModeDir
-		case t&fs.ModeSymlink != 0:
-			mode = fs.ModeSymlink
-		case t.IsRegular():
-			mode = 0
-		default:
-			mode = fs.ModeIrregular
+// readDir lists a directory for the policy's globs, through the
+// process-wide cache of listings, and lets resolutions answer from it.
+func (p *Policy) readDir(dir string, limit int) ([]string, []fs.FileMode, error) {
+	l, err := dirsnap.Read(dir, limit)
+	if err != nil {
+		if errors.Is(err, dirsnap.ErrTooMany) {
+			return nil, nil, fmt.Errorf("%w (%w)", bashglob.ErrTooManyEntries, err)
 		}
-		if _, ok := p.cache.get(dir + "/" + n); !ok {
-			p.cache.put(dir+"/"+n, lstatResult{mode: mode})
-		}
+		return nil, nil, err
 	}
+	p.cache.addListing(dir, l)
+	return l.Names, l.Types, nil
 }
 
 // ready resolves the working directories if that has not been done yet.
@@ -409,8 +400,16 @@ var rootCacheSize atomic.Int64
 func (p *Policy) resolveRoot(d string) (string, bool) {
 	if v, ok := rootCache.Load(d); ok {
 		e := v.(rootEntry)
-		if dev, ino, ok := dirID(d); ok && dev == e.dev && ino == e.ino {
+		if st, err := dirsnap.Stat(d); err == nil && st.Dev() == e.dev && st.Ino() == e.ino {
 			p.cache.seedDirs(e.real)
+			// The same stat says whether the root's remembered listing
+			// still holds: the entries at the top of the project then
+			// need no lstat.
+			if l, ok := dirsnap.Cached(e.real, st); ok {
+				p.cache.addListing(e.real, l)
+			} else {
+				p.cache.wantListing(e.real)
+			}
 			return e.real, true
 		}
 		rootCache.Delete(d)
@@ -420,8 +419,8 @@ func (p *Policy) resolveRoot(d string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	if dev, ino, ok := dirID(r.Path); ok && rootCacheSize.Load() < maxRootCache {
-		if _, loaded := rootCache.LoadOrStore(d, rootEntry{r.Path, dev, ino}); !loaded {
+	if st, err := dirsnap.Stat(r.Path); err == nil && st.Dev() != 0 && rootCacheSize.Load() < maxRootCache {
+		if _, loaded := rootCache.LoadOrStore(d, rootEntry{r.Path, st.Dev(), st.Ino()}); !loaded {
 			rootCacheSize.Add(1)
 		}
 	}

@@ -1,6 +1,7 @@
 package pathpolicy
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/toolscope/toolscope/internal/dirsnap"
 )
 
 // errNotDirSys is what Lstat reports when a parent is not a directory.
@@ -80,7 +83,9 @@ func resolve(p string, fsc *lstatCache) (Resolved, error) {
 	// rest holds the components still to walk, last first, so that a link's
 	// target is pushed in front of them cheaply; cur is the resolved prefix,
 	// grown in place so that a long path costs linear time.
-	cur := []byte{'/'}
+	var curBuf [256]byte
+	var stack [16]string
+	cur := append(curBuf[:0], '/')
 	start := p
 	if t := fsc.trustedPrefix(p); t == p {
 		// A physical directory itself (a working directory).
@@ -93,7 +98,7 @@ func resolve(p string, fsc *lstatCache) (Resolved, error) {
 			start = "."
 		}
 	}
-	rest := pushComponents(nil, start)
+	rest := pushComponents(stack[:0], start)
 	missing := false
 	links, steps := 0, 0
 	res := Resolved{}
@@ -121,13 +126,12 @@ func resolve(p string, fsc *lstatCache) (Resolved, error) {
 		if missing {
 			continue
 		}
-		if procMagic(string(cur[:n]), c) {
+		if bytes.HasPrefix(cur[:n], procPrefix) && procMagic(string(cur[:n]), c) {
 			res.Proc = true
 			missing = true // the rest is textual
 			continue
 		}
-		next := string(cur)
-		mode, err := fsc.lstat(next)
+		mode, err, next := fsc.lstatBytes(cur)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			missing = true
@@ -164,6 +168,8 @@ func resolve(p string, fsc *lstatCache) (Resolved, error) {
 	res.Exists = !missing && !res.Proc
 	return res, nil
 }
+
+var procPrefix = []byte("/proc/")
 
 // parentOf cuts the last component off an absolute path ("/" stays "/").
 func parentOf(p []byte) []byte {
@@ -268,6 +274,107 @@ type lstatCache struct {
 	few     []lstatEntry           // the first entries: a command names few paths
 	stats   map[string]lstatResult // the rest
 	trusted []string               // physical directories (see seedDirs)
+
+	// Directory listings known to be current (read, or validated by a
+	// stat, during this policy's life): an entry found in one needs no
+	// lstat. want names working directories whose listing is worth
+	// reading at the first lstat below them.
+	lists []namedListing
+	want  []string
+}
+
+type namedListing struct {
+	dir string
+	l   *dirsnap.Listing
+}
+
+// listing returns the current listing of dir, if one is known. Must be
+// called with mu held.
+func (c *lstatCache) listing(dir string) (*dirsnap.Listing, bool) {
+	for i := range c.lists {
+		if c.lists[i].dir == dir {
+			return c.lists[i].l, true
+		}
+	}
+	return nil, false
+}
+
+// addListing records a current listing of dir.
+func (c *lstatCache) addListing(dir string, l *dirsnap.Listing) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.listing(dir); !ok && len(c.lists) < maxListings {
+		c.lists = append(c.lists, namedListing{dir, l})
+	}
+}
+
+// maxListings bounds the listings a policy consults (a tree walk lists
+// many directories; later lstats look up only a few).
+const maxListings = 64
+
+// wantListing marks dir (a working directory) as one whose listing is to
+// be read at the first lstat of an entry in it.
+func (c *lstatCache) wantListing(dir string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.want = append(c.want, dir)
+}
+
+// rootListLimit bounds the working directories whose listing is read to
+// answer lstats: a huge one is asked entry by entry.
+const rootListLimit = 1024
+
+// fromListing answers an lstat of p from a current listing of its parent,
+// reading the parent if it is a working directory marked by wantListing.
+// Only entries found are answered: a name missing from the listing is
+// asked of the file system (a case-folding directory finds it anyway).
+// Must be called with mu held; it releases it while reading.
+func (c *lstatCache) fromListing(p string) (fs.FileMode, bool) {
+	i := strings.LastIndexByte(p, '/')
+	if i <= 0 || i == len(p)-1 {
+		return 0, false
+	}
+	dir, name := p[:i], p[i+1:]
+	l, ok := c.listing(dir)
+	if !ok {
+		w := -1
+		for j, d := range c.want {
+			if d == dir {
+				w = j
+			}
+		}
+		if w < 0 {
+			return 0, false
+		}
+		c.want = append(c.want[:w], c.want[w+1:]...)
+		c.mu.Unlock()
+		l, err := dirsnap.Read(dir, rootListLimit)
+		c.mu.Lock()
+		if err != nil {
+			return 0, false
+		}
+		if len(c.lists) < maxListings {
+			c.lists = append(c.lists, namedListing{dir, l})
+		}
+		return typeFromListing(l, name)
+	}
+	return typeFromListing(l, name)
+}
+
+func typeFromListing(l *dirsnap.Listing, name string) (fs.FileMode, bool) {
+	t, ok := l.Type(name)
+	if !ok {
+		return 0, false
+	}
+	switch {
+	case t.IsDir():
+		return fs.ModeDir, true
+	case t&fs.ModeSymlink != 0:
+		return fs.ModeSymlink, true
+	case t.IsRegular():
+		return 0, true
+	}
+	return fs.ModeIrregular, true
 }
 
 type lstatEntry struct {
@@ -335,11 +442,44 @@ func (c *lstatCache) lstat(p string) (fs.FileMode, error) {
 	if trusted {
 		return fs.ModeDir, nil
 	}
+	c.mu.Lock()
+	mode, found := c.fromListing(p)
+	c.mu.Unlock()
+	if found {
+		return mode, nil
+	}
 	mode, err := lstatType(p)
 	c.mu.Lock()
 	c.put(p, lstatResult{mode: mode, err: err})
 	c.mu.Unlock()
 	return mode, err
+}
+
+// lstatBytes is lstat of the path in b, which it turns into a string only
+// when it must ask the file system; it returns that string (or one equal
+// to b).
+func (c *lstatCache) lstatBytes(b []byte) (fs.FileMode, error, string) {
+	if c == nil {
+		p := string(b)
+		m, err := lstatType(p)
+		return m, err, p
+	}
+	c.mu.Lock()
+	for i := range c.few {
+		if c.few[i].path == string(b) {
+			r := c.few[i]
+			c.mu.Unlock()
+			return r.mode, r.err, r.path
+		}
+	}
+	if r, ok := c.stats[string(b)]; ok {
+		c.mu.Unlock()
+		return r.mode, r.err, string(b)
+	}
+	c.mu.Unlock()
+	p := string(b)
+	m, err := c.lstat(p)
+	return m, err, p
 }
 
 func (c *lstatCache) readlink(p string) (string, error) {

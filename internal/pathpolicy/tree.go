@@ -1,9 +1,13 @@
 package pathpolicy
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/toolscope/toolscope/internal/dirsnap"
 )
 
 // DefaultTreeEntries is how many directory entries [Policy.Tree] examines
@@ -88,21 +92,36 @@ func (p *Policy) HoldsSecret(dir string) bool { return p.holdsSecretLocation(dir
 
 // holdsSecretLocation returns a well-known secret location at or below dir.
 func (p *Policy) holdsSecretLocation(dir string) string {
-	var locs []string
 	if p.home != "" {
-		for _, d := range secretDirs {
-			locs = append(locs, p.home+"/"+d)
+		if Within(p.home, dir) {
+			// dir is the home directory or above it: it holds them all.
+			return p.home + "/" + secretDirs[0]
 		}
-		for _, s := range secretSeqs {
-			locs = append(locs, p.home+"/"+strings.Join(s, "/"))
-		}
-		for _, f := range secretFiles {
-			locs = append(locs, p.home+"/"+f)
+		if Within(dir, p.home) {
+			rel := dir[len(p.home):]
+			for _, d := range secretDirs {
+				if Within("/"+d, rel) {
+					return p.home + "/" + d
+				}
+			}
+			for _, s := range secretSeqs {
+				if l := "/" + strings.Join(s, "/"); Within(l, rel) {
+					return p.home + l
+				}
+			}
+			for _, f := range secretFiles {
+				if Within("/"+f, rel) {
+					return p.home + "/" + f
+				}
+			}
 		}
 	}
-	locs = append(locs, secretRoots...)
-	locs = append(locs, "/proc", "/etc/ssh")
-	for _, l := range locs {
+	for _, l := range secretRoots {
+		if Within(l, dir) {
+			return l
+		}
+	}
+	for _, l := range []string{"/proc", "/etc/ssh"} {
 		if Within(l, dir) {
 			return l
 		}
@@ -125,12 +144,17 @@ func (w *treeWalk) walk(dir string) {
 		return
 	}
 	w.seen[dir] = true
-	ents, err := os.ReadDir(dir)
+	if w.left < 0 {
+		w.rep.Incomplete = true
+		return
+	}
+	l, err := dirsnap.Read(dir, w.left+1)
 	if err != nil {
 		w.rep.Incomplete = true
 		return
 	}
-	for _, e := range ents {
+	w.p.cache.addListing(dir, l)
+	for i, name := range l.Names {
 		if w.done() {
 			return
 		}
@@ -138,7 +162,7 @@ func (w *treeWalk) walk(dir string) {
 			w.rep.Incomplete = true
 			return
 		}
-		name := e.Name()
+		typ := l.Types[i]
 		lower := strings.ToLower(name)
 		if !w.o.Hidden && strings.HasPrefix(name, ".") {
 			continue
@@ -149,7 +173,7 @@ func (w *treeWalk) walk(dir string) {
 			return
 		}
 		switch {
-		case e.Type()&os.ModeSymlink != 0:
+		case typ&fs.ModeSymlink != 0:
 			if !w.o.Follow {
 				continue
 			}
@@ -173,7 +197,7 @@ func (w *treeWalk) walk(dir string) {
 					w.walk(t.Resolved.Path)
 				}
 			}
-		case e.IsDir():
+		case typ.IsDir():
 			if skipDirs[lower] {
 				continue
 			}
@@ -192,24 +216,30 @@ func (p *Policy) ProtectedIn(dir string) string {
 	left := DefaultTreeEntries
 	var walk func(d, rel string) string
 	walk = func(d, rel string) string {
-		ents, err := os.ReadDir(d)
+		if left < 0 {
+			return "(a tree too large to check)"
+		}
+		l, err := dirsnap.Read(d, left+1)
+		if errors.Is(err, dirsnap.ErrTooMany) {
+			return "(a tree too large to check)"
+		}
 		if err != nil {
 			return rel + " (unreadable)"
 		}
-		for _, e := range ents {
+		for i, name := range l.Names {
 			if left--; left < 0 {
 				return "(a tree too large to check)"
 			}
-			r := e.Name()
+			r := name
 			if rel != "" {
-				r = rel + "/" + e.Name()
+				r = rel + "/" + name
 			}
 			comps := splitLower(r)
 			if secretComps(comps) || p.protectedComps(comps) {
 				return r
 			}
-			if e.IsDir() {
-				if bad := walk(filepath.Join(d, e.Name()), r); bad != "" {
+			if l.Types[i].IsDir() {
+				if bad := walk(filepath.Join(d, name), r); bad != "" {
 					return bad
 				}
 			}

@@ -1,0 +1,182 @@
+// Package dirsnap lists directories through a process-wide cache that a
+// single stat of the directory validates.
+//
+// Judging one command line lists and inspects the same few directories
+// (the project root, src, the directories a glob or a recursive read
+// walks) as every command before it. Reading a directory costs an open,
+// two getdents and a close; checking that a remembered listing is still
+// right costs one stat: a directory's change time moves with every entry
+// created, removed or renamed in it, and no process can set it back.
+//
+// A listing is remembered only when that argument holds:
+//
+//   - the file system is one whose directories keep a change time
+//     (ext4, xfs, btrfs, tmpfs, overlayfs, f2fs, zfs, bcachefs), never
+//     procfs, sysfs, a network or a FUSE file system;
+//   - the directory's change time was at least a second old when it was
+//     read, so that a change in the same clock tick as the read cannot
+//     leave the time as it was (git's "racy" entries, the same problem).
+//
+// The stamp compared is the device, inode, link count, size, and the
+// modification and change times (to the nanosecond). Elsewhere than
+// Linux nothing is remembered.
+package dirsnap
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"sort"
+	"sync"
+)
+
+// Listing is what a directory held: its entries' names, sorted, and their
+// types (the fs.ModeType bits, 0 for a regular file). A Listing is shared:
+// never modify it.
+type Listing struct {
+	Names []string
+	Types []fs.FileMode
+}
+
+// Type returns the type of the entry name, and whether there is one.
+func (l *Listing) Type(name string) (fs.FileMode, bool) {
+	i := sort.SearchStrings(l.Names, name)
+	if i < len(l.Names) && l.Names[i] == name {
+		return l.Types[i], true
+	}
+	return 0, false
+}
+
+// ErrTooMany is returned (wrapped) by Read for a directory with more
+// entries than its limit.
+var ErrTooMany = errors.New("dirsnap: too many entries")
+
+// Limits of the cache: listings longer than MaxCachedEntries are read but
+// not kept, and the cache forgets everything when it holds more than
+// maxTotal names or maxDirs directories.
+const (
+	MaxCachedEntries = 4096
+	maxTotal         = 1 << 18
+	maxDirs          = 8192
+)
+
+var cache struct {
+	sync.Mutex
+	m     map[string]entry
+	total int
+}
+
+type entry struct {
+	stamp stamp
+	l     *Listing
+}
+
+// Read lists dir (following links, as opening it does), through the cache
+// when the directory has not changed since it was last read. A directory
+// with more than limit entries (limit > 0) fails with ErrTooMany.
+func Read(dir string, limit int) (*Listing, error) {
+	st, cacheable, err := statDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	if cacheable {
+		cache.Lock()
+		e, ok := cache.m[dir]
+		cache.Unlock()
+		if ok && e.stamp == st {
+			if limit > 0 && len(e.l.Names) > limit {
+				return nil, fmt.Errorf("%w: more than %d in %s", ErrTooMany, limit, dir)
+			}
+			return e.l, nil
+		}
+	}
+	l, fst, err := read(dir, limit)
+	if err != nil {
+		return nil, err
+	}
+	// The stamp kept is the one of the directory opened (the path may
+	// have been made to lead elsewhere between the stat and the open).
+	if cacheable && len(l.Names) <= MaxCachedEntries && fst.ok {
+		store(dir, entry{fst.st, l})
+	}
+	return l, nil
+}
+
+// Cached returns the listing of dir remembered under the stamp the caller
+// just read (see Stat), without reading the directory.
+func Cached(dir string, s Stamp) (*Listing, bool) {
+	if !s.ok {
+		return nil, false
+	}
+	cache.Lock()
+	e, ok := cache.m[dir]
+	cache.Unlock()
+	if !ok || e.stamp != s.st {
+		return nil, false
+	}
+	return e.l, true
+}
+
+// Stamp is a directory's identity and change times, as Stat read them.
+type Stamp struct {
+	st stamp
+	ok bool // the directory may be cached
+}
+
+// Dev and Ino identify the directory (0 where unknown).
+func (s Stamp) Dev() uint64 { return s.st.dev }
+
+// Ino: see Dev.
+func (s Stamp) Ino() uint64 { return s.st.ino }
+
+// Stat reads dir's stamp (following links), for Cached.
+func Stat(dir string) (Stamp, error) {
+	st, ok, err := statDir(dir)
+	return Stamp{st, ok}, err
+}
+
+func store(dir string, e entry) {
+	cache.Lock()
+	defer cache.Unlock()
+	if old, ok := cache.m[dir]; ok {
+		cache.total -= len(old.l.Names)
+	}
+	if cache.m == nil || len(cache.m) >= maxDirs || cache.total+len(e.l.Names) > maxTotal {
+		cache.m = map[string]entry{}
+		cache.total = 0
+	}
+	cache.m[dir] = e
+	cache.total += len(e.l.Names)
+}
+
+// read lists dir, sorted, with the stamp of the directory it opened, taken
+// before its entries were read (ok only if the listing may be kept).
+func read(dir string, limit int) (*Listing, Stamp, error) {
+	f, err := openDir(dir)
+	if err != nil {
+		return nil, Stamp{}, err
+	}
+	defer f.Close()
+	fst := settledStamp(f)
+	var ents []fs.DirEntry
+	for {
+		batch, err := f.ReadDir(256)
+		ents = append(ents, batch...)
+		if limit > 0 && len(ents) > limit {
+			return nil, Stamp{}, fmt.Errorf("%w: more than %d in %s", ErrTooMany, limit, dir)
+		}
+		if errors.Is(err, io.EOF) || err == nil && len(batch) == 0 {
+			break
+		}
+		if err != nil {
+			return nil, Stamp{}, err
+		}
+	}
+	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
+	l := &Listing{Names: make([]string, len(ents)), Types: make([]fs.FileMode, len(ents))}
+	for i, e := range ents {
+		l.Names[i], l.Types[i] = e.Name(), e.Type()
+	}
+	return l, fst, nil
+}

@@ -1,0 +1,16 @@
+//go:build !linux
+
+package dirsnap
+
+import (
+	"os"
+	"syscall"
+)
+
+// Elsewhere than Linux a stamp only identifies the directory (statDir in
+// the unix and windows files): nothing is cached.
+func settledStamp(*os.File) Stamp { return Stamp{} }
+
+func openDir(path string) (*os.File, error) { return os.Open(path) }
+
+var errNotDir error = syscall.ENOTDIR

@@ -1,0 +1,29 @@
+//go:build unix && !linux
+
+package dirsnap
+
+import (
+	"os"
+	"syscall"
+)
+
+type stamp struct{ dev, ino uint64 }
+
+// statDir stats dir for its identity; the listing is never cached.
+func statDir(dir string) (stamp, bool, error) {
+	var st syscall.Stat_t
+	for {
+		err := syscall.Stat(dir, &st)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return stamp{}, false, &os.PathError{Op: "stat", Path: dir, Err: err}
+		}
+		break
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFDIR {
+		return stamp{}, false, &os.PathError{Op: "open", Path: dir, Err: errNotDir}
+	}
+	return stamp{uint64(st.Dev), uint64(st.Ino)}, false, nil
+}

@@ -1,0 +1,65 @@
+package shell
+
+import (
+	"os"
+	"testing"
+	"time"
+)
+
+// Git discovery answers "is this file there?" from directory listings
+// remembered across commands (package dirsnap). A file that appears in a
+// repository after a command was judged, by any means, must be seen by the
+// next judgement.
+func TestGitDiscoverySeesNewFiles(t *testing.T) {
+	changes := []struct {
+		name string
+		do   func(f *gitFixture)
+	}{
+		{"config.worktree with a filter", func(f *gitFixture) {
+			f.write("proj/.git/config.worktree", "[filter \"x\"]\n\tclean = sh -c 'curl x'\n")
+		}},
+		{"alternates outside", func(f *gitFixture) {
+			f.write("proj/.git/objects/info/alternates", "/etc\n")
+		}},
+		{"http-alternates", func(f *gitFixture) {
+			f.write("proj/.git/objects/info/http-alternates", "http://example.com/x\n")
+		}},
+		{"a submodule with a textconv", func(f *gitFixture) {
+			f.write("proj/.git/modules/m/config", "[diff \"x\"]\n\ttextconv = sh\n")
+		}},
+		{"commondir to a repository outside", func(f *gitFixture) {
+			f.write("proj/.git/commondir", f.path("outside/.git")+"\n")
+		}},
+		{"config rewritten in place", func(f *gitFixture) {
+			fd, err := os.OpenFile(f.path("proj/.git/config"), os.O_WRONLY|os.O_APPEND, 0)
+			if err != nil {
+				f.t.Fatal(err)
+			}
+			fd.WriteString("[core]\n\tsshCommand = sh -c 'curl x'\n")
+			fd.Close()
+		}},
+	}
+	fixtures := make([]*gitFixture, len(changes))
+	for i := range changes {
+		f := newGitFixture(t)
+		f.repo("proj", map[string]string{"a.txt": "a\n"})
+		f.repo("outside", map[string]string{"b.txt": "b\n"})
+		fixtures[i] = f
+	}
+	// Old enough for the listings to be remembered.
+	time.Sleep(1100 * time.Millisecond)
+	for i, c := range changes {
+		f := fixtures[i]
+		t.Run(c.name, func(t *testing.T) {
+			for range 2 {
+				if a := f.analyze("proj", "git status"); a.Verdict != Allow {
+					t.Fatalf("git status before the change: %s (%s)", a.Verdict, a.Reason)
+				}
+			}
+			c.do(f)
+			if a := f.analyze("proj", "git status"); a.Verdict == Allow {
+				t.Fatalf("git status after %s: allowed", c.name)
+			}
+		})
+	}
+}
