@@ -7,9 +7,6 @@ import (
 	"os"
 )
 
-// dirID is unknown here: working directories are resolved every time.
-func dirID(string) (dev, ino uint64, ok bool) { return 0, 0, false }
-
 // lstatType is os.Lstat reduced to the file's type.
 func lstatType(p string) (fs.FileMode, error) {
 	fi, err := os.Lstat(p)
