@@ -242,64 +242,67 @@ func scan(f *syntax.File, _ string) (string, int) {
 // declarations, coprocesses, extended globs and parameter expansions other
 // than a plain $NAME or ${NAME} are not.
 func scanAll(f *syntax.File) (string, int, bool) {
-	kind := ""
-	count := 0
-	substs := false
+	// One variable for the closure to capture: one allocation, not three.
+	var st struct {
+		kind   string
+		count  int
+		substs bool
+	}
 	syntax.Walk(f, func(node syntax.Node) bool {
 		switch n := node.(type) {
 		case *syntax.CmdSubst, *syntax.ProcSubst:
-			substs = true
+			st.substs = true
 		case *syntax.CallExpr, *syntax.DeclClause, *syntax.LetClause, *syntax.TestClause, *syntax.ArithmCmd:
-			count++
+			st.count++
 		case *syntax.Stmt:
 			if n.Cmd == nil {
-				count++
+				st.count++
 			}
 		}
-		if kind != "" {
+		if st.kind != "" {
 			return true
 		}
 		switch n := node.(type) {
 		case *syntax.ArithmExp:
-			kind = "arithmetic_expansion"
+			st.kind = "arithmetic_expansion"
 		case *syntax.ArithmCmd:
-			kind = "arithmetic_command"
+			st.kind = "arithmetic_command"
 		case *syntax.ParamExp:
 			if n.Excl || n.Length || n.Width || n.IsSet || n.Flags != nil ||
 				n.NestedParam != nil || n.Index != nil || n.Slice != nil || n.Repl != nil ||
 				n.Names != 0 || n.Exp != nil || n.Param == nil || len(n.Modifiers) > 0 {
-				kind = "expansion"
+				st.kind = "expansion"
 			}
 		case *syntax.ExtGlob:
-			kind = "extended_glob"
+			st.kind = "extended_glob"
 		case *syntax.FuncDecl:
-			kind = "function_definition"
+			st.kind = "function_definition"
 		case *syntax.DeclClause:
-			kind = "declaration"
+			st.kind = "declaration"
 		case *syntax.LetClause:
-			kind = "let_command"
+			st.kind = "let_command"
 		case *syntax.CoprocClause:
-			kind = "coproc"
+			st.kind = "coproc"
 		case *syntax.TestDecl:
-			kind = "test_declaration"
+			st.kind = "test_declaration"
 		case *syntax.Stmt:
 			if n.Coprocess {
-				kind = "coproc"
+				st.kind = "coproc"
 			}
 		case *syntax.Assign:
 			if n.Array != nil || n.Index != nil || n.Append {
-				kind = "array_assignment"
+				st.kind = "array_assignment"
 			}
 		case *syntax.ForClause:
 			if _, ok := n.Loop.(*syntax.WordIter); !ok {
-				kind = "arithmetic_for_loop"
+				st.kind = "arithmetic_for_loop"
 			} else if n.Select {
-				kind = "select_loop"
+				st.kind = "select_loop"
 			}
 		}
 		return true
 	})
-	return kind, count, substs
+	return st.kind, st.count, st.substs
 }
 
 type analyzer struct {

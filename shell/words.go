@@ -68,29 +68,36 @@ func (u *unquoter) expandWord(w *syntax.Word, out []word) ([]word, bool) {
 		if mixed {
 			return out, false
 		}
-		n := 0
-		for ew, err := range expand.BracesSeq(nil, w) {
-			if err != nil {
-				return out, false
-			}
-			var ok bool
-			before := len(out)
-			if out, ok = u.bindWord(ew.Parts, out); !ok {
-				return out, false
-			}
-			for i := before; i < len(out); i++ {
-				out[i].brace = true
-			}
-			if n += len(out) - before; n > maxBraceWords {
-				return out, false
-			}
-		}
-		return out, true
+		return u.expandBraces(w, out)
 	}
 	if cand {
 		return out, false
 	}
 	return u.bindWord(w.Parts, out)
+}
+
+// expandBraces unquotes each word of w's brace expansion. (A function of
+// its own: the loop's captured variables live on the heap, which the
+// common words without braces need not pay for.)
+func (u *unquoter) expandBraces(w *syntax.Word, out []word) ([]word, bool) {
+	n := 0
+	for ew, err := range expand.BracesSeq(nil, w) {
+		if err != nil {
+			return out, false
+		}
+		var ok bool
+		before := len(out)
+		if out, ok = u.bindWord(ew.Parts, out); !ok {
+			return out, false
+		}
+		for i := before; i < len(out); i++ {
+			out[i].brace = true
+		}
+		if n += len(out) - before; n > maxBraceWords {
+			return out, false
+		}
+	}
+	return out, true
 }
 
 // bindWord unquotes parts once per combination of the values of the loop

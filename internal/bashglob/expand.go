@@ -389,7 +389,7 @@ func (x *expander) readDir(p string) ([]string, bool) {
 // list reads the names in directory op, stopping with ErrTooManyEntries
 // once more than the budget left are read.
 func (x *expander) list(op string) ([]string, []fs.FileMode, error) {
-	if c := x.o.Cache; c != nil && c.ReadDir != nil {
+	if c := x.o.Cache; c != nil && c.Lister != nil {
 		limit := 0
 		if x.maxEntries > 0 {
 			limit = x.maxEntries - x.entries
@@ -397,7 +397,7 @@ func (x *expander) list(op string) ([]string, []fs.FileMode, error) {
 				return nil, nil, fmt.Errorf("%w: more than %d", ErrTooManyEntries, x.maxEntries)
 			}
 		}
-		names, types, err := c.ReadDir(op, limit)
+		names, types, err := c.Lister.ReadDir(op, limit)
 		if err != nil {
 			if errors.Is(err, ErrTooManyEntries) {
 				return nil, nil, fmt.Errorf("%w: more than %d", ErrTooManyEntries, x.maxEntries)

@@ -173,19 +173,25 @@ func TestLongPatterns(t *testing.T) {
 // it returns, and its ErrTooManyEntries stops the expansion.
 func TestExpandReadDirHook(t *testing.T) {
 	var asked []string
-	c := &DirCache{ReadDir: func(dir string, limit int) ([]string, []fs.FileMode, error) {
+	c := &DirCache{Lister: listerFunc(func(dir string, limit int) ([]string, []fs.FileMode, error) {
 		asked = append(asked, dir)
 		if limit > 0 && limit < 3 {
 			return nil, nil, fmt.Errorf("%w: over %d", ErrTooManyEntries, limit)
 		}
 		return []string{"b.go", "a.go", "c.txt"}, []fs.FileMode{0, 0, 0}, nil
-	}}
+	})}
 	got, err := Expand("/nowhere/*.go", &ExpandOptions{Cache: c})
 	if err != nil || !slices.Equal(got, []string{"/nowhere/a.go", "/nowhere/b.go"}) || len(asked) != 1 {
 		t.Fatalf("Expand = %q, %v (asked %q)", got, err, asked)
 	}
-	c2 := &DirCache{ReadDir: c.ReadDir}
+	c2 := &DirCache{Lister: c.Lister}
 	if _, err := Expand("/nowhere/*.go", &ExpandOptions{Cache: c2, MaxEntries: 2}); !errors.Is(err, ErrTooManyEntries) {
 		t.Fatalf("over the budget: %v", err)
 	}
+}
+
+type listerFunc func(dir string, limit int) ([]string, []fs.FileMode, error)
+
+func (f listerFunc) ReadDir(dir string, limit int) ([]string, []fs.FileMode, error) {
+	return f(dir, limit)
 }

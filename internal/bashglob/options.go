@@ -105,16 +105,20 @@ type DirCache struct {
 	// its entries, as the directory read reported them.
 	OnList func(dir string, names []string, types []fs.FileMode)
 
-	// ReadDir, if not nil, lists directories in place of reading them:
-	// it returns the names of dir's entries and their types (the
-	// fs.ModeType bits), in any order, which the caller does not modify.
-	// It fails with an error wrapping ErrTooManyEntries when dir holds
-	// more than limit entries (limit > 0). A caller may answer from a
-	// cache it knows to be current.
-	ReadDir func(dir string, limit int) (names []string, types []fs.FileMode, err error)
+	// Lister, if not nil, lists directories in place of reading them.
+	Lister Lister
 
 	lists map[string]dirList
 	dirs  map[string]dirTest
+}
+
+// Lister lists directories for a DirCache. ReadDir returns the names of
+// dir's entries and their types (the fs.ModeType bits), in any order, which
+// the caller does not modify; it fails with an error wrapping
+// ErrTooManyEntries when dir holds more than limit entries (limit > 0). An
+// implementation may answer from a cache it knows to be current.
+type Lister interface {
+	ReadDir(dir string, limit int) (names []string, types []fs.FileMode, err error)
 }
 
 type dirList struct {

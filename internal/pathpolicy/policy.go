@@ -53,6 +53,8 @@ type Policy struct {
 
 	globMu sync.Mutex
 	globs  bashglob.DirCache // the directories globs have listed
+
+	pendingBuf, rootsBuf [2]string // room for the usual one or two working directories
 }
 
 // New returns the policy for o.
@@ -61,6 +63,7 @@ func New(o *Options) *Policy {
 		o = &Options{}
 	}
 	p := &Policy{home: o.Home}
+	p.pending, p.roots = p.pendingBuf[:0], p.rootsBuf[:0]
 	if p.home == "" {
 		p.home, _ = os.UserHomeDir()
 	}
@@ -75,7 +78,7 @@ func New(o *Options) *Policy {
 	if len(p.pending) == 0 {
 		p.rootsReady.Store(true)
 	}
-	p.globs.ReadDir = p.readDir
+	p.globs.Lister = (*policyLister)(p)
 	if o.ProtectedFiles == nil && o.ProtectedDirs == nil {
 		p.protFiles, p.protDirs, p.oddNames = defaults.files, defaults.dirs, defaults.odd
 	} else {
@@ -91,9 +94,13 @@ func New(o *Options) *Policy {
 	return p
 }
 
-// readDir lists a directory for the policy's globs, through the
-// process-wide cache of listings, and lets resolutions answer from it.
-func (p *Policy) readDir(dir string, limit int) ([]string, []fs.FileMode, error) {
+// policyLister lists directories for the policy's globs.
+type policyLister Policy
+
+// ReadDir lists a directory through the process-wide cache of listings,
+// and lets the policy's resolutions answer from it.
+func (pl *policyLister) ReadDir(dir string, limit int) ([]string, []fs.FileMode, error) {
+	p := (*Policy)(pl)
 	l, err := dirsnap.Read(dir, limit)
 	if err != nil {
 		if errors.Is(err, dirsnap.ErrTooMany) {

@@ -281,6 +281,9 @@ type lstatCache struct {
 	// reading at the first lstat below them.
 	lists []namedListing
 	want  []string
+
+	trustedBuf [2]string       // room for the usual trusted directories
+	listsBuf   [4]namedListing // and listings
 }
 
 type namedListing struct {
@@ -304,6 +307,9 @@ func (c *lstatCache) addListing(dir string, l *dirsnap.Listing) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.listing(dir); !ok && len(c.lists) < maxListings {
+		if c.lists == nil {
+			c.lists = c.listsBuf[:0]
+		}
 		c.lists = append(c.lists, namedListing{dir, l})
 	}
 }
@@ -354,6 +360,9 @@ func (c *lstatCache) fromListing(p string) (fs.FileMode, bool) {
 			return 0, false
 		}
 		if len(c.lists) < maxListings {
+			if c.lists == nil {
+				c.lists = c.listsBuf[:0]
+			}
 			c.lists = append(c.lists, namedListing{dir, l})
 		}
 		return typeFromListing(l, name)
@@ -515,6 +524,9 @@ func (c *lstatCache) seedDirs(real string) {
 		if t == real {
 			return
 		}
+	}
+	if c.trusted == nil {
+		c.trusted = c.trustedBuf[:0]
 	}
 	c.trusted = append(c.trusted, real)
 }
