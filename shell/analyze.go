@@ -160,6 +160,9 @@ func injectionAsk(kind string) *Analysis {
 }
 
 func parse(command string) (*syntax.File, error) {
+	if f, ok := fastParse(command); ok {
+		return f, nil
+	}
 	p := parserPool.Get().(*syntax.Parser)
 	f, err := p.Parse(strings.NewReader(command), "")
 	parserPool.Put(p)

@@ -63,3 +63,27 @@ func TestGitDiscoverySeesNewFiles(t *testing.T) {
 		})
 	}
 }
+
+// Version files are looked for in listings remembered across commands: one
+// created after a judgement is seen by the next.
+func TestVersionFileSeenAfterListingCached(t *testing.T) {
+	f := newGitFixture(t)
+	f.mkdir("proj/sub")
+	time.Sleep(1100 * time.Millisecond)
+	for range 2 {
+		if a := f.analyze("proj/sub", "node --version"); a.Verdict != Allow {
+			t.Fatalf("node --version before: %s (%s)", a.Verdict, a.Reason)
+		}
+	}
+	f.write("proj/.nvmrc", "../../../tmp/evil\n")
+	if a := f.analyze("proj/sub", "node --version"); a.Verdict == Allow {
+		t.Fatal("node --version with a .nvmrc naming a path: allowed")
+	}
+	// A name that differs only in case is looked at too (a case-folding
+	// directory would serve it for .nvmrc).
+	os.Remove(f.path("proj/.nvmrc"))
+	f.write("proj/sub/.NVMRC", "x\n")
+	if a := f.analyze("proj/sub", "node --version"); a.Verdict == Allow {
+		t.Fatal("node --version with .NVMRC: allowed")
+	}
+}

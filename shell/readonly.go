@@ -2,10 +2,7 @@ package shell
 
 import (
 	"errors"
-	"io/fs"
-	"os"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -817,25 +814,29 @@ func planGo(an *analyzer, l *leaf, args []word) roPlan {
 // above returns the first of names found in dir or one of its ancestors.
 func (an *analyzer) above(dir string, names ...string) string {
 	for d := dir; ; {
+		// One look at the directory (a remembered listing, checked by one
+		// stat) costs less than a look per name. A listing with names
+		// that are not ASCII may hide a case-folded match: then each name
+		// is looked up.
+		listed := false
 		if len(names) > 3 {
-			// One look at the directory costs less than a look per name.
-			if f, err := os.Open(d); err == nil {
-				entries, err := f.Readdirnames(-1)
-				f.Close()
-				if err != nil {
-					return d // unreadable: the caller cannot check it
-				}
+			v := an.view(d)
+			switch {
+			case v.missing:
+				listed = true
+			case v.l == nil:
+				return d // unreadable: the caller cannot check it
+			case v.ascii:
+				listed = true
 				for _, n := range names {
-					if slices.Contains(entries, n) {
+					if !v.absent(n) {
 						return strings.TrimSuffix(d, "/") + "/" + n
 					}
 				}
-			} else if !errors.Is(err, fs.ErrNotExist) {
-				return d
 			}
 		}
 		for _, n := range names {
-			if len(names) > 3 {
+			if listed {
 				break
 			}
 			p := d + "/" + n

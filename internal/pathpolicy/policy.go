@@ -101,6 +101,16 @@ type policyLister Policy
 // and lets the policy's resolutions answer from it.
 func (pl *policyLister) ReadDir(dir string, limit int) ([]string, []fs.FileMode, error) {
 	p := (*Policy)(pl)
+	// "d/" and "d/." are d (not a textual clean: "link/.." is not).
+	for {
+		if len(dir) > 1 && strings.HasSuffix(dir, "/") {
+			dir = dir[:len(dir)-1]
+		} else if len(dir) > 2 && strings.HasSuffix(dir, "/.") {
+			dir = dir[:len(dir)-2]
+		} else {
+			break
+		}
+	}
 	l, err := dirsnap.Read(dir, limit)
 	if err != nil {
 		if errors.Is(err, dirsnap.ErrTooMany) {
