@@ -24,6 +24,7 @@ fuzz:
 	go test -run '^$$' -fuzz FuzzExpand -fuzztime 20s ./internal/bashglob
 	go test -run '^$$' -fuzz FuzzExcludePattern -fuzztime 20s ./internal/search
 	go test -run '^$$' -fuzz FuzzAnalyze -fuzztime 20s ./shell
+	go test -run '^$$' -fuzz FuzzFastParse -fuzztime 20s ./shell
 	go test -run '^$$' -fuzz FuzzMatchRule -fuzztime 20s ./shell
 	go test -run '^$$' -fuzz FuzzReadLines -fuzztime 20s ./internal/textfile
 	go test -run '^$$' -fuzz FuzzToCRLF -fuzztime 20s ./internal/textfile
