@@ -322,6 +322,7 @@ func (w *walker) call(st *syntax.Stmt, c *syntax.CallExpr, sc scope) outcome {
 		}
 	}
 	var ok bool
+	l.args = make([]word, 0, len(c.Args))
 	for _, wd := range c.Args {
 		if len(l.args) > maxLeafWords {
 			l.badWords = fmt.Sprintf("more than %d words after brace expansion", maxLeafWords)

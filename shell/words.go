@@ -270,6 +270,15 @@ func (b *wordBuilder) raw(s string) {
 }
 
 func (u *unquoter) unquoteParts(parts []syntax.WordPart, pick map[string]word) word {
+	if len(parts) == 1 {
+		// The common word: one literal without escapes is its own value
+		// and its own pattern (what the loop below would build).
+		if l, ok := parts[0].(*syntax.Lit); ok && strings.IndexByte(l.Value, '\\') < 0 {
+			wd := word{s: l.Value, pat: l.Value, literal: true, tilde: strings.HasPrefix(l.Value, "~")}
+			wd.glob = strings.ContainsAny(l.Value, "*?[") && bashglob.HasMeta(l.Value)
+			return wd
+		}
+	}
 	var b wordBuilder
 	wd := word{literal: true}
 	for i, p := range parts {

@@ -218,6 +218,9 @@ func splitLower(p string) []string {
 // appendLower appends the lower-case components of p to buf.
 func appendLower(buf []string, p string) []string {
 	p = strings.ToLower(p)
+	if buf == nil {
+		buf = make([]string, 0, strings.Count(p, "/")+1)
+	}
 	for i := 0; i < len(p); {
 		for i < len(p) && p[i] == '/' {
 			i++
