@@ -87,3 +87,34 @@ func TestVersionFileSeenAfterListingCached(t *testing.T) {
 		t.Fatal("node --version with .NVMRC: allowed")
 	}
 }
+
+// HEAD files are remembered by their stamp: a HEAD rewritten in place (same
+// inode) is read again. Here it decides which repository git uses: with
+// sub/.git valid, git stays in the working directory sub; with its HEAD
+// broken, git goes up to the repository above, outside it.
+func TestGitHeadRewrittenInPlace(t *testing.T) {
+	f := newGitFixture(t)
+	f.repo("proj", map[string]string{"a.txt": "a\n"})
+	f.repo("proj/sub", map[string]string{"b.txt": "b\n"})
+	time.Sleep(1100 * time.Millisecond)
+	opts := &Options{Cwd: f.path("proj/sub"), WorkingDirs: []string{f.path("proj/sub")}, Home: f.home, HardenedEnv: true}
+	for range 2 {
+		if a := Analyze("git status", opts); a.Verdict != Allow {
+			t.Fatalf("git status in a valid sub repository: %s (%s)", a.Verdict, a.Reason)
+		}
+	}
+	fd, err := os.OpenFile(f.path("proj/sub/.git/HEAD"), os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fd.WriteString("garbage, not a ref\n")
+	fd.Close()
+	if a := Analyze("git status", opts); a.Verdict == Allow {
+		t.Fatal("git status just after sub/.git/HEAD broke: allowed")
+	}
+	// Once the change has settled, the remembered HEAD must not serve.
+	time.Sleep(1100 * time.Millisecond)
+	if a := Analyze("git status", opts); a.Verdict == Allow {
+		t.Fatal("git status with sub/.git/HEAD broken (git uses the repository above): allowed")
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -241,6 +242,40 @@ func (v dirView) isDir(name string) bool {
 // readHead reads a HEAD file without following a link (ELOOP says it is
 // one).
 func readHead(path string) ([]byte, error) {
+	// A HEAD that has not changed (one lstat says so) is not read again.
+	st, stamped := regularStamp(path)
+	if stamped {
+		if v, ok := headCache.Load(path); ok && v.(headEntry).stamp == st {
+			return []byte(v.(headEntry).content), nil
+		}
+	}
+	b, err := readHeadFile(path)
+	if err == nil && stamped {
+		if headCacheSize.Add(1) > maxHeadCache {
+			headCache.Clear()
+			headCacheSize.Store(1)
+		}
+		headCache.Store(path, headEntry{st, string(b)})
+	}
+	return b, err
+}
+
+// headCache remembers HEAD files by path, with the stamp they had when
+// they were last read: a change (a write in place moves the change time, a
+// rename the inode) makes the stamp differ.
+var (
+	headCache     sync.Map // string -> headEntry
+	headCacheSize atomic.Int64
+)
+
+const maxHeadCache = 1024
+
+type headEntry struct {
+	stamp   linkStamp
+	content string
+}
+
+func readHeadFile(path string) ([]byte, error) {
 	// A HEAD holds a ref name or an object name: 255 bytes are plenty,
 	// and a longer one is taken for invalid (the search goes on upward).
 	b, err := readRegular(path, 255, true)

@@ -9,7 +9,7 @@ import (
 )
 
 // readRegular reads a regular file of at most max bytes with four system
-// calls (open, fstat, read, close), without the os.File machinery. The
+// calls (open, fstat, read, close; an empty file needs no read), without the os.File machinery. The
 // open never blocks (a FIFO is refused, not waited on); noFollow makes a
 // final symbolic link fail with ELOOP.
 func readRegular(path string, max int64, noFollow bool) ([]byte, error) {
@@ -54,6 +54,9 @@ func readRegular(path string, max int64, noFollow bool) ([]byte, error) {
 			break
 		}
 		n += m
+		if int64(n) == st.Size {
+			break // all fstat promised: the file is read as it was then
+		}
 	}
 	if int64(n) > st.Size {
 		return nil, errors.New("the file grew while it was read")
