@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -376,9 +377,34 @@ type finding struct {
 // paths), then what each leaf is (a reader, an edit, a command that may
 // change the filesystem's layout), then which leaves run after such a
 // command (their paths are unknown), then read-only and accept-edits.
+// smallLeaves is the number of commands a line usually has at most: their
+// verdict flags live on the stack.
+const smallLeaves = 4
+
+// newAnalysis returns an Analysis with n commands; the usual single
+// command shares the Analysis's allocation.
+func newAnalysis(n int) *Analysis {
+	if n == 1 {
+		a := new(struct {
+			Analysis
+			cmd [1]Command
+		})
+		a.Commands = a.cmd[:]
+		return &a.Analysis
+	}
+	return &Analysis{Commands: make([]Command, n)}
+}
+
 func (an *analyzer) decide() *Analysis {
-	res := &Analysis{Commands: make([]Command, len(an.leaves))}
-	judged := make([]bool, len(an.leaves))
+	res := newAnalysis(len(an.leaves))
+	var flags [2 * smallLeaves]bool
+	var judged, editable []bool
+	if n := len(an.leaves); n <= smallLeaves {
+		judged, editable = flags[:n], flags[smallLeaves:smallLeaves+n]
+	} else {
+		judged, editable = make([]bool, n), make([]bool, n)
+	}
+	execMsg := ""
 	for i, l := range an.leaves {
 		c := &res.Commands[i]
 		c.Text = l.text
@@ -392,7 +418,6 @@ func (an *analyzer) decide() *Analysis {
 		l.kind = an.kindOf(l)
 	}
 	an.taint()
-	editable := make([]bool, len(an.leaves))
 	for i, l := range an.leaves {
 		if judged[i] {
 			continue
@@ -418,7 +443,10 @@ func (an *analyzer) decide() *Analysis {
 		}
 		c.Verdict, c.Layer = Passthrough, LayerPassthrough
 		c.Reason = why
-		c.message = "Execute bash command: " + an.src
+		if execMsg == "" {
+			execMsg = "Execute bash command: " + an.src
+		}
+		c.message = execMsg
 	}
 	if an.cfg.acceptEdits {
 		an.acceptEdits(res, editable)
@@ -443,9 +471,12 @@ func (an *analyzer) decide() *Analysis {
 	d := &res.Commands[best]
 	res.Verdict, res.BypassImmune, res.Layer, res.Message = d.Verdict, d.BypassImmune && d.Verdict == Ask, d.Layer, d.message
 	if res.Verdict == Passthrough {
-		res.Message = "Execute bash command: " + an.src
+		if execMsg == "" {
+			execMsg = "Execute bash command: " + an.src
+		}
+		res.Message = execMsg
 	}
-	res.Reason = fmt.Sprintf("%q (command %d of %d): %s", d.Text, best+1, len(res.Commands), d.Reason)
+	res.Reason = strconv.Quote(d.Text) + " (command " + strconv.Itoa(best+1) + " of " + strconv.Itoa(len(res.Commands)) + "): " + d.Reason
 	res.ReadOnly = res.Verdict == Allow
 	for i := range res.Commands {
 		if !res.Commands[i].ReadOnly {

@@ -80,6 +80,9 @@ func (u *unquoter) expandWord(w *syntax.Word, out []word) ([]word, bool) {
 // its own: the loop's captured variables live on the heap, which the
 // common words without braces need not pay for.)
 func (u *unquoter) expandBraces(w *syntax.Word, out []word) ([]word, bool) {
+	if braceWords(w, maxBraceWords) > maxBraceWords {
+		return out, false // known too large before a word is built
+	}
 	n := 0
 	for ew, err := range expand.BracesSeq(nil, w) {
 		if err != nil {
@@ -98,6 +101,73 @@ func (u *unquoter) expandBraces(w *syntax.Word, out []word) ([]word, bool) {
 		}
 	}
 	return out, true
+}
+
+// braceWords counts the words the brace expansion of w (split by
+// syntax.SplitBraces) yields, as expand.BracesSeq would; any count above
+// limit is reported as limit+1.
+func braceWords(w *syntax.Word, limit int) int {
+	n := 1
+	for _, p := range w.Parts {
+		br, ok := p.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		k := 0
+		if br.Sequence {
+			k = seqWords(br, limit)
+		} else {
+			for _, e := range br.Elems {
+				if k += braceWords(e, limit); k > limit {
+					break
+				}
+			}
+		}
+		if k == 0 {
+			return 0
+		}
+		if k > limit || n > limit/k {
+			return limit + 1
+		}
+		n *= k
+	}
+	return n
+}
+
+// seqWords counts the words of a sequence expression {from..to[..step]}.
+func seqWords(br *syntax.BraceExp, limit int) int {
+	if len(br.Elems) < 2 {
+		return 1
+	}
+	fromLit, toLit := br.Elems[0].Lit(), br.Elems[1].Lit()
+	from, err1 := strconv.ParseInt(fromLit, 10, 64)
+	to, err2 := strconv.ParseInt(toLit, 10, 64)
+	if err1 != nil || err2 != nil {
+		if fromLit == "" || toLit == "" {
+			return 1
+		}
+		from, to = int64(fromLit[0]), int64(toLit[0])
+	}
+	step := uint64(1)
+	if len(br.Elems) > 2 {
+		s, _ := strconv.ParseInt(br.Elems[2].Lit(), 10, 64)
+		if s < 0 {
+			s = -s
+		}
+		if s > 0 {
+			step = uint64(s)
+		}
+	}
+	var span uint64
+	if from <= to {
+		span = uint64(to) - uint64(from)
+	} else {
+		span = uint64(from) - uint64(to)
+	}
+	if c := span/step + 1; c > 0 && c <= uint64(limit) {
+		return int(c)
+	}
+	return limit + 1
 }
 
 // bindWord unquotes parts once per combination of the values of the loop

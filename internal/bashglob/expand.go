@@ -303,7 +303,8 @@ func (x *expander) globVector(pat, dir string) ([]string, bool) {
 	}
 	var out []string
 	for _, n := range names {
-		if comp.match(n, &x.o.Options, &x.buf) {
+		var ok bool
+		if ok, x.buf = comp.match(n, &x.o.Options, x.buf); ok {
 			out = append(out, n)
 		}
 	}

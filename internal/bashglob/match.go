@@ -202,13 +202,18 @@ func (c *compiled) match(name string, o *Options) bool {
 	if c.err != nil {
 		return true
 	}
-	parts := strings.Split(name, "/")
-	if len(parts) != len(c.comps) {
+	if strings.Count(name, "/")+1 != len(c.comps) {
 		return false
 	}
-	var buf []rune
-	for i, p := range parts {
-		if !c.comps[i].match(p, o, &buf) {
+	var room [64]rune
+	buf := room[:0]
+	for i := range c.comps {
+		p := name
+		if j := strings.IndexByte(name, '/'); j >= 0 {
+			p, name = name[:j], name[j+1:]
+		}
+		var ok bool
+		if ok, buf = c.comps[i].match(p, o, buf); !ok {
 			return false
 		}
 	}
@@ -237,20 +242,19 @@ func (c *component) dotAllowed(name string, o *Options) bool {
 }
 
 // match matches one name component. buf is scratch space.
-func (c *component) match(name string, o *Options, buf *[]rune) bool {
+func (c *component) match(name string, o *Options, buf []rune) (bool, []rune) {
 	if !c.dotAllowed(name, o) {
-		return false
+		return false, buf
 	}
 	if c.valid {
-		syms, ok := decodeAll(name, *buf)
-		*buf = syms
+		syms, ok := decodeAll(name, buf)
+		buf = syms
 		if ok {
-			return matchTokens(c.rtoks, syms, false, o)
+			return matchTokens(c.rtoks, syms, false, o), buf
 		}
 	}
-	syms := bytesOf(name, *buf)
-	*buf = syms
-	return matchTokens(c.btoks, syms, true, o)
+	syms := bytesOf(name, buf)
+	return matchTokens(c.btoks, syms, true, o), syms
 }
 
 // matches reports whether t matches the character c.

@@ -41,7 +41,8 @@ func MatchPrefix(pattern, prefix string, opts *Options) bool {
 	}
 	var buf []rune
 	for j := 0; j < k; j++ {
-		if !c.comps[j].match(parts[j], o, &buf) {
+		var ok bool
+		if ok, buf = c.comps[j].match(parts[j], o, buf); !ok {
 			return false
 		}
 	}

@@ -37,6 +37,12 @@ import (
 type Listing struct {
 	Names []string
 	Types []fs.FileMode
+
+	// Exact reports that the directory finds a name only when its bytes
+	// are equal to an entry's: no name missing from Names can be opened
+	// in it. It is false for a directory that folds case (ext4's and
+	// f2fs's casefold flag) and wherever that cannot be known.
+	Exact bool
 }
 
 // Type returns the type of the entry name, and whether there is one.
@@ -158,7 +164,7 @@ func read(dir string, limit int) (*Listing, Stamp, error) {
 		return nil, Stamp{}, err
 	}
 	defer f.Close()
-	fst := settledStamp(f)
+	fst, exact := settledStamp(f)
 	var ents []fs.DirEntry
 	for {
 		batch, err := f.ReadDir(256)
@@ -174,7 +180,7 @@ func read(dir string, limit int) (*Listing, Stamp, error) {
 		}
 	}
 	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
-	l := &Listing{Names: make([]string, len(ents)), Types: make([]fs.FileMode, len(ents))}
+	l := &Listing{Names: make([]string, len(ents)), Types: make([]fs.FileMode, len(ents)), Exact: exact}
 	for i, e := range ents {
 		l.Names[i], l.Types[i] = e.Name(), e.Type()
 	}

@@ -2,8 +2,10 @@ package dirsnap
 
 import (
 	"os"
+	"runtime"
 	"syscall"
 	"time"
+	"unsafe"
 )
 
 type stamp struct {
@@ -47,12 +49,13 @@ var stableFS = map[int64]bool{
 
 // settledStamp stats the open directory f: its stamp is usable (ok) when
 // the file system keeps change times, and the change time is old enough
-// that a later change cannot carry the same one.
-func settledStamp(f *os.File) Stamp {
+// that a later change cannot carry the same one. exact reports that the
+// directory matches names byte for byte (see Listing.Exact).
+func settledStamp(f *os.File) (s Stamp, exact bool) {
 	var fst syscall.Stat_t
 	sc, err := f.SyscallConn()
 	if err != nil {
-		return Stamp{}
+		return Stamp{}, false
 	}
 	var serr, ferr error
 	var fsst syscall.Statfs_t
@@ -61,15 +64,69 @@ func settledStamp(f *os.File) Stamp {
 		if serr == nil {
 			ferr = syscall.Fstatfs(int(fd), &fsst)
 		}
+		if serr == nil && ferr == nil && exactFS[int64(fsst.Type)] {
+			exact = !caseFolding(fd)
+		}
 	})
-	if err != nil || serr != nil || ferr != nil || !stableFS[int64(fsst.Type)] {
-		return Stamp{}
+	if err != nil || serr != nil || ferr != nil {
+		return Stamp{}, false
+	}
+	if !stableFS[int64(fsst.Type)] {
+		return Stamp{}, exact
 	}
 	st := stamp{uint64(fst.Dev), uint64(fst.Ino), uint64(fst.Nlink), fst.Size, fst.Mtim, fst.Ctim}
 	if !settled(st) {
-		return Stamp{}
+		return Stamp{}, exact
 	}
-	return Stamp{st, true}
+	return Stamp{st, true}, exact
+}
+
+// The file systems whose only way to match a name other than byte for
+// byte is the per-directory case-folding flag (FS_CASEFOLD_FL), which
+// FS_IOC_GETFLAGS reports. xfs (ascii-ci, chosen at mkfs), zfs (a dataset
+// property), overlayfs and the rest are never taken to be exact.
+var exactFS = map[int64]bool{
+	0xEF53:     true, // ext2, ext3, ext4
+	0x9123683E: true, // btrfs
+	0x01021994: true, // tmpfs
+	0xF2F52010: true, // f2fs
+	0xCA451A4E: true, // bcachefs
+}
+
+// fsCasefoldFL is FS_CASEFOLD_FL in the inode flags.
+const fsCasefoldFL = 0x40000000
+
+// caseFolding reports whether the directory open as fd may fold case:
+// true unless FS_IOC_GETFLAGS answers and the flag is clear.
+func caseFolding(fd uintptr) bool {
+	req := getFlagsRequest()
+	if req == 0 {
+		return true
+	}
+	var flags [2]int32 // the kernel writes an int; room for a long
+	for {
+		_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, fd, req, uintptr(unsafe.Pointer(&flags[0])))
+		if errno == syscall.EINTR {
+			continue
+		}
+		if errno != 0 {
+			return true
+		}
+		return flags[0]&fsCasefoldFL != 0
+	}
+}
+
+// getFlagsRequest is FS_IOC_GETFLAGS, _IOR('f', 1, long), on the
+// architectures whose ioctl numbers use the generic layout (0 elsewhere:
+// no directory is taken to be exact).
+func getFlagsRequest() uintptr {
+	switch runtime.GOARCH {
+	case "amd64", "arm64", "riscv64", "loong64", "s390x":
+		return 0x80086601
+	case "386", "arm":
+		return 0x80046601
+	}
+	return 0
 }
 
 func settled(st stamp) bool {

@@ -9,7 +9,7 @@ import (
 
 // Elsewhere than Linux a stamp only identifies the directory (statDir in
 // the unix and windows files): nothing is cached.
-func settledStamp(*os.File) Stamp { return Stamp{} }
+func settledStamp(*os.File) (Stamp, bool) { return Stamp{}, false }
 
 func openDir(path string) (*os.File, error) { return os.Open(path) }
 

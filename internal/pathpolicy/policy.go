@@ -486,25 +486,67 @@ func (p *Policy) maybeSensitive(path string) bool {
 	if strings.HasPrefix(path, ".") || strings.Contains(path, "/.") {
 		return true
 	}
-	if len(p.oddNames) > 0 {
-		lower := strings.ToLower(path)
-		for _, n := range p.oddNames {
-			if strings.Contains(lower, n) {
-				return true
-			}
+	// Lower-casing folds a few non-ASCII letters into ASCII ones (the
+	// Kelvin sign into k): such a path takes the slow way.
+	ascii := isASCII(path)
+	lower := path
+	if !ascii {
+		lower = strings.ToLower(path)
+	}
+	has := func(n string) bool {
+		if ascii {
+			return containsFoldASCII(path, n)
+		}
+		return strings.Contains(lower, n)
+	}
+	for _, n := range p.oddNames {
+		if has(n) {
+			return true
 		}
 	}
-	for _, s := range []string{"/proc", "/etc/", "/run/", "/var/run/", "_netrc", "id_", "Id_", "ID_", "_NETRC"} {
+	for _, s := range []string{"/proc", "/etc/", "/run/", "/var/run/"} {
 		if strings.Contains(path, s) {
 			return true
 		}
 	}
 	// The secret names without a leading dot: _netrc, id_*, credentials.json,
-	// terraform.tfstate (in any case).
-	if !strings.ContainsAny(path, "Ii_CcTtMm") {
-		return false
+	// terraform.tfstate, master.key (in any case).
+	return has("id_") || has("_netrc") || has("credentials") || has("tfstate") || has("master.key")
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
 	}
-	lower := strings.ToLower(path)
-	return strings.Contains(lower, "id_") || strings.Contains(lower, "_netrc") ||
-		strings.Contains(lower, "credentials") || strings.Contains(lower, "tfstate") || strings.Contains(lower, "master.key")
+	return true
+}
+
+// containsFoldASCII reports whether s holds sub in any case; sub is lower
+// case ASCII.
+func containsFoldASCII(s, sub string) bool {
+	if len(sub) == 0 {
+		return true
+	}
+	c0 := sub[0]
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i]|0x20 != c0 && s[i] != c0 {
+			continue
+		}
+		j := 0
+		for ; j < len(sub); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != sub[j] {
+				break
+			}
+		}
+		if j == len(sub) {
+			return true
+		}
+	}
+	return false
 }

@@ -151,8 +151,10 @@ func TestTree(t *testing.T) {
 			t.Errorf("Tree(%s, %+v) = %+v; want secret=%v outside=%v", c.root, c.o, rep, c.secret, c.outside)
 		}
 	}
-	// A followed link that leads out.
+	// A followed link that leads out (a new policy: one policy is one
+	// decision's picture of the file system).
 	os.Symlink(f.r+"/out", clean+"/src/outlink")
+	p = New(&Options{WorkingDirs: []string{f.proj, clean}, Home: f.home})
 	if rep := p.Tree(clean, &TreeOptions{Follow: true}); rep.Outside == "" {
 		t.Errorf("followed link out: %+v", rep)
 	}

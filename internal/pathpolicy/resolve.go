@@ -332,13 +332,14 @@ const rootListLimit = 1024
 
 // fromListing answers an lstat of p from a current listing of its parent,
 // reading the parent if it is a working directory marked by wantListing.
-// Only entries found are answered: a name missing from the listing is
-// asked of the file system (a case-folding directory finds it anyway).
-// Must be called with mu held; it releases it while reading.
-func (c *lstatCache) fromListing(p string) (fs.FileMode, bool) {
+// A name missing from the listing is answered (ENOENT) only when the
+// directory matches names exactly; otherwise it is asked of the file
+// system (a case-folding directory finds it anyway). Must be called with
+// mu held; it releases it while reading.
+func (c *lstatCache) fromListing(p string) (fs.FileMode, error, bool) {
 	i := strings.LastIndexByte(p, '/')
 	if i <= 0 || i == len(p)-1 {
-		return 0, false
+		return 0, nil, false
 	}
 	dir, name := p[:i], p[i+1:]
 	l, ok := c.listing(dir)
@@ -350,14 +351,14 @@ func (c *lstatCache) fromListing(p string) (fs.FileMode, bool) {
 			}
 		}
 		if w < 0 {
-			return 0, false
+			return 0, nil, false
 		}
 		c.want = append(c.want[:w], c.want[w+1:]...)
 		c.mu.Unlock()
 		l, err := dirsnap.Read(dir, rootListLimit)
 		c.mu.Lock()
 		if err != nil {
-			return 0, false
+			return 0, nil, false
 		}
 		if len(c.lists) < maxListings {
 			if c.lists == nil {
@@ -370,20 +371,25 @@ func (c *lstatCache) fromListing(p string) (fs.FileMode, bool) {
 	return typeFromListing(l, name)
 }
 
-func typeFromListing(l *dirsnap.Listing, name string) (fs.FileMode, bool) {
+func typeFromListing(l *dirsnap.Listing, name string) (fs.FileMode, error, bool) {
 	t, ok := l.Type(name)
 	if !ok {
-		return 0, false
+		// The kernel would refuse a name too long or holding a NUL
+		// otherwise than with ENOENT: those are asked.
+		if l.Exact && name != "." && name != ".." && len(name) <= 255 && strings.IndexByte(name, 0) < 0 {
+			return 0, syscall.ENOENT, true
+		}
+		return 0, nil, false
 	}
 	switch {
 	case t.IsDir():
-		return fs.ModeDir, true
+		return fs.ModeDir, nil, true
 	case t&fs.ModeSymlink != 0:
-		return fs.ModeSymlink, true
+		return fs.ModeSymlink, nil, true
 	case t.IsRegular():
-		return 0, true
+		return 0, nil, true
 	}
-	return fs.ModeIrregular, true
+	return fs.ModeIrregular, nil, true
 }
 
 type lstatEntry struct {
@@ -452,10 +458,10 @@ func (c *lstatCache) lstat(p string) (fs.FileMode, error) {
 		return fs.ModeDir, nil
 	}
 	c.mu.Lock()
-	mode, found := c.fromListing(p)
+	mode, lerr, found := c.fromListing(p)
 	c.mu.Unlock()
 	if found {
-		return mode, nil
+		return mode, lerr
 	}
 	mode, err := lstatType(p)
 	c.mu.Lock()
