@@ -327,6 +327,27 @@ func TestDenyRulesFailClosed(t *testing.T) {
 	if _, any := MatchRule("git push:*", "git -c alias.p=push p origin HEAD"); !any {
 		t.Error("deny rule git push:* does not match a git alias")
 	}
+	// Glob patterns that bash turns into the rule's words, in the command
+	// name (which the parser may refuse: r[m] reads as an assignment), a
+	// subcommand, behind git's global options or a wrapper.
+	for _, c := range []struct{ rule, cmd string }{
+		{"rm:*", "/bin/r[m] -rf x"}, {"rm:*", "r[m] -rf x"}, {"rm:*", "/usr/bin/r? x"}, {"rm:*", "env /bin/r* x"},
+		{"rm:*", "sudo -u root /bin/[r]m x"}, {"rm:*", `"r"[m] x`}, {"rm -rf:*", "rm -r[f] x"},
+		{"git push:*", "g[i]t push"}, {"git push:*", "git p[u]sh --force"}, {"git push:*", "/usr/bin/g?t -C . p*sh"},
+		{"git push:*", "git --git-dir=x p[u]sh"}, {"git push:*", "g?t -c a=b push"}, {"git push:*", "timeout 5 git pus?"},
+	} {
+		if _, any := MatchRule(c.rule, c.cmd); !any {
+			t.Errorf("deny rule %s does not match %q", c.rule, c.cmd)
+		}
+	}
+	for _, c := range []struct{ rule, cmd string }{
+		{"rm:*", "ls r*"}, {"rm:*", "cat [r]m.txt"}, {"git push:*", "git p[a]ll"}, {"git push:*", "git log -- *.go"},
+		{"git push:*", "g[i]t status"},
+	} {
+		if _, any := MatchRule(c.rule, c.cmd); any {
+			t.Errorf("deny rule %s matches %q", c.rule, c.cmd)
+		}
+	}
 	for _, cmd := range []string{"ls -la", "git status", `git commit -m "rm old files"`, "cat notes.txt", "echo hello"} {
 		if _, any := MatchRule("rm:*", cmd); any {
 			t.Errorf("deny rule rm:* matches %q", cmd)

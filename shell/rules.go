@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"github.com/toolscope/toolscope/internal/bashglob"
 	"regexp"
 	"strings"
 	"sync"
@@ -43,6 +44,7 @@ type ruleMatcher struct {
 	every bool           // empty content: every command
 	re    *regexp.Regexp // over the words joined by ruleSep; nil if the content is not valid shell words
 	raw   *regexp.Regexp // over the whitespace-normalised source text (deny side)
+	lits  []string       // the content's leading words without a wildcard ("git", "push" for git push:*)
 }
 
 var ruleCache sync.Map
@@ -150,6 +152,17 @@ func buildRule(content string) *ruleMatcher {
 		body = strings.TrimSpace(strings.TrimSuffix(c, ":*"))
 	}
 	if words, ok := ruleWords(body); ok && len(words) > 0 {
+		for _, w := range words {
+			lit, plain := "", true
+			for _, p := range w {
+				lit += p.lit
+				plain = plain && !p.wild
+			}
+			if !plain {
+				break
+			}
+			m.lits = append(m.lits, lit)
+		}
 		// A trailing word that is a lone * is optional: "ls *" matches ls.
 		if last := words[len(words)-1]; !prefix && len(last) == 1 && last[0].wild && len(words) > 1 {
 			words, prefix = words[:len(words)-1], true
@@ -217,6 +230,108 @@ func (m *ruleMatcher) matchRaw(text string) bool {
 		return true
 	}
 	return m.raw != nil && m.raw.MatchString(strings.Join(strings.Fields(text), " "))
+}
+
+// matchGlobbed is the deny side's look at words that are glob patterns
+// (/bin/r[m], g?t p[u]sh): bash replaces such a word by the names it
+// matches, so a pattern among the words a rule spells out literally counts
+// as that word when the pattern matches it (a command name by its base
+// name too). The words are then matched as usual.
+func (m *ruleMatcher) matchGlobbed(argv []word) bool {
+	if m.re == nil || len(m.lits) == 0 || len(argv) == 0 {
+		return false
+	}
+	globbed := false
+	for _, w := range argv {
+		globbed = globbed || w.glob
+	}
+	if !globbed {
+		return false
+	}
+	sub := make([]string, len(argv))
+	for i, w := range argv {
+		sub[i] = w.s
+		if i < len(m.lits) && patternCovers(w, m.lits[i], i == 0) {
+			sub[i] = m.lits[i]
+		}
+	}
+	if m.matchWords(sub) {
+		return true
+	}
+	// g?t -C dir p*sh: git's global options come before the subcommand.
+	if m.lits[0] == "git" && patternCovers(argv[0], "git", true) {
+		i := 1
+		for i < len(argv) && strings.HasPrefix(argv[i].s, "-") {
+			switch argv[i].s {
+			case "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path":
+				i++
+			}
+			i++
+		}
+		if i > 1 && i < len(argv) {
+			return m.matchGlobbed(append([]word{argv[0]}, argv[i:]...))
+		}
+	}
+	return false
+}
+
+// patternCovers reports whether the word may stand for lit: it is lit, or
+// a pattern lit matches; a command name (name) by its base name as well.
+func patternCovers(w word, lit string, name bool) bool {
+	if w.s == lit || name && cmdName(w) == lit {
+		return true
+	}
+	if !w.glob {
+		return false
+	}
+	if bashglob.Match(w.pat, lit, nil) {
+		return true
+	}
+	if name {
+		if i := strings.LastIndexByte(w.pat, '/'); i >= 0 && bashglob.Match(w.pat[i+1:], lit, nil) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchUnparsed is the deny side's last look at a command the parser
+// refused (bash may still run it: mvdan reads r[m] -rf x as a broken
+// array assignment): the rule matches when some token, its quotes and
+// backslashes removed, is the rule's command name, or a pattern that
+// matches it, or a path ending in either, and the rule's other leading
+// words follow, in order, among the later tokens.
+func (m *ruleMatcher) matchUnparsed(command string) bool {
+	if len(m.lits) == 0 {
+		return false
+	}
+	var toks []string
+	for _, tok := range strings.FieldsFunc(command, func(r rune) bool {
+		return strings.ContainsRune(" \t;&|\n\r()`{}<>=", r) || r < ' '
+	}) {
+		toks = append(toks, strings.NewReplacer(`"`, "", "'", "", `\`, "", "$", "").Replace(tok))
+	}
+	covers := func(tok, lit string) bool {
+		return tok == lit || strings.ContainsAny(tok, "*?[") && bashglob.Match(tok, lit, nil)
+	}
+	for i, tok := range toks {
+		if j := strings.LastIndexByte(tok, '/'); j >= 0 {
+			tok = tok[j+1:]
+		}
+		if !covers(tok, m.lits[0]) {
+			continue
+		}
+		k := 1
+		for _, t := range toks[i+1:] {
+			if k < len(m.lits) && covers(t, m.lits[k]) {
+				k++
+			}
+		}
+		if k == len(m.lits) {
+			return true
+		}
+	}
+	return false
 }
 
 // ruleForm is the words rules see for a leaf: unsafe leading assignments
@@ -321,7 +436,7 @@ func MatchRule(content, command string) (all, any bool) {
 func matchRule(m *ruleMatcher, command string, depth int) (all, any bool) {
 	an, ok, unsupported := ruleLeaves(command)
 	if !ok {
-		return false, m.matchRaw(command) || m.matchSegments(command)
+		return false, m.matchRaw(command) || m.matchSegments(command) || m.matchUnparsed(command)
 	}
 	all = !unsupported && len(an.leaves) > 0
 	for _, l := range an.leaves {
@@ -337,6 +452,18 @@ func matchRule(m *ruleMatcher, command string, depth int) (all, any bool) {
 		for _, f := range an.denyForms(l) {
 			if m.matchWords(f) {
 				any = true
+			}
+		}
+		if !any && m.matchGlobbed(l.args) {
+			any = true
+		}
+		if !any {
+			var p peeled
+			an.gather(l.args, &p, 0, false)
+			for _, argv := range p.argvs {
+				if m.matchGlobbed(argv) {
+					any = true
+				}
 			}
 		}
 		if !any && !m.every {
