@@ -75,6 +75,12 @@ func (an *analyzer) checkLeaf(l *leaf) *finding {
 	if hits := an.sensitive(l, &p); len(hits) > 0 {
 		return sensitiveFinding(hits)
 	}
+	for _, argv := range p.argvs {
+		if what := credentialPrinter(argv); what != "" {
+			return &finding{Ask, true, LayerSensitive, what,
+				"Permission required: " + what + ", which is reading a secret"}
+		}
+	}
 	if f := an.redirectDynamic(l); f != nil {
 		return f
 	}

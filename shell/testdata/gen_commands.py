@@ -486,7 +486,6 @@ add("secrets_v2", "allow", ["rg TODO", "rg -n x .", "cat .env.example", "ls -la"
     cwd="../envproj")
 add("secrets_v2", "passthrough", [
     "cat <<< $GITHUB_TOKEN", "cat < $KUBECONFIG", "cat <<EOF\n$AWS_SECRET_ACCESS_KEY\nEOF", "grep x <<< \"$OPENAI_API_KEY\"",
-    "gh auth token", "gh auth status --show-token", "gh auth status -t", "aws configure get aws_secret_access_key",
     "echo $GITHUB_TOKEN", "printf '%s' \"$NPM_TOKEN\"", "cat < \"$HOME/.netrc\"" if False else "wc -c <<< $SECRET",
 ])
 add("secrets_v2", "allow", ["cat .env.example", "cat .env.sample", "cat .env.template", "echo $HOME", "cat <<< hello",
@@ -569,6 +568,20 @@ add("attack_v3", "ask", ["git grep --no-index SECRET", "git grep --no-index -e X
     immune=True, cwd="../envproj")
 add("attack_v3", "ask", ["cat credentials.json", "cat .yarnrc.yml", "head infra/terraform.tfstate", "cat .s3cfg", "cat .htpasswd",
     "git blame --ignore-revs-file ~/.git-credentials a", "git grep -f ~/.netrc"], immune=True)
+
+# A fifth round: commands whose output is a credential are secret reads.
+add("attack_v5", "ask", ["gh auth token", "gh auth status --show-token", "gh auth status -t", "gh --version && gh auth token",
+    "aws configure get aws_secret_access_key", "aws configure get profile.dev.aws_session_token", "aws configure export-credentials",
+    "aws sts get-session-token", "aws ecr get-login-password", "aws secretsmanager get-secret-value --secret-id x",
+    "gcloud auth print-access-token", "gcloud auth application-default print-access-token", "gcloud auth print-identity-token",
+    "gcloud config config-helper", "az account get-access-token", "kubectl config view --raw", "kubectl create token default",
+    "docker-credential-desktop get", "git credential fill", "git -C . credential fill", "git credential-store get",
+    "heroku auth:token", "vault print token", "op read op://vault/item/password", "pass show email/work", "pass email/work",
+    "security find-generic-password -w -s github", "secret-tool lookup service x", "gpg --export-secret-keys -a",
+    "sudo gh auth token", "echo $(gh auth token)", "gh auth token | xclip", "timeout 5 gcloud auth print-access-token"], immune=True)
+add("attack_v5", "allow", ["gh auth status", "gh pr list", "gh --version"])
+add("attack_v5", "passthrough", ["aws configure get region", "gcloud auth list", "kubectl config view", "pass ls", "gh auth login",
+    "git credential-cache exit"])
 
 for r in rows:
     print(json.dumps(r, ensure_ascii=False))
