@@ -2,6 +2,8 @@ package shell
 
 import (
 	"strings"
+
+	"github.com/toolscope/toolscope/internal/pathpolicy"
 )
 
 var (
@@ -110,7 +112,44 @@ func (an *analyzer) editPaths(l *leaf, redirOnly bool) (string, []editPath, bool
 		}
 		paths = append(paths, ep)
 	}
+	if name == "cp" && r.has("r", "R", "a", "recursive", "archive") && r.has("L", "dereference") {
+		// cp -rL copies what every link in the tree leads to: a link to
+		// ~/.ssh brings the keys into the project, where later commands
+		// read them under new names. The sources' trees, links followed,
+		// must stay inside and hold no secret.
+		sources := r.operands
+		if !hasT {
+			sources = sources[:len(sources)-1]
+		}
+		for _, o := range sources {
+			if !an.followedTreeInside(o, l) {
+				return "", nil, false
+			}
+		}
+	}
 	return name, paths, true
+}
+
+// followedTreeInside reports whether the tree at w, every link in it
+// followed, stays inside the working directories and holds no secret.
+func (an *analyzer) followedTreeInside(w word, l *leaf) bool {
+	x := an.judge(w, l)
+	if x.inside() == "" {
+		return false
+	}
+	roots := []pathpolicy.Path{x.Path}
+	if x.glob {
+		roots = x.matches
+	}
+	for _, m := range roots {
+		if !m.Exists {
+			continue
+		}
+		if rep := an.cfg.policy.Tree(m.Resolved.Path, &pathpolicy.TreeOptions{Follow: true, Hidden: true}); !rep.OK() {
+			return false
+		}
+	}
+	return true
 }
 
 // optWord is the word of an option's value (no ~ or glob expansion inside

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"fmt"
+	"github.com/toolscope/toolscope/internal/pathpolicy"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -582,7 +583,93 @@ func (an *analyzer) sensitive(l *leaf, p *peeled) []string {
 			hits = appendUnique(hits, v.s)
 		}
 	}
+	for _, argv := range p.argvs {
+		for _, w := range derefCopySources(argv) {
+			if s := an.followedTreeSecret(w, l); s != "" {
+				hits = appendUnique(hits, w.s+" (holds "+s+")")
+			}
+		}
+	}
 	return hits
+}
+
+// derefCopySources returns the words of a command that copies or archives
+// directory trees with their links followed (cp -rL, cp -aL, rsync -L,
+// tar -h, zip -r without -y): what the links lead to is read and written
+// to the copy. Every non-option word is returned; the caller looks only
+// at those that are directories.
+func derefCopySources(argv []word) []word {
+	if len(argv) < 2 {
+		return nil
+	}
+	name := cmdName(argv[0])
+	has := func(short byte, longs ...string) bool {
+		for _, a := range argv[1:] {
+			s := a.s
+			if s == "--" {
+				return false
+			}
+			for _, lo := range longs {
+				if s == lo || strings.HasPrefix(s, lo+"=") {
+					return true
+				}
+			}
+			if short != 0 && len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.IndexByte(s[1:], short) >= 0 {
+				return true
+			}
+		}
+		return false
+	}
+	switch name {
+	case "cp":
+		if !(has('r', "--recursive") || has('R') || has('a', "--archive")) || !has('L', "--dereference") {
+			return nil
+		}
+	case "rsync":
+		if !has('L', "--copy-links") {
+			return nil
+		}
+	case "tar", "bsdtar", "gtar":
+		if !has('h', "--dereference") {
+			return nil
+		}
+	case "zip":
+		if !has('r', "--recurse-paths") || has('y', "--symlinks") {
+			return nil
+		}
+	default:
+		return nil
+	}
+	var out []word
+	for _, a := range argv[1:] {
+		if a.literal && !strings.HasPrefix(a.s, "-") {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// followedTreeSecret returns a secret that the tree at w reaches, every
+// link in it followed ("" if none, or if w is not a directory).
+func (an *analyzer) followedTreeSecret(w word, l *leaf) string {
+	x := an.judge(w, l)
+	roots := []pathpolicy.Path{x.Path}
+	if x.glob {
+		roots = x.matches
+	}
+	for _, m := range roots {
+		if m.Err != nil || !m.Exists || !an.isDir(m.Resolved.Path) {
+			continue
+		}
+		if m.Secret {
+			return m.Resolved.Path
+		}
+		rep := an.cfg.policy.Tree(m.Resolved.Path, &pathpolicy.TreeOptions{Follow: true, Hidden: true})
+		if rep.Secret != "" {
+			return rep.Secret
+		}
+	}
+	return ""
 }
 
 // judgeName judges a word as a path; a non-literal word is judged on its

@@ -65,7 +65,10 @@ func init() {
 	}
 	for n, f := range map[string][]string{"grep": {"-R", "--dereference-recursive"}, "egrep": {"-R", "--dereference-recursive"},
 		"fgrep": {"-R", "--dereference-recursive"}, "rg": {"-L", "--follow"}, "ag": {"-f", "--follow"}, "tree": {"-l"},
-		"du": {"-L", "--dereference"}, "ls": {"-L", "--dereference"}, "diff": {}} {
+		"du": {"-L", "--dereference"}, "ls": {"-L", "--dereference"},
+		// GNU diff -r follows links to directories (stat, not lstat) unless
+		// --no-dereference; taken as always.
+		"diff": {"*"}} {
 		progSpecs[n].follow = f
 	}
 	// wc and du read the files named inside --files0-from's file: paths the

@@ -139,11 +139,23 @@ type treeWalk struct {
 
 func (w *treeWalk) done() bool { return w.rep.Secret != "" || w.rep.Outside != "" || w.rep.Incomplete }
 
-func (w *treeWalk) walk(dir string) {
-	if w.seen[dir] {
+func (w *treeWalk) walk(dir string) { w.walkIn(dir, false) }
+
+// walkIn walks dir. linksOnly is set below the skipped directories
+// (node_modules, .git) when links are followed: the names there are not
+// the user's, but a link there leads wherever it leads (pnpm's links into
+// a store outside the project, or one planted to reach the home).
+func (w *treeWalk) walkIn(dir string, linksOnly bool) {
+	// A directory walked in full needs no second walk; one walked for its
+	// links only is walked again in full when the user's tree leads to it.
+	key := dir
+	if linksOnly {
+		key = "\x00" + dir
+	}
+	if w.seen[dir] || w.seen[key] {
 		return
 	}
-	w.seen[dir] = true
+	w.seen[key] = true
 	if w.left < 0 {
 		w.rep.Incomplete = true
 		return
@@ -168,7 +180,7 @@ func (w *treeWalk) walk(dir string) {
 			continue
 		}
 		full := filepath.Join(dir, name)
-		if secretName(lower) || isSecretDir(lower) || secretComps(splitLower(full)) {
+		if !linksOnly && (secretName(lower) || isSecretDir(lower) || secretComps(splitLower(full))) {
 			w.rep.Secret = full
 			return
 		}
@@ -188,6 +200,10 @@ func (w *treeWalk) walk(dir string) {
 				}
 			case t.Inside == "" && !t.Harmless:
 				w.rep.Outside = full
+				// A link to the home (or above it) reaches its secrets.
+				if s := w.p.holdsSecretLocation(t.Resolved.Path); s != "" {
+					w.rep.Secret = s
+				}
 			default:
 				if fi, err := os.Stat(full); err == nil && fi.IsDir() && t.Inside != "" {
 					if s := w.p.holdsSecretLocation(t.Resolved.Path); s != "" {
@@ -198,10 +214,13 @@ func (w *treeWalk) walk(dir string) {
 				}
 			}
 		case typ.IsDir():
-			if skipDirs[lower] {
-				continue
+			switch {
+			case linksOnly || skipDirs[lower] && w.o.Follow:
+				w.walkIn(full, true)
+			case skipDirs[lower]:
+			default:
+				w.walk(full)
 			}
-			w.walk(full)
 		}
 	}
 }
