@@ -627,8 +627,36 @@ func codeOption(l *leaf) string {
 		prefixes = []string{"--script-shell", "--node-options", "--call", "-c", "--userconfig", "--globalconfig", "--prefix"}
 	case "cargo":
 		prefixes = []string{"--config", "-Z"}
+	case "find":
+		prefixes = []string{"-exec", "-execdir", "-ok", "-okdir"}
+	case "rg":
+		prefixes = []string{"--pre"}
+	case "tar", "gtar", "bsdtar":
+		prefixes = []string{"--to-command", "--checkpoint-action", "--use-compress-program", "-I", "--rsh-command",
+			"--info-script", "--new-volume-script", "-F"}
+	case "rsync":
+		prefixes = []string{"-e", "--rsh", "--rsync-path"}
+	case "sort":
+		prefixes = []string{"--compress-program"}
+	case "zip":
+		prefixes = []string{"-TT", "--unzip-command"}
+	case "man":
+		prefixes = []string{"-P", "--pager", "-H", "--html"}
+	case "ssh", "scp", "sftp":
+		return sshCodeOption(name, args)
 	default:
 		return ""
+	}
+	if name == "git" {
+		// Subcommands that run a command line: git submodule foreach CMD,
+		// git bisect run CMD; and options of others.
+		prefixes = append(prefixes, "-O", "--open-files-in-pager", "--template", "--exec-path", "--sendmail-cmd",
+			"--smtp-server", "--index-filter", "--tree-filter", "--msg-filter", "--env-filter", "--commit-filter",
+			"--parent-filter", "--tag-name-filter")
+		pos := positionals(gitArgsAfterGlobals(args), 2)
+		if len(pos) == 2 && (pos[0] == "submodule" && pos[1] == "foreach" || pos[0] == "bisect" && pos[1] == "run") {
+			return pos[0] + " " + pos[1]
+		}
 	}
 	for _, a := range args {
 		if a.s == "--" {
@@ -641,6 +669,54 @@ func codeOption(l *leaf) string {
 		}
 	}
 	return ""
+}
+
+// sshCodeOption returns an ssh, scp or sftp option that runs a local
+// command or reads a configuration that may (-o ProxyCommand=..., -F
+// FILE, scp -S PROGRAM), or "".
+func sshCodeOption(name string, args []word) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i].s
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			if name == "ssh" {
+				return "" // the destination: what follows is the remote command
+			}
+			continue
+		}
+		var val string
+		switch {
+		case a == "-o" && i+1 < len(args):
+			val = args[i+1].s
+		case strings.HasPrefix(a, "-o"):
+			val = a[2:]
+		case a == "-F" || strings.HasPrefix(a, "-F"), name != "ssh" && (a == "-S" || strings.HasPrefix(a, "-S")),
+			name == "sftp" && (a == "-D" || strings.HasPrefix(a, "-D")):
+			return a
+		default:
+			continue
+		}
+		key := strings.ToLower(strings.TrimLeft(val, " \t"))
+		for _, k := range []string{"proxycommand", "localcommand", "permitlocalcommand", "knownhostscommand", "match", "include"} {
+			if strings.HasPrefix(key, k) {
+				return a + " " + val
+			}
+		}
+	}
+	return ""
+}
+
+// gitArgsAfterGlobals drops git's global options from args (what follows
+// git itself).
+func gitArgsAfterGlobals(args []word) []word {
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i].s, "-") {
+		switch args[i].s {
+		case "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path":
+			i++
+		}
+		i++
+	}
+	return args[min(i, len(args)):]
 }
 
 // matchHidden is the deny side's fail-closed look at what a simple command
