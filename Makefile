@@ -26,6 +26,7 @@ fuzz:
 	go test -run '^$$' -fuzz FuzzAnalyze -fuzztime 20s ./shell
 	go test -run '^$$' -fuzz FuzzFastParse -fuzztime 20s ./shell
 	go test -run '^$$' -fuzz FuzzMatchRule -fuzztime 20s ./shell
+	go test -run '^$$' -fuzz FuzzMemberPath -fuzztime 20s ./shell
 	go test -run '^$$' -fuzz FuzzReadLines -fuzztime 20s ./internal/textfile
 	go test -run '^$$' -fuzz FuzzToCRLF -fuzztime 20s ./internal/textfile
 	go test -run '^$$' -fuzz FuzzUnified -fuzztime 20s ./internal/udiff

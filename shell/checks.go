@@ -584,6 +584,13 @@ func (an *analyzer) sensitive(l *leaf, p *peeled) []string {
 		}
 	}
 	for _, argv := range p.argvs {
+		if e, ok := extractionOf(argv); ok {
+			var found []string
+			found, l.opaque = an.extractionHits(e, l)
+			for _, h := range found {
+				hits = appendUnique(hits, h)
+			}
+		}
 		for _, w := range derefCopySources(argv) {
 			if s := an.followedTreeSecret(w, l); s != "" {
 				hits = appendUnique(hits, w.s+" (holds "+s+")")

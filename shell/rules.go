@@ -443,7 +443,10 @@ func matchRule(m *ruleMatcher, command string, depth int) (all, any bool) {
 		form, clean := ruleForm(l)
 		clean = clean && !writesFile(l)
 		hit := m.matchWords(form)
-		if !hit || !clean || m.wild && codeOption(l) != "" {
+		// An archive extraction writes what the archive holds: only the
+		// full analysis (Analysis.AllowedBy), which reads its members,
+		// lets a wildcard rule cover it.
+		if !hit || !clean || m.wild && (codeOption(l) != "" || isExtraction(l)) {
 			all = false
 		}
 		if hit || m.matchRaw(l.text) {
@@ -568,7 +571,7 @@ func (a *Analysis) AllowedBy(contents []string) ([]string, bool) {
 		}
 		form, _ := ruleForm(c.leaf)
 		found := false
-		risky := codeOption(c.leaf)
+		risky := riskyOption(c.leaf)
 		for _, content := range contents {
 			if risky != "" && compileRule(content).wild {
 				// A wildcard rule (git push:*) was written for the command,
@@ -600,6 +603,26 @@ func (a *Analysis) AllowedBy(contents []string) ([]string, bool) {
 	return used, true
 }
 
+// isExtraction reports an archive extraction (tar -x, unzip).
+func isExtraction(l *leaf) bool {
+	if len(l.args) == 0 {
+		return false
+	}
+	name, args := runName(l.args)
+	_, ok := extractionOf(append([]word{{s: name}}, args...))
+	return ok
+}
+
+// riskyOption is codeOption, or why what the command writes is unknown
+// (an archive whose members could not be read): either way a wildcard
+// rule was not written for it.
+func riskyOption(l *leaf) string {
+	if s := codeOption(l); s != "" {
+		return s
+	}
+	return l.opaque
+}
+
 // codeOption returns the first argument of a simple command that makes it
 // run a program the command line chooses (git push --receive-pack=CMD,
 // make --eval=..., make CC=..., go test -toolexec=CMD, npm test
@@ -629,6 +652,12 @@ func codeOption(l *leaf) string {
 		prefixes = []string{"--config", "-Z"}
 	case "find":
 		prefixes = []string{"-exec", "-execdir", "-ok", "-okdir"}
+	case "curl":
+		// A config file may name any output file, or run nothing but
+		// write anywhere (output = .git/hooks/x).
+		prefixes = []string{"-K", "--config"}
+	case "wget":
+		prefixes = []string{"-e", "--execute", "--config"}
 	case "rg":
 		prefixes = []string{"--pre"}
 	case "tar", "gtar", "bsdtar":
@@ -819,7 +848,7 @@ func (a *Analysis) Suggestions() []string {
 			return nil
 		}
 		form, _ := ruleForm(c.leaf)
-		s := suggestFor(form, codeOption(c.leaf) != "")
+		s := suggestFor(form, riskyOption(c.leaf) != "")
 		if s == "" {
 			return nil
 		}

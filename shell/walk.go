@@ -97,6 +97,7 @@ type leaf struct {
 	planned    *roPlan // the read-only plan, once made
 	roButTaint bool    // it would be read-only but for the taint
 	needsEnv   bool    // it is read-only only with the hardened environment
+	opaque     string  // what it writes cannot be known (an archive's members): wildcard rules do not cover it
 }
 
 type walker struct {

@@ -1,0 +1,443 @@
+package shell
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"compress/bzip2"
+	"compress/gzip"
+	"errors"
+	"io"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// Extracting an archive writes the paths its members name, which the
+// command line does not show: tar -xf a.tar may write .git/hooks/pre-commit
+// (run by the next commit) or, with a member ../x or a symbolic link that
+// a later member writes through, a file outside the project. The analyser
+// reads the members' names (never their contents) of a local archive, the
+// way tar -t would, and judges each as a write:
+//
+//   - a member that lands on a protected or secret path (.git/..., .bashrc,
+//     .env) or outside the extraction directory, or a link that leads out
+//     of it, makes the command an ask no rule passes, like any other
+//     protected write;
+//   - an archive that cannot be read within the bounds below (xz or zstd
+//     compression, standard input, an archive made earlier in the same
+//     line, one too large, name rewriting with --transform) is opaque: a
+//     wildcard allow rule (Bash(tar:*)) does not cover it, as it does not
+//     cover the options that run another program.
+const (
+	// maxArchiveMembers bounds the members read.
+	maxArchiveMembers = 4096
+	// maxArchiveRead bounds the bytes read from a compressed archive,
+	// which must be decompressed to reach its headers (about a
+	// millisecond of gzip per 300 KB); an uncompressed tar is read header
+	// by header, seeking over the contents.
+	maxArchiveRead = 2 << 20
+)
+
+// extraction is what an archive extractor was asked to do.
+type extraction struct {
+	archive word   // the archive file
+	dest    word   // the directory members land in (the command's cwd if empty)
+	strip   int    // leading components removed (tar --strip-components)
+	abs     bool   // absolute member names are kept (tar -P)
+	opaque  string // why the members cannot be known, "" if they can
+}
+
+// extractionOf recognises tar -x (also bsdtar, the old form tar xf) and
+// unzip; ok is false for every other command.
+func extractionOf(argv []word) (e extraction, ok bool) {
+	if len(argv) < 2 {
+		return e, false
+	}
+	switch cmdName(argv[0]) {
+	case "tar", "gtar", "bsdtar":
+		return tarExtraction(argv[1:])
+	case "unzip":
+		return unzipExtraction(argv[1:])
+	}
+	return e, false
+}
+
+func tarExtraction(args []word) (e extraction, ok bool) {
+	extract, haveFile := false, false
+	dests := 0
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		s := a.s
+		next := func() (word, bool) {
+			if i+1 < len(args) {
+				i++
+				return args[i], true
+			}
+			return word{}, false
+		}
+		switch {
+		case s == "--":
+			i = len(args)
+		case strings.HasPrefix(s, "--"):
+			name, val, hasVal := strings.Cut(s[2:], "=")
+			// GNU tar takes unambiguous prefixes of long options.
+			is := func(full string, min int) bool {
+				return len(name) >= min && strings.HasPrefix(full, name)
+			}
+			getVal := func() (word, bool) {
+				if hasVal {
+					return optWord(val), true
+				}
+				return next()
+			}
+			switch {
+			case is("extract", 3) || is("get", 3):
+				extract = true
+			case is("file", 3):
+				if w, ok := getVal(); ok {
+					e.archive, haveFile = w, true
+				}
+			case is("directory", 3):
+				if w, ok := getVal(); ok {
+					e.dest = w
+					dests++
+				}
+			case is("strip-components", 3):
+				w, _ := getVal()
+				n, err := strconv.Atoi(w.s)
+				if err != nil || n < 0 {
+					e.opaque = "tar --strip-components " + w.s
+				}
+				e.strip = n
+			case is("absolute-names", 3):
+				e.abs = true
+			case is("transform", 3) || is("xform", 2):
+				e.opaque = "tar " + s + " renames the members"
+			case is("files-from", 7) || is("exclude-from", 9):
+				getVal()
+			}
+		case strings.HasPrefix(s, "-") && len(s) > 1 || i == 0 && !strings.HasPrefix(s, "-"):
+			// Bundled short options; the first word may omit the dash
+			// (tar xzf a.tgz), and then the values follow in order.
+			letters := strings.TrimPrefix(s, "-")
+			old := !strings.HasPrefix(s, "-")
+			for j := 0; j < len(letters); j++ {
+				c := letters[j]
+				takes := strings.IndexByte("fCTXbgHKLNVIFs", c) >= 0
+				var val word
+				if takes {
+					if !old && j+1 < len(letters) {
+						val = optWord(letters[j+1:])
+						j = len(letters)
+					} else if w, ok := next(); ok {
+						val = w
+					}
+				}
+				switch c {
+				case 'x':
+					extract = true
+				case 'f':
+					e.archive, haveFile = val, true
+				case 'C':
+					e.dest = val
+					dests++
+				case 'P':
+					e.abs = true
+				case 's':
+					e.opaque = "tar -s renames the members"
+				}
+			}
+		}
+	}
+	if !extract {
+		return e, false
+	}
+	switch {
+	case !haveFile || e.archive.s == "-" || e.archive.s == "":
+		e.opaque = "tar reads the archive from standard input or a tape"
+	case strings.Contains(e.archive.s, ":") && !strings.HasPrefix(e.archive.s, "/") && !strings.HasPrefix(e.archive.s, "."):
+		e.opaque = "tar reads a remote archive " + e.archive.s
+	case dests > 1:
+		e.opaque = "tar -C given more than once"
+	}
+	return e, true
+}
+
+func unzipExtraction(args []word) (e extraction, ok bool) {
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		switch {
+		case s == "-P":
+			i++ // the password
+		case s == "-d" || s == "-x":
+			if i+1 < len(args) {
+				i++
+				if s == "-d" {
+					e.dest = args[i]
+				} else {
+					i = len(args) // -x lists members to leave out
+				}
+			}
+		case strings.HasPrefix(s, "-d") && len(s) > 2:
+			e.dest = optWord(s[2:])
+		case strings.HasPrefix(s, "-") && len(s) > 1:
+			if strings.ContainsAny(s[1:], "lvtzZ") {
+				return e, false // lists or tests, writes nothing
+			}
+		case e.archive.s == "":
+			e.archive = args[i]
+		}
+	}
+	if e.archive.s == "" || e.archive.s == "-" {
+		e.opaque = "unzip without a readable archive"
+	}
+	return e, true
+}
+
+// archiveMember is one member's name and, for a link, its target.
+type archiveMember struct {
+	name     string
+	link     string
+	symlink  bool
+	hardlink bool
+}
+
+var errArchiveTooLarge = errors.New("archive too large to inspect")
+
+// archiveMembers reads the member list of the archive at p.
+func archiveMembers(p string) ([]archiveMember, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	var magic [262]byte
+	n, _ := io.ReadFull(f, magic[:])
+	head := magic[:n]
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	switch {
+	case bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.HasPrefix(head, []byte("PK\x05\x06")):
+		return zipMembers(f, fi.Size())
+	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
+		zr, err := gzip.NewReader(&budgetReader{r: bufio.NewReader(f), left: maxArchiveRead})
+		if err != nil {
+			return nil, err
+		}
+		return tarMembers(zr)
+	case bytes.HasPrefix(head, []byte("BZh")):
+		return tarMembers(bzip2.NewReader(&budgetReader{r: bufio.NewReader(f), left: maxArchiveRead}))
+	case len(head) >= 262 && string(head[257:262]) == "ustar":
+		return tarMembers(f) // *os.File seeks over the contents
+	}
+	return nil, errors.New("compression or format not inspected")
+}
+
+func zipMembers(f *os.File, size int64) ([]archiveMember, error) {
+	zr, err := zip.NewReader(f, size)
+	if err != nil {
+		return nil, err
+	}
+	if len(zr.File) > maxArchiveMembers {
+		return nil, errArchiveTooLarge
+	}
+	var out []archiveMember
+	for _, zf := range zr.File {
+		m := archiveMember{name: zf.Name}
+		if zf.Mode()&os.ModeSymlink != 0 {
+			// The target is the member's content: read it, bounded.
+			m.symlink = true
+			if zf.UncompressedSize64 > 4096 {
+				return nil, errArchiveTooLarge
+			}
+			rc, err := zf.Open()
+			if err != nil {
+				return nil, err
+			}
+			b, err := io.ReadAll(io.LimitReader(rc, 4097))
+			rc.Close()
+			if err != nil {
+				return nil, err
+			}
+			m.link = string(b)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+func tarMembers(r io.Reader) ([]archiveMember, error) {
+	tr := tar.NewReader(r)
+	var out []archiveMember
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			if errors.Is(err, errArchiveTooLarge) {
+				return nil, err
+			}
+			return nil, err
+		}
+		if len(out) >= maxArchiveMembers {
+			return nil, errArchiveTooLarge
+		}
+		m := archiveMember{name: h.Name, link: h.Linkname}
+		switch h.Typeflag {
+		case tar.TypeSymlink:
+			m.symlink = true
+		case tar.TypeLink:
+			m.hardlink = true
+		}
+		out = append(out, m)
+	}
+}
+
+// budgetReader fails with errArchiveTooLarge after left bytes.
+type budgetReader struct {
+	r    io.Reader
+	left int
+}
+
+func (b *budgetReader) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		return 0, errArchiveTooLarge
+	}
+	if len(p) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.r.Read(p)
+	b.left -= n
+	return n, err
+}
+
+// memberPath returns where a member lands relative to the extraction
+// directory, and whether it stays below it (a member named ../x or, unless
+// kept with -P, /etc/x as tar strips the slash).
+func memberPath(name string, strip int, abs bool) (rel string, absolute string, inside bool) {
+	if strings.HasPrefix(name, "/") {
+		if abs {
+			return "", path.Clean(name), false
+		}
+		name = strings.TrimLeft(name, "/")
+	}
+	parts := strings.Split(name, "/")
+	var kept []string
+	for _, p := range parts {
+		if p == "" || p == "." {
+			continue
+		}
+		kept = append(kept, p)
+	}
+	if strip > 0 {
+		if strip >= len(kept) {
+			return "", "", true // dropped
+		}
+		kept = kept[strip:]
+	}
+	depth := 0
+	for _, p := range kept {
+		if p == ".." {
+			if depth--; depth < 0 {
+				return "", "", false
+			}
+		} else {
+			depth++
+		}
+	}
+	return path.Clean(strings.Join(kept, "/")), "", true
+}
+
+// linkLeadsOut reports whether a link member at rel, with target t, leads
+// out of the extraction directory.
+func linkLeadsOut(rel, t string) bool {
+	if t == "" {
+		return false
+	}
+	if strings.HasPrefix(t, "/") {
+		return true
+	}
+	_, _, in := memberPath(path.Join(path.Dir(rel), t), 0, false)
+	return !in || strings.HasPrefix(path.Clean(path.Join(path.Dir(rel), t)), "..")
+}
+
+// extractionHits judges the members of an extraction as writes. It returns
+// the protected, secret or outside paths they reach (for an immune ask),
+// and why the members cannot be known ("" when they can).
+func (an *analyzer) extractionHits(e extraction, l *leaf) (hits []string, opaque string) {
+	if e.opaque != "" {
+		return nil, e.opaque
+	}
+	if !e.archive.literal || e.archive.glob || !e.dest.literal && e.dest.s != "" {
+		return nil, "the archive or the directory is known only at run time"
+	}
+	if l.tainted || l.afterEdit {
+		return nil, "the archive may be made or changed earlier in the command line"
+	}
+	ax := an.judge(e.archive, l)
+	if ax.Path.Err != nil || !ax.Resolved.Exists {
+		return nil, "the archive " + e.archive.s + " cannot be read now"
+	}
+	members, err := archiveMembers(ax.Resolved.Path)
+	if err != nil {
+		return nil, "the members of " + e.archive.s + " cannot be listed (" + err.Error() + ")"
+	}
+	dest := l.cwd
+	if e.dest.s != "" {
+		dx := an.judge(e.dest, l)
+		if dx.Path.Err != nil {
+			return nil, "the directory " + e.dest.s + " cannot be resolved"
+		}
+		dest = dx.Resolved.Path
+	}
+	for _, m := range members {
+		rel, abs, inside := memberPath(m.name, e.strip, e.abs)
+		switch {
+		case abs != "":
+			hits = appendUnique(hits, e.archive.s+" (writes "+abs+")")
+			continue
+		case !inside:
+			hits = appendUnique(hits, e.archive.s+" (writes "+m.name+", outside "+dest+")")
+			continue
+		case rel == "" || rel == ".":
+			continue
+		}
+		if m.hardlink {
+			// A hard link names another member, from the extraction
+			// directory; one named /etc/x or ../x links a file outside,
+			// which a later member of the same name then overwrites.
+			if _, labs, lin := memberPath(m.link, 0, e.abs); labs != "" || !lin || strings.HasPrefix(m.link, "/") {
+				hits = appendUnique(hits, e.archive.s+" (links "+m.name+" to "+m.link+")")
+				continue
+			}
+		}
+		if m.symlink {
+			if linkLeadsOut(rel, m.link) {
+				hits = appendUnique(hits, e.archive.s+" (links "+m.name+" to "+m.link+")")
+				continue
+			}
+			// A link to a protected place inside (hooks -> .git/hooks).
+			if t := an.cfg.policy.Classify(dest + "/" + path.Join(path.Dir(rel), m.link)); t.Protected || t.Secret {
+				hits = appendUnique(hits, e.archive.s+" (links "+m.name+" to "+m.link+")")
+				continue
+			}
+		}
+		x := an.cfg.policy.Classify(dest + "/" + rel)
+		if x.Protected || x.Secret {
+			hits = appendUnique(hits, e.archive.s+" (writes "+m.name+")")
+		}
+	}
+	return hits, ""
+}
