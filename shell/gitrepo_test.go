@@ -363,6 +363,14 @@ func TestDenyRulesFailClosed(t *testing.T) {
 		{"rm:*", "sudo -u root /bin/[r]m x"}, {"rm:*", `"r"[m] x`}, {"rm -rf:*", "rm -r[f] x"},
 		{"git push:*", "g[i]t push"}, {"git push:*", "git p[u]sh --force"}, {"git push:*", "/usr/bin/g?t -C . p*sh"},
 		{"git push:*", "git --git-dir=x p[u]sh"}, {"git push:*", "g?t -c a=b push"}, {"git push:*", "timeout 5 git pus?"},
+		// Words known only at run time where the rule has a word.
+		{"git push:*", "git $sub origin"}, {"git push:*", `git "$x" --force`}, {"rm -rf:*", "rm $flags x"},
+		// Other names for the program, scripts from text.
+		{"rm:*", "xargs -I{} sh -c {} <<< 'rm -rf x'"}, {"rm:*", "xargs -I % sh -c % <<< 'rm -rf x'"},
+		{"rm:*", "xargs <<< 'rm x'"}, {"rm:*", "xargs sh -c {} <<< 'rm -rf x'"},
+		{"rm:*", "shopt -s expand_aliases\nalias r=rm\nr x"}, {"rm:*", "alias r='sudo rm'"},
+		{"rm:*", "ln -s /bin/rm r; ./r x"}, {"rm:*", "cp /bin/rm ./r && ./r x"}, {"rm:*", `cp "$(command -v rm)" r`},
+		{"rm:*", "ln -s `which rm` r"}, {"git push:*", `f() { git "$@"; }; f push`},
 	} {
 		if _, any := MatchRule(c.rule, c.cmd); !any {
 			t.Errorf("deny rule %s does not match %q", c.rule, c.cmd)
@@ -370,7 +378,9 @@ func TestDenyRulesFailClosed(t *testing.T) {
 	}
 	for _, c := range []struct{ rule, cmd string }{
 		{"rm:*", "ls r*"}, {"rm:*", "cat [r]m.txt"}, {"git push:*", "git p[a]ll"}, {"git push:*", "git log -- *.go"},
-		{"git push:*", "g[i]t status"},
+		{"git push:*", "g[i]t status"}, {"git push:*", "git log $file"}, {"git push:*", `git commit -m "$msg"`},
+		{"rm:*", "xargs ls <<< a"}, {"rm:*", "alias ll='ls -l'"}, {"rm:*", "cp a.txt b.txt"}, {"rm:*", "ln -s src/x y"},
+		{"rm:*", "f() { ls; }; f"},
 	} {
 		if _, any := MatchRule(c.rule, c.cmd); any {
 			t.Errorf("deny rule %s matches %q", c.rule, c.cmd)

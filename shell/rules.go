@@ -233,17 +233,18 @@ func (m *ruleMatcher) matchRaw(text string) bool {
 }
 
 // matchGlobbed is the deny side's look at words that are glob patterns
-// (/bin/r[m], g?t p[u]sh): bash replaces such a word by the names it
-// matches, so a pattern among the words a rule spells out literally counts
-// as that word when the pattern matches it (a command name by its base
-// name too). The words are then matched as usual.
+// (/bin/r[m], g?t p[u]sh) or known only at run time (git $sub): bash
+// replaces such a word by the names it matches, or the value, so such a
+// word among those a rule spells out literally counts as that word when
+// it may be it (a command name by its base name too). The words are then
+// matched as usual.
 func (m *ruleMatcher) matchGlobbed(argv []word) bool {
 	if m.re == nil || len(m.lits) == 0 || len(argv) == 0 {
 		return false
 	}
 	globbed := false
-	for _, w := range argv {
-		globbed = globbed || w.glob
+	for i, w := range argv {
+		globbed = globbed || w.glob || i < len(m.lits) && !w.literal
 	}
 	if !globbed {
 		return false
@@ -280,6 +281,9 @@ func (m *ruleMatcher) matchGlobbed(argv []word) bool {
 func patternCovers(w word, lit string, name bool) bool {
 	if w.s == lit || name && cmdName(w) == lit {
 		return true
+	}
+	if !w.literal {
+		return true // known only at run time ("git $sub", "rm $flags x")
 	}
 	if !w.glob {
 		return false
@@ -495,6 +499,11 @@ func matchRule(m *ruleMatcher, command string, depth int) (all, any bool) {
 	if !any && !ok {
 		any = m.matchSegments(command)
 	}
+	if !any && unsupported {
+		// Constructs the walk does not model (a function that runs its
+		// arguments: f() { git "$@"; }; f push): the tokens decide.
+		any = m.matchUnparsed(command)
+	}
 	return all, any
 }
 
@@ -700,6 +709,108 @@ func codeOption(l *leaf) string {
 	return ""
 }
 
+// matchMade is the deny side's look at commands that make another name
+// for the rule's command or feed it its script from text:
+//
+//   - alias r=rm (bash -c expands aliases defined on an earlier line once
+//     expand_aliases is set), the value matched as a command line, and
+//     its command name alone;
+//   - ln -s /bin/rm r, cp "$(command -v rm)" r, install, mv: a copy or
+//     link of the program under a name no rule knows;
+//   - xargs fed by a here-string or here-document: the commands it would
+//     run with that input (xargs -I{} sh -c {} <<< 'rm -rf x').
+func (m *ruleMatcher) matchMade(l *leaf, depth int) bool {
+	if len(l.args) == 0 || len(m.lits) == 0 {
+		return false
+	}
+	name, args := runName(l.args)
+	lit := m.lits[0]
+	mentions := func(w word) bool {
+		if cmdName(w) == lit || patternCovers(w, lit, true) {
+			return true
+		}
+		if w.literal {
+			return false
+		}
+		for _, f := range strings.FieldsFunc(w.s, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.+", r))
+		}) {
+			if f == lit {
+				return true
+			}
+		}
+		return false
+	}
+	switch name {
+	case "alias":
+		for _, a := range args {
+			_, v, ok := strings.Cut(a.s, "=")
+			if !ok {
+				continue
+			}
+			if f := strings.Fields(v); len(f) > 0 && (f[0] == lit || strings.HasSuffix(f[0], "/"+lit)) {
+				return true
+			}
+			if depth < maxScriptDepth {
+				if _, any := matchRule(m, v, depth+1); any {
+					return true
+				}
+			}
+		}
+	case "ln", "link", "cp", "install", "mv", "rsync":
+		for _, a := range args {
+			if !strings.HasPrefix(a.s, "-") && mentions(a) {
+				return true
+			}
+		}
+	case "xargs":
+		var body string
+		for _, r := range l.redirs {
+			if r.hdoc {
+				body += r.body.s + "\n"
+			}
+		}
+		if body == "" || depth >= maxScriptDepth {
+			return false
+		}
+		replace := ""
+		for i, a := range args {
+			switch {
+			case (a.s == "-I" || a.s == "--replace") && i+1 < len(args):
+				replace = args[i+1].s
+			case strings.HasPrefix(a.s, "-I") && len(a.s) > 2:
+				replace = a.s[2:]
+			case a.s == "-i" || a.s == "--replace=" || strings.HasPrefix(a.s, "--replace="):
+				replace = strings.TrimPrefix(strings.TrimPrefix(a.s, "--replace="), "-i")
+				if replace == "" {
+					replace = "{}"
+				}
+			}
+		}
+		run := skipOpts(args, "ILnPsdEa", "max-args max-lines max-procs max-chars delimiter arg-file process-slot-var")
+		for _, line := range strings.Split(strings.TrimRight(body, "\n"), "\n") {
+			var b strings.Builder
+			for i, w := range run {
+				if i > 0 {
+					b.WriteByte(' ')
+				}
+				v := w.s
+				if replace != "" {
+					v = strings.ReplaceAll(v, replace, line)
+				}
+				b.WriteString(ruleQuote(v))
+			}
+			if replace == "" {
+				b.WriteString(" " + line)
+			}
+			if _, any := matchRule(m, b.String(), depth+1); any {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // sshCodeOption returns an ssh, scp or sftp option that runs a local
 // command or reads a configuration that may (-o ProxyCommand=..., -F
 // FILE, scp -S PROGRAM), or "".
@@ -757,6 +868,9 @@ func gitArgsAfterGlobals(args []word) []word {
 // which can rename any git command.
 func (m *ruleMatcher) matchHidden(l *leaf, form []string, depth int) bool {
 	if len(l.args) > 0 && !l.args[0].literal {
+		return true
+	}
+	if m.matchMade(l, depth) {
 		return true
 	}
 	// A message (git commit -m "rm old files") is text, not a command.
