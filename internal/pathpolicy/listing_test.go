@@ -62,12 +62,20 @@ func TestListingsAcrossPolicies(t *testing.T) {
 		t.Errorf("src holds .env now: %+v", r)
 	}
 	// The project replaced by a link to /: the working directory is
-	// resolved again (it is / now, as configured), never taken for the
-	// directory it was.
+	// resolved again, never taken for the directory it was, and a working
+	// directory that now leads to / is no working directory at all (the
+	// whole file system would be "inside").
 	warm()
 	os.Rename(proj, proj+".old")
 	os.Symlink("/", proj)
-	if x := judge(filepath.Join(proj, "etc", "passwd")); x.Resolved.Path != "/etc/passwd" || x.Inside != "/" {
+	if x := judge(filepath.Join(proj, "etc", "passwd")); x.Resolved.Path != "/etc/passwd" || x.Inside != "" {
 		t.Errorf("proj/etc/passwd with proj -> /: %+v", x)
+	}
+	if x := judge("/etc/passwd"); x.Inside != "" {
+		t.Errorf("/etc/passwd with proj -> /: %+v", x)
+	}
+	// / configured as such stays a working directory.
+	if x := New(&Options{WorkingDirs: []string{"/"}, Home: home}).Classify("/etc/hostname"); x.Inside != "/" {
+		t.Errorf("/etc/hostname with / configured: %+v", x)
 	}
 }

@@ -66,14 +66,21 @@ var DefaultProtectedFiles = []string{
 	".env", ".envrc",
 	".kube/config", ".docker/config.json",
 	".mcp.json", ".pre-commit-config.yaml", ".lefthook.yml", "lefthook.yml",
+	// Files a tool loads from the directory it runs in, or at start-up,
+	// that run commands: debugger init files, vim's exrc, cargo's runner
+	// and linker, yarn's yarnPath, curl's and wget's defaults, tmux's
+	// run-shell.
+	".gdbinit", ".lldbinit", ".exrc", ".nvimrc", ".nvim.lua", ".vimrc",
+	".cargo/config.toml", ".cargo/config", ".yarnrc.yml", ".yarnrc", ".curlrc", ".wgetrc", ".tmux.conf",
 }
 
 // DefaultProtectedDirs are directory names no tool may write into without
 // asking, wherever they are.
 // .claude, .cursor, .gemini and .codex hold coding agents' own settings
-// and hooks, .husky git hooks.
+// and hooks, .husky git hooks, .hg Mercurial's repository and its hooks
+// (.hg/hgrc).
 var DefaultProtectedDirs = []string{".git", ".vscode", ".idea", ".ssh", ".aws", ".gnupg", ".claude", ".husky",
-	".cursor", ".gemini", ".codex"}
+	".cursor", ".gemini", ".codex", ".hg"}
 
 // harmlessRoots may be read by anyone: system programs, libraries and
 // documentation, and a few files that describe the machine. Reading them

@@ -436,6 +436,11 @@ func (p *Policy) resolveRoot(d string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
+	if r.Path == "/" && filepath.Clean(d) != "/" {
+		// A working directory replaced by a link to / (mv proj x; ln -s /
+		// proj) would put the whole file system inside: it is dropped.
+		return "", false
+	}
 	if st, err := dirsnap.Stat(r.Path); err == nil && st.Dev() != 0 && rootCacheSize.Load() < maxRootCache {
 		if _, loaded := rootCache.LoadOrStore(d, rootEntry{r.Path, st.Dev(), st.Ino()}); !loaded {
 			rootCacheSize.Add(1)
