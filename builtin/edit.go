@@ -21,6 +21,12 @@ import (
 //go:embed edit.md
 var editDescription string
 
+// maxEditSize is the largest file Edit changes: it holds the file, the
+// changed copy and the diff shown to the model in memory (about four times
+// the file's size at peak). Larger files are refused with a message that
+// names a streaming alternative.
+const maxEditSize = 64 << 20
+
 // Edit is the exact-replacement editing tool. See the package documentation.
 type Edit struct{ pathRules }
 
@@ -64,11 +70,17 @@ func (e *Edit) edit(p, oldS, newS string, all bool, st *tool.State) *tool.Chunk 
 	if oldS == newS {
 		return tool.Errorf("Error: old_string and new_string are identical. No changes to make.")
 	}
+	s := lastSeen(p, st)
+	lock, bad := lockFor(s)
+	if bad != nil {
+		return bad
+	}
+	defer lock.Unlock()
 	fi, err := os.Stat(p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && oldS == "":
-		if err := commit(p, []byte(newS), st); err != nil {
-			return tool.Errorf("Error writing file: %v", err)
+		if err := commit(p, []byte(newS), st, lock, s, nil); err != nil {
+			return commitError(p, err, st, s)
 		}
 		return &tool.Chunk{Content: []tool.Block{tool.TextBlock(fmt.Sprintf("Created the new file %s (%d lines).", p, countLines(newS)))},
 			Metadata: map[string]any{"file_path": p, "created": true, "occurrences": 0, "diff": udiff.Unified("/dev/null", "b"+p, "", newS, 3)}}
@@ -78,10 +90,17 @@ func (e *Edit) edit(p, oldS, newS string, all bool, st *tool.State) *tool.Chunk 
 		return tool.Errorf("Error reading file: %v", err)
 	case fi.IsDir():
 		return tool.Errorf("Error: Path is a directory, not a file: %s", p)
+	case !fi.Mode().IsRegular():
+		return tool.Errorf("Error: %s is %s, not a regular file; Edit changes only regular files.", p, fileKind(fi.Mode()))
 	case oldS == "":
 		return tool.Errorf("Error: old_string is empty, but %s already exists. To insert text, put the text next to the insertion point in old_string and that text plus the insertion in new_string; to replace the whole file, use Write.", p)
+	case fi.Size() > maxEditSize:
+		return tool.Errorf("Error: %s is %d bytes, more than the %d bytes Edit changes in memory. Edit it with a streaming tool through Bash (sed -i, perl -pi) or split it.", p, fi.Size(), maxEditSize)
 	}
-	data, bad := fresh(p, st, "Error: To edit a file, you must first read it using the Read tool.")
+	if bad := notWritable(s.canon, fi); bad != nil {
+		return bad
+	}
+	data, was, bad := fresh(p, s, st, "Error: To edit a file, you must first read it using the Read tool.")
 	if bad != nil {
 		return bad
 	}
@@ -102,8 +121,8 @@ func (e *Edit) edit(p, oldS, newS string, all bool, st *tool.State) *tool.Chunk 
 	} else {
 		updated = strings.Replace(content, oldS, newS, 1)
 	}
-	if err := commit(p, []byte(updated), st); err != nil {
-		return tool.Errorf("Error writing file: %v", err)
+	if err := commit(p, []byte(updated), st, lock, s, &was); err != nil {
+		return commitError(p, err, st, s)
 	}
 	msg := fmt.Sprintf("Successfully replaced 1 occurrence in %s", p)
 	if all {

@@ -3,6 +3,7 @@ package builtin
 import (
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"iter"
 	"os"
 	"path/filepath"
@@ -75,51 +76,129 @@ func record(path string, fp textfile.Fingerprint, whole bool) tool.FileRecord {
 	return r
 }
 
-// fresh checks, before Write or Edit change the existing file at path, that
-// the agent read it and that it did not change since. It returns the file's
-// current content.
-func fresh(path string, st *tool.State, notRead string) ([]byte, *tool.Chunk) {
-	canon := canonical(path)
-	rec, ok := tool.FileRecord{}, false
-	if st != nil {
-		rec, ok = st.LastRead(canon)
-	}
-	if !ok {
-		return nil, tool.Errorf("%s", notRead)
-	}
-	fp, data, err := textfile.FingerprintFile(canon, hashLimit)
-	if err != nil {
-		return nil, tool.Errorf("Error reading file: %v", err)
-	}
-	stale := fp.Size != rec.Size || !fp.ModTime.Equal(rec.ModTime)
-	if !stale && rec.SHA256 != "" && fp.Hashed {
-		stale = hex.EncodeToString(fp.SHA256[:]) != rec.SHA256
-	}
-	if stale {
-		st.ForgetRead(canon)
-		return nil, tool.Errorf("Error: File %s has been modified since it was last read (by the user or another program). %s", path, readStateExplains)
-	}
-	if data == nil { // too large to hash: read it whole now
-		if data, err = os.ReadFile(canon); err != nil {
-			return nil, tool.Errorf("Error reading file: %v", err)
-		}
-	}
-	return data, nil
+// seen is what the state says the agent last saw of a file, taken when a
+// Write or Edit call starts: a change made after that moment, by anyone
+// (another goroutine's Edit included), makes the call stale.
+type seen struct {
+	canon string // the file's canonical path
+	rec   tool.FileRecord
+	ok    bool
 }
 
+func lastSeen(path string, st *tool.State) seen {
+	s := seen{canon: canonical(path)}
+	if st != nil {
+		s.rec, s.ok = st.LastRead(s.canon)
+	}
+	return s
+}
+
+// lockFor locks the directory of the file s names, so that its check and
+// its replacement are one step for every toolscope writer (see
+// textfile.Lock). It returns nil, and no error, when the directory does not
+// exist yet (WriteAtomic creates it and then locks it) or is no directory.
+func lockFor(s seen) (*textfile.DirLock, *tool.Chunk) {
+	dir := filepath.Dir(s.canon)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return nil, nil // the write creates it, or fails with its own error
+	}
+	l, err := textfile.Lock(dir)
+	if err != nil {
+		return nil, tool.Errorf("Error: cannot lock %s for writing: %v. Nothing was changed; try again.", dir, err)
+	}
+	return l, nil
+}
+
+// staleMsg is the refusal of a change to a file that changed since the
+// agent read it.
+func staleMsg(path string) *tool.Chunk {
+	return tool.Errorf("Error: File %s has been modified since it was last read (by the user or another program). %s", path, readStateExplains)
+}
+
+// fresh checks, under the directory's lock, before Write or Edit change
+// the existing file at path, that the agent read it and that it did not
+// change since. It returns the file's current content and its fingerprint.
+func fresh(path string, s seen, st *tool.State, notRead string) ([]byte, textfile.Fingerprint, *tool.Chunk) {
+	if !s.ok {
+		return nil, textfile.Fingerprint{}, tool.Errorf("%s", notRead)
+	}
+	fp, data, err := textfile.FingerprintFile(s.canon, hashLimit)
+	if err != nil {
+		return nil, fp, tool.Errorf("Error reading file: %v", err)
+	}
+	stale := fp.Size != s.rec.Size || !fp.ModTime.Equal(s.rec.ModTime)
+	if !stale && s.rec.SHA256 != "" && fp.Hashed {
+		stale = hex.EncodeToString(fp.SHA256[:]) != s.rec.SHA256
+	}
+	if stale {
+		forget(st, s)
+		return nil, fp, staleMsg(path)
+	}
+	if data == nil { // too large to hash: read it whole now
+		if data, err = os.ReadFile(s.canon); err != nil {
+			return nil, fp, tool.Errorf("Error reading file: %v", err)
+		}
+	}
+	return data, fp, nil
+}
+
+// forget drops the state's record of a file found changed, unless a newer
+// record replaced the one the call started from (another call's write).
+func forget(st *tool.State, s seen) {
+	if st == nil {
+		return
+	}
+	if now, ok := st.LastRead(s.canon); ok && now == s.rec {
+		st.ForgetRead(s.canon)
+	}
+}
+
+// errChanged and errCreated abandon a write whose file changed, or came to
+// exist, between the check and the rename.
+var (
+	errChanged = errors.New("the file changed while the new content was being written")
+	errCreated = errors.New("the file was created by another writer meanwhile")
+)
+
 // commit writes data to path atomically and records the new content in the
-// state, so a following Edit needs no new Read.
-func commit(path string, data []byte, st *tool.State) error {
-	if err := textfile.WriteAtomic(path, data, &textfile.WriteOptions{CreateDirs: true}); err != nil {
+// state, so a following Edit needs no new Read. lock is the directory lock
+// taken before the check (nil if the directory did not exist). The file must
+// still be as the check saw it (was, for an existing file; absent when
+// was is nil) at the instant of the rename, or nothing is written.
+func commit(path string, data []byte, st *tool.State, lock *textfile.DirLock, s seen, was *textfile.Fingerprint) error {
+	verify := func() error {
+		fi, err := os.Stat(s.canon)
+		switch {
+		case was == nil && err == nil:
+			return errCreated
+		case was == nil:
+			return nil
+		case err != nil || fi.Size() != was.Size || !fi.ModTime().Equal(was.ModTime):
+			return errChanged
+		}
+		return nil
+	}
+	if err := textfile.WriteAtomic(path, data, &textfile.WriteOptions{CreateDirs: true, Locked: lock, Verify: verify}); err != nil {
 		return err
 	}
 	if st != nil {
-		canon := canonical(path)
-		if fp, _, err := textfile.FingerprintFile(canon, hashLimit); err == nil {
-			st.RecordRead(record(canon, fp, true))
+		if fp, _, err := textfile.FingerprintFile(s.canon, hashLimit); err == nil {
+			st.RecordRead(record(s.canon, fp, true))
 		}
 	}
 	return nil
+}
+
+// commitError is the model's message for a failed commit.
+func commitError(path string, err error, st *tool.State, s seen) *tool.Chunk {
+	switch {
+	case errors.Is(err, errChanged):
+		forget(st, s)
+		return staleMsg(path)
+	case errors.Is(err, errCreated):
+		return tool.Errorf("Error: %s was created by another writer while this call ran; it was not overwritten. Read it, then write again.", path)
+	}
+	return tool.Errorf("Error writing file: %v", err)
 }
 
 func countLines(s string) int {

@@ -312,7 +312,7 @@ func TestReadMoreErrors(t *testing.T) {
 	if err := syscallMkfifo(fifo); err != nil {
 		t.Skip("cannot make a FIFO:", err)
 	}
-	e.mustErr(e.call("Read", readIn(fifo)), "Error: "+fifo+" is not a regular file (it is a p---------); Read only reads files.")
+	e.mustErr(e.call("Read", readIn(fifo)), "Error: "+fifo+" is a named pipe (FIFO), not a regular file; Read only reads files.")
 	big := e.path("big.png")
 	f, _ := os.Create(big)
 	f.Write([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"))

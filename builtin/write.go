@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/toolscope/toolscope/internal/textfile"
 	"github.com/toolscope/toolscope/internal/udiff"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
@@ -54,22 +55,36 @@ func (w *Write) write(p, content string, st *tool.State) *tool.Chunk {
 	if !filepath.IsAbs(p) {
 		return w.c.absError(p)
 	}
+	s := lastSeen(p, st)
+	lock, bad := lockFor(s)
+	if bad != nil {
+		return bad
+	}
+	defer lock.Unlock()
 	var old []byte
+	var was *textfile.Fingerprint
 	fi, err := os.Stat(p)
 	exists := err == nil
 	switch {
 	case exists && fi.IsDir():
 		return tool.Errorf("Error: Path is a directory, not a file: %s", p)
+	case exists && !fi.Mode().IsRegular():
+		return tool.Errorf("Error: %s is %s, not a regular file; Write writes only regular files.", p, fileKind(fi.Mode()))
 	case exists:
-		var bad *tool.Chunk
-		if old, bad = fresh(p, st, fmt.Sprintf("Error: File %s exists but has not been read yet. You must read the file first before writing to it.", p)); bad != nil {
+		if bad := notWritable(s.canon, fi); bad != nil {
 			return bad
 		}
+		var fp textfile.Fingerprint
+		var bad *tool.Chunk
+		if old, fp, bad = fresh(p, s, st, fmt.Sprintf("Error: File %s exists but has not been read yet. You must read the file first before writing to it.", p)); bad != nil {
+			return bad
+		}
+		was = &fp
 	case !errors.Is(err, fs.ErrNotExist):
 		return tool.Errorf("Error writing file: %v", err)
 	}
-	if err := commit(p, []byte(content), st); err != nil {
-		return tool.Errorf("Error writing file: %v", err)
+	if err := commit(p, []byte(content), st, lock, s, was); err != nil {
+		return commitError(p, err, st, s)
 	}
 	from := "a" + p
 	if !exists {

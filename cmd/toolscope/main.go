@@ -143,6 +143,9 @@ type setup struct {
 	// statePath is where the state is saved ("" for none): the --state
 	// file, or the file a link there points to.
 	statePath string
+	// base is the state as loaded: saving merges this run's changes to it
+	// with another run's (see saveState).
+	base []byte
 }
 
 // setup checks the flags that name files and builds what a command needs.
@@ -169,6 +172,9 @@ func (c *common) setup(ctx context.Context, warn io.Writer, save bool) (*setup, 
 		return nil, err
 	}
 	if s.st, err = loadState(c.statePath); err != nil {
+		return nil, err
+	}
+	if s.base, err = json.Marshal(s.st); err != nil {
 		return nil, err
 	}
 	if save && c.statePath != "" {
@@ -202,7 +208,7 @@ func (s *setup) save(added []permission.Rule) error {
 		pc.AddRule(r)
 	}
 	s.st.SetPermissions(pc)
-	return saveState(s.statePath, s.st)
+	return saveState(s.statePath, s.base, s.st)
 }
 
 // readInput returns the tool input an argument gives: the argument itself,

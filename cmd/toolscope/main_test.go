@@ -19,6 +19,10 @@ import (
 func TestMain(m *testing.M) {
 	// Tests never ask the terminal of whoever runs them.
 	openTTY = func() (io.ReadWriteCloser, error) { return nil, errors.New("no terminal in tests") }
+	if os.Getenv("TOOLSCOPE_TEST_AS_CLI") == "1" {
+		// The test binary as the CLI, for tests that run several at once.
+		os.Exit(exitCode(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr), os.Stderr))
+	}
 	testscript.Main(m, map[string]func(){
 		"toolscope": func() {
 			os.Exit(exitCode(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr), os.Stderr))

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolscope/toolscope/internal/textfile"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )
@@ -56,6 +57,12 @@ func loadState(path string) (*tool.State, error) {
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
 		return st, nil
+	}
+	if bytes.Contains(b, []byte(`"toolscope_state"`)) && !json.Valid(b) {
+		// A state file, damaged (an earlier version's racing saves could
+		// leave trailing bytes): not a usage error, and not overwritten.
+		err := tool.DecodeInput(b, tool.NewState(nil))
+		return nil, fmt.Errorf("--state %s is a toolscope state file that cannot be read: %s. It was left as it was; to start fresh, move it away (or delete it) or give --state a new path: the files read and the tasks it recorded are then forgotten", path, describe(err))
 	}
 	if why, settings := notAState(b); why != "" {
 		msg := fmt.Sprintf("--state %s is not a toolscope state file: %s. It was left untouched; give --state a file of its own (a new path, or an empty file)", path, why)
@@ -165,41 +172,168 @@ func writableState(path string) (string, error) {
 	return target, nil
 }
 
-// saveState writes st to path atomically: a temporary file in the same
-// directory, synced, then renamed over path. On failure the temporary file is
-// removed and path is unchanged. An existing file keeps its permission bits;
-// a new one is private (0600).
-func saveState(path string, st *tool.State) (err error) {
-	b, err := json.MarshalIndent(st, "", "  ")
+// saveState writes st to path atomically (textfile.WriteAtomic: a
+// temporary file of its own, synced, renamed over path; nothing is left on
+// failure). An existing file keeps its permission bits; a new one is
+// private (0600).
+//
+// Several toolscope processes may share one state file. Under the
+// directory's lock, saveState reads the file as it is now and merges: what
+// this run changed since it loaded the state (base) replaces what is
+// there, record by record (read files by path, tasks by id; the
+// permissions, groups and working directory as wholes), and everything
+// else another run saved meanwhile is kept.
+func saveState(path string, base []byte, st *tool.State) (err error) {
+	ours, err := json.Marshal(st)
 	if err != nil {
 		return err
 	}
-	perm := fs.FileMode(0o600)
-	if fi, err := os.Stat(path); err == nil {
-		perm = fi.Mode().Perm()
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	lock, err := textfile.Lock(filepath.Dir(path))
 	if err != nil {
+		return fmt.Errorf("saving the state to %s: %w", path, err)
+	}
+	defer lock.Unlock()
+	out := st
+	if theirs, rerr := os.ReadFile(path); rerr == nil && len(bytes.TrimSpace(theirs)) > 0 && base != nil {
+		if merged, ok := mergeState(base, ours, theirs); ok {
+			m := tool.NewState(nil)
+			if tool.DecodeInput(merged, m) == nil {
+				out = m
+			}
+		}
+	}
+	pretty, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := textfile.WriteAtomic(path, append(pretty, '\n'), &textfile.WriteOptions{Perm: 0o600, Locked: lock}); err != nil {
 		return fmt.Errorf("saving the state to %s: %w", path, pathErr(err))
 	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-			err = fmt.Errorf("saving the state to %s: %w", path, pathErr(err))
+	return nil
+}
+
+// mergeState merges the changes from base to ours into theirs (all three
+// the JSON of a state). ok is false when theirs cannot be read as a state
+// (then ours is written as it is).
+func mergeState(base, ours, theirs []byte) ([]byte, bool) {
+	var b, o, t map[string]json.RawMessage
+	if json.Unmarshal(base, &b) != nil || json.Unmarshal(ours, &o) != nil || json.Unmarshal(theirs, &t) != nil {
+		return nil, false
+	}
+	if _, ok := t["toolscope_state"]; !ok {
+		return nil, false
+	}
+	out := map[string]json.RawMessage{}
+	for k, v := range t {
+		out[k] = v
+	}
+	for _, k := range []string{"toolscope_state", "permissions", "active_groups", "cwd"} {
+		if !jsonEqual(o[k], b[k]) {
+			setOrDelete(out, k, o[k])
 		}
-	}()
-	if _, err = f.Write(append(b, '\n')); err != nil {
-		return err
 	}
-	if err = f.Chmod(perm); err != nil {
-		return err
+	for k, key := range map[string]string{"read_files": "path", "tasks": "id"} {
+		merged, ok := mergeList(b[k], o[k], t[k], key)
+		if !ok {
+			if !jsonEqual(o[k], b[k]) {
+				setOrDelete(out, k, o[k])
+			}
+			continue
+		}
+		setOrDelete(out, k, merged)
 	}
-	if err = f.Sync(); err != nil {
-		return err
+	res, err := json.Marshal(out)
+	return res, err == nil
+}
+
+// mergeList merges lists of objects identified by the field key: theirs,
+// with every element this run added, changed or removed (from base to
+// ours) changed the same way; the changed ones move to the end (the read
+// records are least recently used first).
+func mergeList(base, ours, theirs json.RawMessage, key string) (json.RawMessage, bool) {
+	type elem struct {
+		id  string
+		raw json.RawMessage
 	}
-	if err = f.Close(); err != nil {
-		return err
+	parse := func(r json.RawMessage) ([]elem, bool) {
+		if len(r) == 0 || string(r) == "null" {
+			return nil, true
+		}
+		var list []json.RawMessage
+		if json.Unmarshal(r, &list) != nil {
+			return nil, false
+		}
+		out := make([]elem, 0, len(list))
+		for _, e := range list {
+			var m map[string]json.RawMessage
+			var id string
+			if json.Unmarshal(e, &m) != nil || json.Unmarshal(m[key], &id) != nil {
+				return nil, false
+			}
+			out = append(out, elem{id, e})
+		}
+		return out, true
 	}
-	return os.Rename(f.Name(), path)
+	bl, ok1 := parse(base)
+	ol, ok2 := parse(ours)
+	tl, ok3 := parse(theirs)
+	if !ok1 || !ok2 || !ok3 {
+		return nil, false
+	}
+	bm := map[string]json.RawMessage{}
+	for _, e := range bl {
+		bm[e.id] = e.raw
+	}
+	om := map[string]json.RawMessage{}
+	for _, e := range ol {
+		om[e.id] = e.raw
+	}
+	changed := map[string]bool{}
+	for _, e := range ol {
+		if old, ok := bm[e.id]; !ok || !jsonEqual(old, e.raw) {
+			changed[e.id] = true
+		}
+	}
+	for id := range bm {
+		if _, ok := om[id]; !ok {
+			changed[id] = true // removed by this run
+		}
+	}
+	var out []json.RawMessage
+	for _, e := range tl {
+		if !changed[e.id] {
+			out = append(out, e.raw)
+		}
+	}
+	for _, e := range ol {
+		if changed[e.id] {
+			out = append(out, e.raw)
+		}
+	}
+	if len(out) == 0 {
+		return nil, true
+	}
+	r, err := json.Marshal(out)
+	return r, err == nil
+}
+
+func jsonEqual(a, b json.RawMessage) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b)
+	}
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return bytes.Equal(a, b)
+	}
+	xa, _ := json.Marshal(x)
+	ya, _ := json.Marshal(y)
+	return bytes.Equal(xa, ya)
+}
+
+func setOrDelete(m map[string]json.RawMessage, k string, v json.RawMessage) {
+	if len(v) == 0 || string(v) == "null" {
+		delete(m, k)
+		return
+	}
+	m[k] = v
 }

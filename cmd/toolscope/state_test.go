@@ -50,7 +50,7 @@ func TestSaveStateAtomic(t *testing.T) {
 	if err := os.WriteFile(path, []byte("{}"), 0o640); err != nil {
 		t.Fatal(err)
 	}
-	if err := saveState(path, st); err != nil {
+	if err := saveState(path, nil, st); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
@@ -65,10 +65,10 @@ func TestSaveStateAtomic(t *testing.T) {
 	sub := filepath.Join(dir, "sub")
 	os.Mkdir(sub, 0o755)
 	os.WriteFile(filepath.Join(sub, "keep"), nil, 0o644)
-	if err := saveState(sub, st); err == nil {
+	if err := saveState(sub, nil, st); err == nil {
 		t.Error("saving over a directory succeeded")
 	}
-	if err := saveState(filepath.Join(dir, "missing", "st.json"), st); err == nil {
+	if err := saveState(filepath.Join(dir, "missing", "st.json"), nil, st); err == nil {
 		t.Error("saving into a missing directory succeeded")
 	}
 	entries, _ := os.ReadDir(dir)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -15,8 +16,17 @@ type WriteOptions struct {
 	// Perm is the permission of a new file, before the umask; 0 means 0644. An existing file
 	// keeps its own mode.
 	Perm fs.FileMode
-	// CreateDirs creates missing parent directories (mode 0755, before the umask).
+	// CreateDirs creates missing parent directories (mode 0755, before the umask); if the
+	// write then fails, the directories it created are removed again.
 	CreateDirs bool
+	// Locked is the caller's lock on the directory that holds the file (see [Lock]), taken
+	// before it checked the file; nil makes WriteAtomic take that lock itself.
+	Locked *DirLock
+	// Verify, when set, is called under the lock once the new content is on disk in the
+	// temporary file, right before the rename: an error it returns abandons the write (the
+	// file is left as it was) and is returned as is. Writers use it to check once more that
+	// the file is still the version they read.
+	Verify func() error
 }
 
 // maxSymlinks bounds the symlink chain WriteAtomic follows, as the kernel does (ELOOP).
@@ -36,8 +46,13 @@ var testHook func(step string) error
 // stays a link. When the process may (it runs as root) the new file also keeps the old one's
 // owner and group.
 //
-// On any error no temporary file remains and the original file is untouched. Two concurrent
-// WriteAtomic calls on one file leave one of the two contents whole (the last rename wins).
+// On any error no temporary file remains, the directories it created are removed, and the
+// original file is untouched. It holds the directory's lock (see [Lock]) from before it looks
+// at the file until after the rename; under it, it also removes the temporary files that
+// writers killed before their rename left behind. Two concurrent WriteAtomic calls on one
+// file leave one of the two contents whole (the last rename wins); a writer that must not
+// overwrite a change it did not see takes the lock itself, checks, and passes it as
+// WriteOptions.Locked, with a last check in WriteOptions.Verify.
 //
 // The rename gives the file a new inode: hard links to the old file keep the old content,
 // and extended attributes and ACLs are not carried over. Directory fsync is best effort: it
@@ -60,17 +75,34 @@ func WriteAtomic(path string, data []byte, opts *WriteOptions) error {
 	}
 	dir := filepath.Dir(target)
 
+	var created []string // directories made here, deepest last
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) && o.CreateDirs {
+		if created, err = mkdirs(dir); err != nil {
+			return pathError("mkdir", dir, err)
+		}
+	}
+	lock := o.Locked
+	if lock == nil || lock.Dir() != canonicalDir(dir) {
+		if lock, err = Lock(dir); err != nil {
+			removeDirs(created)
+			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+				return pathError("write", path, err)
+			}
+			return err
+		}
+		defer lock.Unlock()
+	}
+	sweepTemps(dir)
+
 	fi, err := os.Stat(target)
 	exists := err == nil
 	switch {
 	case exists && !fi.Mode().IsRegular():
+		removeDirs(created)
 		return &fs.PathError{Op: "write", Path: path, Err: ErrNotRegular}
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		removeDirs(created)
 		return pathError("write", path, err)
-	case !exists && o.CreateDirs:
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return pathError("mkdir", dir, err)
-		}
 	}
 
 	// An existing file's mode is set exactly by fchmod; a new file gets Perm through open, so
@@ -81,6 +113,7 @@ func WriteAtomic(path string, data []byte, opts *WriteOptions) error {
 	}
 	tmp, err := createTemp(dir, filepath.Base(target), createPerm)
 	if err != nil {
+		removeDirs(created)
 		return pathError("write", path, err)
 	}
 	tmpName := tmp.Name()
@@ -105,16 +138,111 @@ func WriteAtomic(path string, data []byte, opts *WriteOptions) error {
 	if err == nil {
 		err = step("close", tmp.Close)
 	}
+	var verr error
+	if err == nil && o.Verify != nil {
+		verr = o.Verify()
+		err = verr
+	}
 	if err == nil {
 		err = step("rename", func() error { return os.Rename(tmpName, target) })
 	}
 	if err != nil {
 		tmp.Close()
 		os.Remove(tmpName)
+		removeDirs(created)
+		if verr != nil {
+			return verr
+		}
 		return pathError("write", path, err)
 	}
 	syncDir(dir)
 	return nil
+}
+
+// mkdirs creates dir and its missing parents, returning those it made,
+// outermost first.
+func mkdirs(dir string) ([]string, error) {
+	var missing []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil {
+			break
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		missing = append(missing, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	var created []string
+	for i := len(missing) - 1; i >= 0; i-- {
+		if err := os.Mkdir(missing[i], 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			removeDirs(created)
+			return nil, err
+		}
+		created = append(created, missing[i])
+	}
+	return created, nil
+}
+
+// removeDirs removes the directories a failed write created, deepest
+// first; one that another writer has put something in stays.
+func removeDirs(created []string) {
+	for i := len(created) - 1; i >= 0; i-- {
+		os.Remove(created[i])
+	}
+}
+
+// maxSweep bounds the directory entries sweepTemps looks at.
+const maxSweep = 20000
+
+// sweepTemps removes the temporary files that writers killed before their
+// rename left in dir (".NAME.tmpDIGITS", see createTemp). It runs under the
+// directory's lock, which every writer holds while its temporary file
+// exists: any such file seen then is abandoned.
+func sweepTemps(dir string) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	seen := 0
+	for seen < maxSweep {
+		names, err := f.Readdirnames(512)
+		for _, n := range names {
+			if isTempName(n) {
+				p := filepath.Join(dir, n)
+				if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+					os.Remove(p)
+				}
+			}
+		}
+		seen += len(names)
+		if err != nil || len(names) == 0 {
+			return
+		}
+	}
+}
+
+// isTempName reports a name of createTemp's form.
+func isTempName(n string) bool {
+	if len(n) < 6 || n[0] != '.' {
+		return false
+	}
+	i := strings.LastIndex(n, ".tmp")
+	if i <= 1 {
+		return false
+	}
+	digits := n[i+4:]
+	if len(digits) == 0 || len(digits) > 12 {
+		return false
+	}
+	for j := 0; j < len(digits); j++ {
+		if digits[j] < '0' || digits[j] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // createTemp creates a new file ".<base>.tmp<random>" in dir with O_EXCL.
