@@ -4,7 +4,7 @@ test:
 	go vet ./...
 	# The memory-bound tests without the race detector, whose shadow memory
 	# would hide what they measure (under -race they skip).
-	go test -count=1 -run 'RSS|MemoryBounded' ./builtin ./internal/proc ./internal/textfile
+	go test -count=1 -run 'RSS|MemoryBounded' ./builtin ./internal/proc ./internal/textfile ./internal/search
 	go test -race ./...
 
 bench:

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unsafe"
 
 	"github.com/toolscope/toolscope/internal/textfile"
 	"github.com/toolscope/toolscope/internal/udiff"
@@ -91,7 +92,7 @@ func (e *Edit) edit(p, oldS, newS string, all bool, st *tool.State) *tool.Chunk 
 	case fi.IsDir():
 		return tool.Errorf("Error: Path is a directory, not a file: %s", p)
 	case !fi.Mode().IsRegular():
-		return tool.Errorf("Error: %s is %s, not a regular file; Edit changes only regular files.", p, fileKind(fi.Mode()))
+		return tool.Errorf("Error: %s is %s, not a regular file; Edit changes only regular files.", p, textfile.ModeKind(fi.Mode()))
 	case oldS == "":
 		return tool.Errorf("Error: old_string is empty, but %s already exists. To insert text, put the text next to the insertion point in old_string and that text plus the insertion in new_string; to replace the whole file, use Write.", p)
 	case fi.Size() > maxEditSize:
@@ -104,7 +105,10 @@ func (e *Edit) edit(p, oldS, newS string, all bool, st *tool.State) *tool.Chunk 
 	if bad != nil {
 		return bad
 	}
-	content := string(data)
+	// The file's bytes are read as a string without a copy (data is not
+	// changed after this point): Edit's memory is the file, the changed
+	// copy and the diff.
+	content := bytesAsString(data)
 	if textfile.DetectCRLF(data) {
 		oldS, newS = textfile.ToCRLF(oldS), textfile.ToCRLF(newS)
 	}
@@ -121,7 +125,7 @@ func (e *Edit) edit(p, oldS, newS string, all bool, st *tool.State) *tool.Chunk 
 	} else {
 		updated = strings.Replace(content, oldS, newS, 1)
 	}
-	if err := commit(p, []byte(updated), st, lock, s, &was); err != nil {
+	if err := commit(p, stringAsBytes(updated), st, lock, s, &was); err != nil {
 		return commitError(p, err, st, s)
 	}
 	msg := fmt.Sprintf("Successfully replaced 1 occurrence in %s", p)
@@ -130,4 +134,20 @@ func (e *Edit) edit(p, oldS, newS string, all bool, st *tool.State) *tool.Chunk 
 	}
 	return &tool.Chunk{Content: []tool.Block{tool.TextBlock(msg)},
 		Metadata: map[string]any{"file_path": p, "occurrences": n, "diff": udiff.Unified("a"+p, "b"+p, content, updated, 3)}}
+}
+
+// bytesAsString views b as a string; b must not change afterwards.
+func bytesAsString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// stringAsBytes views s as bytes, which must not be changed.
+func stringAsBytes(s string) []byte {
+	if s == "" {
+		return nil
+	}
+	return unsafe.Slice(unsafe.StringData(s), len(s))
 }

@@ -87,7 +87,7 @@ func (r *Read) read(p string, offset, limit int, st *tool.State) *tool.Chunk {
 	case fi.IsDir():
 		return tool.Errorf("Error: Path is a directory, not a file: %s", p)
 	case !fi.Mode().IsRegular():
-		return tool.Errorf("Error: %s is %s, not a regular file; Read only reads files.", p, fileKind(fi.Mode()))
+		return tool.Errorf("Error: %s is %s, not a regular file; Read only reads files.", p, textfile.ModeKind(fi.Mode()))
 	}
 	kind, media, err := textfile.Sniff(p)
 	if err != nil {

@@ -69,7 +69,7 @@ func (w *Write) write(p, content string, st *tool.State) *tool.Chunk {
 	case exists && fi.IsDir():
 		return tool.Errorf("Error: Path is a directory, not a file: %s", p)
 	case exists && !fi.Mode().IsRegular():
-		return tool.Errorf("Error: %s is %s, not a regular file; Write writes only regular files.", p, fileKind(fi.Mode()))
+		return tool.Errorf("Error: %s is %s, not a regular file; Write writes only regular files.", p, textfile.ModeKind(fi.Mode()))
 	case exists:
 		if bad := notWritable(s.canon, fi); bad != nil {
 			return bad

@@ -197,10 +197,14 @@ func filter(o *GrepOptions) (func(rel string, isDir bool) walk.Match, error) {
 }
 
 type fileOutput struct {
-	path string
-	e    walk.Entry
-	out  []byte
+	path  string
+	e     walk.Entry
+	out   []byte
+	extra int // output lines counted but not kept (see worker.trim)
 }
+
+// itemAdder is the pager's way to count output lines that were not kept.
+type itemAdder interface{ addItems(int) }
 
 // runGo searches with the Go engine and writes what rg would print to out.
 // With rx, excluded directories are not entered, excluded files and links to
@@ -218,11 +222,16 @@ func runGo(ctx context.Context, o *GrepOptions, isDir bool, rx *rootExcluder, ou
 	if rx != nil {
 		override = rx.override(override) // first, so that no glob can re-include an excluded path
 	}
+	need := pageNeed(o)
 	if !isDir {
 		w := newWorker(ctx, s)
+		w.maxLines = need
 		b, err := w.searchFile(o.Path, o.Path)
 		if err == nil {
 			_, err = out.Write(b)
+		}
+		if a, ok := out.(itemAdder); ok && w.extra > 0 {
+			a.addItems(w.extra)
 		}
 		return err
 	}
@@ -233,11 +242,18 @@ func runGo(ctx context.Context, o *GrepOptions, isDir bool, rx *rootExcluder, ou
 	var (
 		mu      sync.Mutex
 		results []fileOutput
+		kept    int    // output lines in results
+		cutPath string // once set, a file sorting after it cannot reach the page
 		wg      sync.WaitGroup
 	)
+	// Only the first offset+limit lines (in path order) can be shown:
+	// memory follows head_limit, not the number of matches. The lines not
+	// kept are still counted (the result's item count).
+	dropped := 0
 	for range threads {
 		wg.Go(func() {
 			w := newWorker(ctx, s)
+			w.maxLines = need
 			for e := range paths {
 				if ctx.Err() != nil {
 					continue
@@ -247,8 +263,21 @@ func runGo(ctx context.Context, o *GrepOptions, isDir bool, rx *rootExcluder, ou
 				if err != nil || len(out) == 0 {
 					continue // unreadable files are skipped, as rg skips them after a warning
 				}
+				lines := bytes.Count(out, []byte{'\n'})
 				mu.Lock()
-				results = append(results, fileOutput{name, e, bytes.Clone(out)})
+				if cutPath == "" || name <= cutPath {
+					results = append(results, fileOutput{name, e, bytes.Clone(out), w.extra})
+					kept += lines
+					if need > 0 && kept > 4*need {
+						var cut []fileOutput
+						results, kept, cutPath, cut = prune(results, need)
+						for _, c := range cut {
+							dropped += c.lines(s.context, rx)
+						}
+					}
+				} else {
+					dropped += (&fileOutput{name, e, nil, lines + w.extra}).lines(s.context, rx)
+				}
 				mu.Unlock()
 			}
 		})
@@ -284,17 +313,90 @@ func runGo(ctx context.Context, o *GrepOptions, isDir bool, rx *rootExcluder, ou
 			out.Write([]byte("--\n"))
 		}
 		out.Write(r.out)
+		dropped += r.extra
 		written = true
+	}
+	if a, ok := out.(itemAdder); ok && dropped > 0 {
+		a.addItems(dropped)
 	}
 	return nil
 }
 
 // worker searches files one at a time, reusing its buffers.
 type worker struct {
-	ctx context.Context
-	s   *goSearch
-	buf []byte
-	p   printer
+	ctx      context.Context
+	s        *goSearch
+	buf      []byte
+	p        printer
+	maxLines int // keep at most this many output lines of a file (0: all)
+	extra    int // the current file's output lines counted but not kept
+}
+
+// pageNeed is how many output lines the page can use: offset+limit, plus
+// one to tell that more exist (0: all of them).
+func pageNeed(o *GrepOptions) int {
+	limit := DefaultHeadLimit
+	if o.HeadLimit != nil {
+		limit = *o.HeadLimit
+	}
+	if limit == 0 {
+		return 0
+	}
+	return o.Offset + limit + 1
+}
+
+// prune keeps the files, in path order, whose output the page can reach
+// (need lines), and returns the path after which nothing can, and the
+// files cut.
+func prune(results []fileOutput, need int) ([]fileOutput, int, string, []fileOutput) {
+	slices.SortFunc(results, func(a, b fileOutput) int { return strings.Compare(a.path, b.path) })
+	lines := 0
+	for i, r := range results {
+		lines += bytes.Count(r.out, []byte{'\n'})
+		if lines >= need {
+			cut := slices.Clone(results[i+1:])
+			for j := i + 1; j < len(results); j++ {
+				results[j] = fileOutput{}
+			}
+			return results[:i+1], lines, r.path, cut
+		}
+	}
+	return results, lines, "", nil
+}
+
+// lines is how many output lines (and, with context, the "--" before it)
+// a file not written adds to the count; a file the exclusions would drop
+// adds none.
+func (f *fileOutput) lines(context bool, rx *rootExcluder) int {
+	if rx != nil && rx.fileHit(f.e.Rel, f.e.Target) != nil {
+		return 0
+	}
+	n := bytes.Count(f.out, []byte{'\n'}) + f.extra
+	if context {
+		n++
+	}
+	return n
+}
+
+// trim keeps at most maxLines lines of the file's output, counting the
+// rest in extra (content mode: one line per match or context line).
+func (w *worker) trim() {
+	p := &w.p
+	if w.maxLines <= 0 || p.s.mode != ModeContent {
+		return
+	}
+	n := bytes.Count(p.out, []byte{'\n'})
+	if n <= w.maxLines {
+		return
+	}
+	cut, seen := 0, 0
+	for seen < w.maxLines {
+		i := bytes.IndexByte(p.out[cut:], '\n')
+		cut += i + 1
+		seen++
+	}
+	w.extra += n - w.maxLines
+	p.out = p.out[:cut]
 }
 
 func newWorker(ctx context.Context, s *goSearch) *worker {
@@ -309,6 +411,7 @@ func (w *worker) searchFile(path, display string) ([]byte, error) {
 	}
 	defer f.Close()
 	w.p = printer{s: w.s, out: w.p.out[:0], display: display, binaryAt: -1}
+	w.extra = 0
 	if w.s.multiline {
 		err = w.searchWhole(f)
 	} else {
@@ -387,6 +490,7 @@ func (w *worker) searchLines(f io.Reader) error {
 			return nil
 		}
 		p.flushAfter(end)
+		w.trim()
 		if eof {
 			return nil
 		}

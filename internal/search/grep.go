@@ -22,6 +22,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/toolscope/toolscope/internal/textfile"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -191,6 +192,10 @@ func Grep(ctx context.Context, opts *GrepOptions) (*GrepResult, error) {
 		}
 		return nil, toolErrorf("Cannot access path %s: %v", o.Path, err)
 	}
+	if !fi.IsDir() && !fi.Mode().IsRegular() {
+		// A named pipe would block the search in open, past any timeout.
+		return nil, toolErrorf("Error: %s is %s, not a regular file or a directory; Grep searches files and directories.", o.Path, textfile.ModeKind(fi.Mode()))
+	}
 	var rx *rootExcluder
 	if ex != nil {
 		if rx, err = ex.forPath(o.Path); err != nil {
@@ -211,6 +216,9 @@ func Grep(ctx context.Context, opts *GrepOptions) (*GrepResult, error) {
 			engine = Ripgrep
 		}
 	}
+	start := time.Now()
+	parent, byCaller := ctx.Deadline()
+	byCaller = byCaller && parent.Before(start.Add(o.Timeout))
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 
@@ -229,7 +237,15 @@ func Grep(ctx context.Context, opts *GrepOptions) (*GrepResult, error) {
 	}
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
-			return nil, toolErrorf("Ripgrep search timed out after %s seconds. Try searching a more specific path or pattern.", seconds(o.Timeout))
+			name := "Ripgrep search"
+			if engine != Ripgrep {
+				name = "The search (Go engine)"
+			}
+			limit, whose := o.Timeout, "the search's time limit"
+			if byCaller {
+				limit, whose = max(parent.Sub(start), 0).Round(time.Millisecond), "the caller's deadline"
+			}
+			return nil, toolErrorf("%s timed out after %s seconds (%s). Try searching a more specific path or pattern.", name, seconds(limit), whose)
 		}
 		return nil, err
 	}
@@ -301,6 +317,10 @@ func (p *pager) line(l []byte) {
 }
 
 // result finishes the output and formats the page.
+// addItems counts n output lines the engine did not pass on (they could
+// not reach the page).
+func (p *pager) addItems(n int) { p.items += n }
+
 func (p *pager) result(pattern string) *GrepResult {
 	p.line(p.partial)
 	p.partial = nil

@@ -343,7 +343,14 @@ func TestGrepErrors(t *testing.T) {
 			check(bg, GrepOptions{Pattern: "x", HeadLimit: ptr(-1)}, eq("Error: head_limit must be non-negative."), "head_limit")
 			check(bg, GrepOptions{Pattern: "x", Offset: -1}, eq("Error: offset must be non-negative."), "offset")
 			check(bg, GrepOptions{Pattern: "x", Path: filepath.Join(root, "nope")}, eq("Path not found: "+filepath.Join(root, "nope")), "missing path")
-			check(expired, GrepOptions{Pattern: "hello"}, eq("Ripgrep search timed out after 30 seconds. Try searching a more specific path or pattern."), "timeout")
+			timedOut := "Ripgrep search timed out after 0 seconds (the caller's deadline). Try searching a more specific path or pattern."
+			if e == GoEngine {
+				timedOut = "The search (Go engine) timed out after 0 seconds (the caller's deadline). Try searching a more specific path or pattern."
+			}
+			check(expired, GrepOptions{Pattern: "hello"}, eq(timedOut), "timeout")
+			check(bg, GrepOptions{Pattern: "hello", Timeout: time.Nanosecond}, func(m string) bool {
+				return strings.Contains(m, "timed out after 0.000000001 seconds (the search's time limit)")
+			}, "own timeout")
 			check(bg, GrepOptions{Pattern: "x", OutputMode: "lines"}, func(m string) bool { return strings.Contains(m, "output_mode") }, "mode")
 			switch e {
 			case GoEngine:

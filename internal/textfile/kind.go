@@ -1,12 +1,12 @@
-package builtin
+package textfile
 
 import (
 	"io/fs"
 )
 
-// fileKind names what a non-regular file is, for messages the model can
-// act on ("a named pipe (FIFO)", not "p---------").
-func fileKind(m fs.FileMode) string {
+// ModeKind names what a file of mode m is, for messages the model can act on:
+// "a named pipe (FIFO)", not "p---------".
+func ModeKind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
