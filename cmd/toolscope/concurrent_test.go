@@ -7,9 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // buildCLI builds this package's binary into a temporary directory,
@@ -169,4 +172,78 @@ func TestStateUnderConcurrentLoops(t *testing.T) {
 			t.Errorf("left behind: %s", e.Name())
 		}
 	}
+}
+
+// SIGTERM or SIGHUP to the CLI during a Bash call ends it as Ctrl-C does:
+// the command's processes (those that left its group too) are gone, no
+// temporary file is left, and the state is saved.
+func TestSignalsEndTheCall(t *testing.T) {
+	bin := buildCLI(t)
+	if bin == "" {
+		t.Skip("needs the CLI built: main's signal handling is not in the test binary")
+	}
+	for i, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT} {
+		dir := t.TempDir()
+		tmp := t.TempDir()
+		state := filepath.Join(dir, "st.json")
+		arg := fmt.Sprintf("1004.%d", i+1)
+		cmd := exec.Command(bin, "call", "--mode", "bypass", "--state", state, "Bash",
+			fmt.Sprintf(`{"command":"setsid -f sleep %s >/dev/null 2>&1; sleep %s"}`, arg, arg))
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Wait for the command to be running.
+		deadline := time.Now().Add(5 * time.Second)
+		for len(processesWith(arg)) < 2 && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		cmd.Process.Signal(sig)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("%v: the CLI did not end", sig)
+		}
+		if left := processesWith(arg); len(left) > 0 {
+			for _, p := range left {
+				syscall.Kill(p, syscall.SIGKILL)
+			}
+			t.Errorf("%v: processes left: %v", sig, left)
+		}
+		if ents, _ := os.ReadDir(tmp); len(ents) > 0 {
+			t.Errorf("%v: temporary files left: %v", sig, ents)
+		}
+		if _, err := loadState(state); err != nil {
+			t.Errorf("%v: state: %v", sig, err)
+		} else if _, err := os.Stat(state); err != nil {
+			t.Errorf("%v: the state was not saved: %v", sig, err)
+		}
+	}
+}
+
+// processesWith returns the live processes whose command line holds arg.
+func processesWith(arg string) []int {
+	var out []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err != nil || !strings.Contains(string(b), arg) || strings.Contains(string(b), "toolscope") {
+			continue
+		}
+		if st, err := os.ReadFile("/proc/" + e.Name() + "/stat"); err == nil {
+			if i := strings.LastIndexByte(string(st), ')'); i > 0 && len(st) > i+2 && (st[i+2] == 'Z' || st[i+2] == 'X') {
+				continue
+			}
+		}
+		out = append(out, pid)
+	}
+	return out
 }

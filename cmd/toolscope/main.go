@@ -46,6 +46,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"syscall"
 
 	"github.com/toolscope/toolscope/builtin"
 	"github.com/toolscope/toolscope/permission"
@@ -53,7 +54,10 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGTERM and SIGHUP (a closed terminal, a supervisor stopping us) end
+	// a call as Ctrl-C does: the command's processes are ended, temporary
+	// files removed and the state saved.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(exitCode(err, os.Stderr))

@@ -27,6 +27,14 @@
 //     expires is SIGKILLed. The common case – no member left – costs a single
 //     kill(2) and no /proc scan.
 //
+// A process that left the group (setsid, setsid -f, a daemon's double fork)
+// is not reached by signals to the group. Every process of the run inherits
+// the environment variable TOOLSCOPE_RUN with a value unique to the run;
+// once the group is gone, Run finds the live processes that still carry it
+// (a scan of /proc/*/environ) and ends them the same way, SIGTERM then
+// SIGKILL after KillGrace, through pidfds so that a reused pid is never
+// signalled. Only a process that clears its environment escapes.
+//
 // Only after the group is gone does Run stop reading: it gives the pipe a
 // short drain period to collect what is already buffered, then sets a read
 // deadline, so a process outside the group (e.g. started with setsid) that

@@ -128,7 +128,8 @@ func Run(ctx context.Context, command string, opts *Options, onOutput func(strin
 
 	cmd := exec.Command(o.Shell, args...)
 	cmd.Dir = o.Dir
-	cmd.Env = o.Env
+	marker := newMarker()
+	cmd.Env = withMarker(o.Env, marker)
 	cmd.Stdin = nil // os/exec connects /dev/null
 	cmd.Stdout = pw
 	cmd.Stderr = pw
@@ -140,6 +141,7 @@ func Run(ctx context.Context, command string, opts *Options, onOutput func(strin
 	pw.Close()
 
 	sup := &supervisor{
+		marker:    marker,
 		cmd:       cmd,
 		pgid:      cmd.Process.Pid,
 		ctx:       ctx,
@@ -241,6 +243,7 @@ func trackDirScript(dirFile string) string {
 // supervisor owns the process: it waits for the shell, enforces the timeout
 // and cancellation, cleans up the group and finally lets the reader stop.
 type supervisor struct {
+	marker  string // the environment entry every process of the run inherits
 	cmd     *exec.Cmd
 	pgid    int
 	ctx     context.Context
@@ -351,6 +354,9 @@ wait:
 		time.Sleep(delay)
 		delay = min(2*delay, 20*time.Millisecond)
 	}
+
+	// Processes that left the group (setsid) but carry the run's marker.
+	endMarked(s.marker, s.grace)
 
 	// Everything in the group is gone; let the reader collect what is still
 	// buffered, then unblock it even if an outsider holds the pipe open.
