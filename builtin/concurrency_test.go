@@ -2,6 +2,7 @@ package builtin_test
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -152,4 +153,12 @@ func TestEditWriteSpecialFiles(t *testing.T) {
 		}
 		e.mustErr(e.call(c.tool, in), c.want)
 	}
+	sock := e.path("s.sock")
+	if l, err := net.Listen("unix", sock); err == nil {
+		defer l.Close()
+		e.mustErr(e.call("Edit", map[string]any{"file_path": sock, "old_string": "a", "new_string": "b"}),
+			"Error: "+sock+" is a socket, not a regular file; Edit changes only regular files.")
+	}
+	e.mustErr(e.call("Write", map[string]any{"file_path": "/dev/null", "content": "x"}),
+		"Error: /dev/null is a character device, not a regular file; Write writes only regular files.")
 }
