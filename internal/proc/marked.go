@@ -69,15 +69,19 @@ func marked(marker string) []markedProc {
 		if err != nil || pid == self || pid <= 1 {
 			continue
 		}
+		var ok bool
+		if buf, ok = readEnviron(pid, buf); !ok || !bytes.Contains(buf, want) {
+			continue
+		}
 		fd, err := pidfdOpen(pid)
 		if err != nil {
 			continue
 		}
-		// Read the environment after the pidfd is held: if the pid is
-		// reused meanwhile, the pidfd names the old (dead) process and the
+		// Read the environment again now that the pidfd is held: if the
+		// pid was reused in between, the new process has no marker; if it
+		// is reused later, the pidfd names the old (dead) process and the
 		// signal goes nowhere.
-		buf, ok := readEnviron(pid, buf)
-		if ok && bytes.Contains(append([]byte{0}, buf...), want) {
+		if buf, ok = readEnviron(pid, buf); ok && bytes.Contains(buf, want) {
 			out = append(out, markedProc{pid, fd})
 			continue
 		}
@@ -95,7 +99,7 @@ func readEnviron(pid int, buf []byte) ([]byte, bool) {
 		return buf, false
 	}
 	defer f.Close()
-	buf = buf[:0]
+	buf = append(buf[:0], 0) // so that the first entry is matched as "\x00NAME=...\x00"
 	for len(buf) < 1<<20 {
 		if len(buf) == cap(buf) {
 			buf = append(buf, make([]byte, 4096)...)[:len(buf)]
