@@ -365,9 +365,20 @@ var gitNames = []string{"config", "config.worktree", "hooks", "info", "objects",
 // gitInternal reports a path with a component named like a git directory's
 // entry: only such a path can change a committed repository's behaviour.
 func gitInternal(path string) bool {
-	for _, c := range splitLower(path) {
+	for rest := path; rest != ""; {
+		c := rest
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			c, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
+		if c == "" {
+			continue
+		}
+		// EqualFold matches whatever lower-casing would, and more (the
+		// Kelvin sign and the long s fold to k and s): never fewer names.
 		for _, n := range gitNames {
-			if c == n {
+			if len(c) >= len(n) && len(c) <= 3*len(n) && strings.EqualFold(c, n) {
 				return true
 			}
 		}
