@@ -159,6 +159,9 @@ func (an *analyzer) judge(w word, l *leaf) pathInfo {
 	}
 	x := an.judgeUncached(w, l)
 	if len(an.judged) < maxJudged {
+		if an.judged == nil {
+			an.judged = make([]judgment, 0, 2) // one allocation for the usual one or two
+		}
 		an.judged = append(an.judged, judgment{key, x})
 	}
 	return x
