@@ -38,7 +38,10 @@ type config struct {
 	maxLength   int
 	acceptEdits bool
 	hardened    bool
-	policy      *pathpolicy.Policy
+	policy      *pathpolicy.Policy // &pol
+
+	pol     pathpolicy.Policy
+	cwdOnly [1]string // workDirs when only the cwd
 }
 
 func newConfig(o *Options) *config {
@@ -59,7 +62,8 @@ func newConfig(o *Options) *config {
 	c.cwd = filepath.Clean(c.cwd)
 	c.workDirs = o.WorkingDirs
 	if c.workDirs == nil {
-		c.workDirs = []string{c.cwd}
+		c.cwdOnly[0] = c.cwd
+		c.workDirs = c.cwdOnly[:]
 	}
 	c.home = o.Home
 	if c.home == "" {
@@ -74,10 +78,11 @@ func newConfig(o *Options) *config {
 	if o.MaxLength > 0 {
 		c.maxLength = o.MaxLength
 	}
-	c.policy = pathpolicy.New(&pathpolicy.Options{
+	pathpolicy.Init(&c.pol, &pathpolicy.Options{
 		WorkingDirs: c.workDirs, Home: c.home,
 		ProtectedFiles: o.DangerousFiles, ProtectedDirs: o.DangerousDirs,
 	})
+	c.policy = &c.pol
 	return c
 }
 

@@ -59,10 +59,19 @@ type Policy struct {
 
 // New returns the policy for o.
 func New(o *Options) *Policy {
+	p := new(Policy)
+	Init(p, o)
+	return p
+}
+
+// Init makes the zero Policy *p the policy for o (as New does), for a
+// caller that keeps the Policy inside a value of its own (one allocation
+// for both). p must not have been used.
+func Init(p *Policy, o *Options) {
 	if o == nil {
 		o = &Options{}
 	}
-	p := &Policy{home: o.Home}
+	p.home = o.Home
 	p.pending, p.roots = p.pendingBuf[:0], p.rootsBuf[:0]
 	if p.home == "" {
 		p.home, _ = os.UserHomeDir()
@@ -91,7 +100,6 @@ func New(o *Options) *Policy {
 		}
 		p.protFiles, p.protDirs, p.oddNames = protectedNames(files, dirs)
 	}
-	return p
 }
 
 // policyLister lists directories for the policy's globs.
