@@ -68,9 +68,12 @@ type ReadOnlyChecker interface {
 }
 
 // RuleMatcher is implemented by tools that understand rule content, such as
-// "git log:*" for Bash or "src/**" for Read. Without it a tool only supports
-// whole-tool rules. The rule's Behavior tells how strictly to match: an allow
-// rule must cover all of the input, a deny or ask rule any part of it.
+// "git log:*" for Bash or "src/**" for Read. The rule's Behavior tells how
+// strictly to match: an allow rule must cover all of the input, a deny or ask
+// rule any part of it. Without a RuleMatcher (on the tool, or on the tool a
+// [Wrapper] wraps) a rule with content cannot be evaluated and fails closed:
+// an allow rule with content never matches, a deny or ask rule with content
+// always does.
 type RuleMatcher interface {
 	MatchRule(rule permission.Rule, input json.RawMessage) bool
 }

@@ -655,7 +655,7 @@ func (s subject) Name() string { return s.e.info.Name }
 func (s subject) RuleNames() []string { return s.e.info.RuleNames }
 
 func (s subject) ReadOnly(ctx context.Context, input json.RawMessage) bool {
-	if c, ok := s.e.tool.(ReadOnlyChecker); ok {
+	if c, ok := find[ReadOnlyChecker](s.e.tool); ok {
 		return c.CheckReadOnly(ctx, input)
 	}
 	return s.e.info.ReadOnly
@@ -665,16 +665,50 @@ func (s subject) CheckPermissions(ctx context.Context, input json.RawMessage, pc
 	return s.e.tool.CheckPermissions(ctx, input, pc)
 }
 
+// MatchRule asks the tool's RuleMatcher, found through wrappers (see
+// [Wrapper]). A rule with content that no matcher can evaluate fails
+// closed: it never allows, and a deny or ask rule applies.
 func (s subject) MatchRule(r permission.Rule, input json.RawMessage) bool {
-	if m, ok := s.e.tool.(RuleMatcher); ok {
+	if m, ok := find[RuleMatcher](s.e.tool); ok {
 		return m.MatchRule(r, input)
 	}
-	return r.Content == ""
+	return r.Content == "" || r.Behavior != permission.Allow
 }
 
 func (s subject) Suggestions(input json.RawMessage) []permission.Rule {
-	if g, ok := s.e.tool.(Suggester); ok {
+	if g, ok := find[Suggester](s.e.tool); ok {
 		return g.Suggestions(input)
 	}
 	return []permission.Rule{{Tool: s.e.info.Name, Behavior: permission.Allow, Source: "suggested"}}
+}
+
+// Wrapper is implemented by a tool that decorates another (adds logging,
+// timeouts, renames): Unwrap returns the tool it wraps. The Toolkit looks
+// through wrappers for the optional interfaces ([ReadOnlyChecker],
+// [RuleMatcher], [Suggester]) the wrapper does not implement itself, so
+// that wrapping a tool never turns off the rules written for it, as
+// net/http.ResponseController looks through response writers.
+type Wrapper interface {
+	Unwrap() Tool
+}
+
+// maxUnwrap bounds a chain of wrappers (a cycle would never end).
+const maxUnwrap = 64
+
+// find returns the first tool along t's chain of wrappers that implements T.
+func find[T any](t Tool) (T, bool) {
+	for range maxUnwrap {
+		if x, ok := t.(T); ok {
+			return x, true
+		}
+		w, ok := t.(Wrapper)
+		if !ok {
+			break
+		}
+		if t = w.Unwrap(); t == nil {
+			break
+		}
+	}
+	var zero T
+	return zero, false
 }
