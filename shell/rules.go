@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Bash rules, as Claude Code users write them.
@@ -47,7 +48,14 @@ type ruleMatcher struct {
 	lits  []string       // the content's leading words without a wildcard ("git", "push" for git push:*)
 }
 
-var ruleCache sync.Map
+var (
+	ruleCache      sync.Map
+	ruleCacheCount atomic.Int64
+)
+
+// maxCachedRules bounds the compiled rules kept (rules come from settings,
+// but a long-running host may see many).
+const maxCachedRules = 4096
 
 func compileRule(content string) *ruleMatcher {
 	if v, ok := ruleCache.Load(content); ok {
@@ -55,6 +63,10 @@ func compileRule(content string) *ruleMatcher {
 	}
 	m := buildRule(content)
 	m.wild = m.every || strings.Contains(content, "*")
+	if ruleCacheCount.Add(1) > maxCachedRules {
+		ruleCache.Clear()
+		ruleCacheCount.Store(1)
+	}
 	ruleCache.Store(content, m)
 	return m
 }

@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/toolscope/toolscope/permission"
 )
@@ -62,9 +63,11 @@ type Toolkit struct {
 	groups []*groupEntry // groups[0] is basic
 	byName map[string]*entry
 	logger *slog.Logger
-	// schemas caches the compiled schemas of dynamic tools by their JSON.
-	schemas sync.Map
-	meta    *entry
+	// schemas caches the compiled schemas of dynamic tools by their JSON,
+	// at most maxCachedSchemas of them.
+	schemas     sync.Map
+	schemaCount atomic.Int64
+	meta        *entry
 }
 
 type groupEntry struct {
@@ -214,6 +217,9 @@ func (tk *Toolkit) Groups() []Group {
 	return gs
 }
 
+// maxCachedSchemas bounds the compiled schemas a Toolkit keeps.
+const maxCachedSchemas = 1024
+
 // dynamicEntry wraps a tool from a source, caching its compiled schema.
 func (tk *Toolkit) dynamicEntry(t Tool, group string) (*entry, error) {
 	info := t.Info()
@@ -227,6 +233,11 @@ func (tk *Toolkit) dynamicEntry(t Tool, group string) (*entry, error) {
 	s, err := compileSchema(info.InputSchema)
 	if err != nil {
 		return nil, fmt.Errorf("tool %q: %w", info.Name, err)
+	}
+	if tk.schemaCount.Add(1) > maxCachedSchemas {
+		// Sources whose schemas keep changing: start over rather than grow.
+		tk.schemas.Clear()
+		tk.schemaCount.Store(1)
 	}
 	tk.schemas.Store(key, s)
 	return &entry{tool: t, info: info, schema: s, group: group}, nil
