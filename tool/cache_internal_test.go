@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"sync"
 	"testing"
 
 	"github.com/toolscope/toolscope/permission"
@@ -48,5 +49,56 @@ func TestSchemaCacheBounded(t *testing.T) {
 	tk.schemas.Range(func(any, any) bool { n++; return true })
 	if n > maxCachedSchemas {
 		t.Errorf("%d schemas cached, more than %d", n, maxCachedSchemas)
+	}
+}
+
+// listCount counts its listings.
+type listCount struct {
+	name  string
+	tools []Tool
+	n     int
+	mu    sync.Mutex
+}
+
+func (c *listCount) Name() string { return c.name }
+func (c *listCount) Tools(context.Context) ([]Tool, error) {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+	return c.tools, nil
+}
+
+type namedTool struct {
+	schemaTool
+	name string
+}
+
+func (n namedTool) Info() Info {
+	i := n.schemaTool.Info()
+	i.Name = n.name
+	i.ConcurrencySafe = true
+	return i
+}
+
+// A turn lists each active source once, whatever the number of calls, and
+// never lists the sources of inactive groups.
+func TestSourcesListedOncePerTurn(t *testing.T) {
+	active := &listCount{name: "active", tools: []Tool{namedTool{name: "dyn"}}}
+	inactive := &listCount{name: "inactive", tools: []Tool{namedTool{name: "other"}}}
+	tk, err := NewToolkit(&ToolkitOptions{Sources: []Source{active},
+		Groups: []Group{{Name: "g", Description: "d", Sources: []Source{inactive}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := NewState(&permission.Context{Mode: permission.Bypass})
+	var calls []*Call
+	for i := 0; i < 3; i++ {
+		calls = append(calls, &Call{ID: fmt.Sprint(i), Name: "dyn", Input: json.RawMessage(`{}`), State: st})
+	}
+	if _, err := tk.CallBatch(context.Background(), calls); err != nil {
+		t.Fatal(err)
+	}
+	if active.n != 1 || inactive.n != 0 {
+		t.Errorf("listings in one turn of 3 calls: active source %d (want 1), inactive group's source %d (want 0)", active.n, inactive.n)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -300,6 +301,35 @@ func (tk *Toolkit) entries(ctx context.Context, groups []string, all bool) []*en
 	return out
 }
 
+// turn remembers, for one model turn (a CallBatch), the tools each set of
+// active groups had, so that a source is listed once per turn, not once per
+// call.
+type turn struct {
+	tk    *Toolkit
+	mu    sync.Mutex
+	lists map[string][]*entry
+}
+
+type turnKey struct{}
+
+// turnEntries is entries(ctx, active, false), through the turn's memo when
+// ctx carries one of this Toolkit's.
+func (tk *Toolkit) turnEntries(ctx context.Context, active []string) []*entry {
+	t, ok := ctx.Value(turnKey{}).(*turn)
+	if !ok || t.tk != tk {
+		return tk.entries(ctx, active, false)
+	}
+	key := strings.Join(active, "\x00")
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if es, ok := t.lists[key]; ok {
+		return es
+	}
+	es := tk.entries(ctx, active, false)
+	t.lists[key] = es
+	return es
+}
+
 // Tools returns the tools available with the given groups active (basic is
 // always active).
 func (tk *Toolkit) Tools(ctx context.Context, activeGroups []string) []Tool {
@@ -321,7 +351,9 @@ func (tk *Toolkit) lookup(ctx context.Context, name string, active []string) (*e
 		return meta, ""
 	}
 	if e == nil {
-		for _, x := range tk.entries(ctx, nil, true) {
+		// Dynamic tools: only the sources of the active groups are asked
+		// (each listing may be a round trip to an MCP server).
+		for _, x := range tk.turnEntries(ctx, active) {
 			if x.info.Name == name {
 				e = x
 				break
@@ -600,6 +632,8 @@ func (tk *Toolkit) run(ctx context.Context, e *entry, tc *Call, yield func(*Chun
 // be sent again after the answer, so that no call overtakes one it may depend
 // on. The error joins the infrastructure errors of all calls.
 func (tk *Toolkit) CallBatch(ctx context.Context, calls []*Call) ([]*Result, error) {
+	// One listing of each source for the whole turn.
+	ctx = context.WithValue(ctx, turnKey{}, &turn{tk: tk, lists: map[string][]*entry{}})
 	results := make([]*Result, len(calls))
 	safe := make([]bool, len(calls))
 	for i, c := range calls {
