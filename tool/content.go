@@ -155,9 +155,12 @@ func (r *Result) Append(c *Chunk) error {
 	return nil
 }
 
-// finish settles r once the last chunk is in: a result still running
-// succeeded, and consecutive text blocks become one.
-func (r *Result) finish() {
+// Finish settles r once the last chunk of a stream is in, as
+// [Toolkit.Call] does: a result still running (or with no status) has
+// succeeded, and consecutive text blocks become one. A caller that runs
+// [Toolkit.Stream] and gathers the chunks with [Result.Append] calls it
+// after the stream ends. Finishing twice changes nothing.
+func (r *Result) Finish() {
 	if r.Status == "" || r.Status == StatusRunning {
 		r.Status = StatusSuccess
 	}
@@ -200,6 +203,6 @@ func (r *Result) Complete(ext *Result) error {
 	if err := r.Append(&Chunk{Content: ext.Content, Status: ext.Status, Metadata: ext.Metadata}); err != nil {
 		return err
 	}
-	r.finish()
+	r.Finish()
 	return nil
 }

@@ -24,7 +24,7 @@ func TestResultAppend(t *testing.T) {
 		}
 	}
 	chunks[1].Content[0].Data[0] = 9 // the result holds copies
-	r.finish()
+	r.Finish()
 	want := &Result{Name: "t", Status: StatusSuccess, Metadata: map[string]any{"k": 2, "j": true}, Content: []Block{
 		{Kind: KindText, ID: "a", Text: "hello"},
 		{Kind: KindData, ID: "img", MediaType: "image/png", Data: []byte{1, 2, 3}},
@@ -58,7 +58,7 @@ func TestResultStatus(t *testing.T) {
 		for _, s := range tt.in {
 			r.Append(&Chunk{Status: s})
 		}
-		r.finish()
+		r.Finish()
 		if r.Status != tt.want {
 			t.Errorf("%v -> %s, want %s", tt.in, r.Status, tt.want)
 		}

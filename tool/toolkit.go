@@ -422,19 +422,19 @@ func (tk *Toolkit) Call(ctx context.Context, call *Call) (*Result, error) {
 	for c, err := range tk.Stream(ctx, call) {
 		if err != nil {
 			_ = r.Append(Errorf("Tool '%s' failed: %v", call.Name, err))
-			r.finish()
+			r.Finish()
 			return r, err
 		}
 		if err := r.Append(c); err != nil {
 			_ = r.Append(Errorf("Tool '%s' produced malformed output: %v", call.Name, err))
-			r.finish()
+			r.Finish()
 			return r, err
 		}
 	}
 	if r.Decision != nil && len(r.Decision.UpdatedInput) > 0 {
 		r.Input = r.Decision.UpdatedInput
 	}
-	r.finish()
+	r.Finish()
 	return r, nil
 }
 
