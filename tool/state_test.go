@@ -82,14 +82,22 @@ func TestCheckErrInvalidCall(t *testing.T) {
 	ctx := context.Background()
 	broken := echoTool("broken")
 	tk := newKit(t, &tool.ToolkitOptions{Tools: []tool.Tool{echoTool("echo"), &failingCheck{broken}}})
-	for _, c := range []*tool.Call{
-		{Name: "nope", Input: json.RawMessage(`{}`)},
-		{Name: "echo", Input: json.RawMessage(`{"text":`)},
-		{Name: "echo", Input: json.RawMessage(`{"text":1}`)},
+	for _, c := range []struct {
+		*tool.Call
+		kind error
+	}{
+		{&tool.Call{Name: "nope", Input: json.RawMessage(`{}`)}, tool.ErrToolNotFound},
+		{&tool.Call{Name: "echo", Input: json.RawMessage(`{"text":`)}, tool.ErrInvalidInput},
+		{&tool.Call{Name: "echo", Input: json.RawMessage(`{"text":1}`)}, tool.ErrInvalidInput},
 	} {
-		_, err := tk.Check(ctx, c)
-		if !errors.Is(err, tool.ErrInvalidCall) {
-			t.Errorf("%s %s: err = %v, want ErrInvalidCall", c.Name, c.Input, err)
+		_, err := tk.Check(ctx, c.Call)
+		if !errors.Is(err, tool.ErrInvalidCall) || !errors.Is(err, c.kind) {
+			t.Errorf("%s %s: err = %v, want ErrInvalidCall and %v", c.Name, c.Input, err, c.kind)
+		}
+		for _, other := range []error{tool.ErrToolNotFound, tool.ErrGroupInactive, tool.ErrInvalidInput} {
+			if other != c.kind && errors.Is(err, other) {
+				t.Errorf("%s %s: err = %v also matches %v", c.Name, c.Input, err, other)
+			}
 		}
 		if err != nil && strings.Contains(err.Error(), "invalid call") {
 			t.Errorf("the sentinel's text leaked into the model's message: %v", err)

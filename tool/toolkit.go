@@ -462,11 +462,28 @@ type prepared struct {
 // failed.
 var ErrInvalidCall = errors.New("invalid call")
 
-// invalidCall is an error of the model's call; its text is what the model reads.
-type invalidCall struct{ msg string }
+// The kinds of [ErrInvalidCall], each matched with errors.Is as well: the
+// text of the error is what the model reads, and these let a caller tell
+// the cases apart without parsing it.
+var (
+	// ErrToolNotFound: no tool has the call's name.
+	ErrToolNotFound = errors.New("tool not found")
+	// ErrGroupInactive: the tool is in a group that is not active.
+	ErrGroupInactive = errors.New("tool group inactive")
+	// ErrInvalidInput: the input is not a JSON object or breaks the schema.
+	ErrInvalidInput = errors.New("invalid input")
+)
 
-func (e *invalidCall) Error() string        { return e.msg }
-func (e *invalidCall) Is(target error) bool { return target == ErrInvalidCall }
+// invalidCall is an error of the model's call; its text is what the model reads.
+type invalidCall struct {
+	msg  string
+	kind error // one of ErrToolNotFound, ErrGroupInactive, ErrInvalidInput
+}
+
+func (e *invalidCall) Error() string { return e.msg }
+func (e *invalidCall) Is(target error) bool {
+	return target == ErrInvalidCall || target == e.kind
+}
 
 // prepare finds the tool of call among the active groups, validates the
 // input against its schema and writes whole numbers at integer locations as
@@ -478,7 +495,11 @@ func (tk *Toolkit) prepare(ctx context.Context, call *Call) (*prepared, error) {
 	}
 	e, missing := tk.lookup(ctx, call.Name, st.ActiveGroups())
 	if e == nil {
-		return nil, &invalidCall{missing}
+		kind := ErrToolNotFound
+		if strings.HasPrefix(missing, "ToolGroupInactiveError") {
+			kind = ErrGroupInactive
+		}
+		return nil, &invalidCall{missing, kind}
 	}
 	input := call.Input
 	if len(input) == 0 {
@@ -486,10 +507,10 @@ func (tk *Toolkit) prepare(ctx context.Context, call *Call) (*prepared, error) {
 	}
 	m, err := decodeInput(call.Name, input)
 	if err != nil {
-		return nil, &invalidCall{err.Error()}
+		return nil, &invalidCall{err.Error(), ErrInvalidInput}
 	}
 	if err := e.schema.validate(call.Name, m); err != nil {
-		return nil, &invalidCall{err.Error()}
+		return nil, &invalidCall{err.Error(), ErrInvalidInput}
 	}
 	return &prepared{e: e, input: e.schema.integerLiterals(input), st: st}, nil
 }
