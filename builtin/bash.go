@@ -169,7 +169,7 @@ func bashRules(contents []string) []permission.Rule {
 // simple command of the command, a deny or ask rule any of them (wrappers
 // such as sudo or env looked through), so "Bash(git log:*)" never allows
 // "git log; rm -rf ~" and "Bash(rm:*)" denies "echo; sudo rm x".
-func (b *Bash) MatchRule(rule permission.Rule, input json.RawMessage) bool {
+func (b *Bash) MatchRule(ctx context.Context, rule permission.Rule, input json.RawMessage) bool {
 	all, any := shell.MatchRule(rule.Content, bashCommand(input))
 	if rule.Behavior == permission.Allow {
 		return all
@@ -181,8 +181,9 @@ func (b *Bash) MatchRule(rule permission.Rule, input json.RawMessage) bool {
 // the command run from the project root (one per simple command that is not
 // read-only: "tool subcommand:*" or the exact command), none when rules
 // cannot let it through.
-func (b *Bash) Suggestions(input json.RawMessage) []permission.Rule {
-	return bashRules(b.analyze(bashCommand(input), nil, nil).Suggestions())
+func (b *Bash) Suggestions(ctx context.Context, input json.RawMessage) []permission.Rule {
+	// Where the call runs: the state's tracked working directory.
+	return bashRules(b.analyze(bashCommand(input), tool.StateFromContext(ctx), nil).Suggestions())
 }
 
 // Call implements [tool.Tool]: it runs the command and streams its output.

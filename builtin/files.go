@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -25,12 +26,12 @@ type pathRules struct {
 
 // MatchRule implements [tool.RuleMatcher] with path globs ("src/**", "/etc/*",
 // "~/notes/*"); relative patterns are relative to the project root.
-func (p pathRules) MatchRule(rule permission.Rule, input json.RawMessage) bool {
+func (p pathRules) MatchRule(ctx context.Context, rule permission.Rule, input json.RawMessage) bool {
 	return p.c.matchPath(rule, inputPath(input))
 }
 
 // Suggestions implements [tool.Suggester]: the file's directory.
-func (p pathRules) Suggestions(input json.RawMessage) []permission.Rule {
+func (p pathRules) Suggestions(ctx context.Context, input json.RawMessage) []permission.Rule {
 	name := p.tool
 	if name == "Write" {
 		name = "Edit" // Edit rules govern Write

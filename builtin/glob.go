@@ -91,13 +91,13 @@ func globArgs(input json.RawMessage) globInput {
 
 // MatchRule implements [tool.RuleMatcher]: the rule's glob against the search
 // directory, then against the pattern.
-func (g *Glob) MatchRule(rule permission.Rule, input json.RawMessage) bool {
+func (g *Glob) MatchRule(ctx context.Context, rule permission.Rule, input json.RawMessage) bool {
 	in := globArgs(input)
 	return g.c.matchPath(rule, in.Path) || g.c.matchPath(rule, in.Pattern)
 }
 
 // Suggestions implements [tool.Suggester]: the search directory.
-func (g *Glob) Suggestions(input json.RawMessage) []permission.Rule {
+func (g *Glob) Suggestions(ctx context.Context, input json.RawMessage) []permission.Rule {
 	in := globArgs(input)
 	return []permission.Rule{{Tool: "Read", Content: g.c.rulePath(canonical(g.c.abs(cmp.Or(in.Path, g.c.root)))), Behavior: permission.Allow, Source: "suggested"}}
 }

@@ -86,14 +86,14 @@ func (g *Grep) CheckPermissions(_ context.Context, input json.RawMessage, pc *pe
 }
 
 // MatchRule implements [tool.RuleMatcher]: the rule's glob against the path.
-func (g *Grep) MatchRule(rule permission.Rule, input json.RawMessage) bool {
+func (g *Grep) MatchRule(ctx context.Context, rule permission.Rule, input json.RawMessage) bool {
 	var in grepInput
 	_ = json.Unmarshal(input, &in)
 	return g.c.matchPath(rule, in.Path)
 }
 
 // Suggestions implements [tool.Suggester]: the searched directory.
-func (g *Grep) Suggestions(input json.RawMessage) []permission.Rule {
+func (g *Grep) Suggestions(ctx context.Context, input json.RawMessage) []permission.Rule {
 	var in grepInput
 	_ = json.Unmarshal(input, &in)
 	return g.c.suggestDir("Read", cmp.Or(in.Path, g.c.root))

@@ -76,3 +76,39 @@ func TestWrappedToolKeepsItsRules(t *testing.T) {
 		})
 	}
 }
+
+// The optional checks see where the call runs: after an approved "cd .ssh"
+// the shell's working directory is the key directory, and "cat config"
+// there is a secret read, whatever check judges it.
+func TestChecksSeeTheTrackedDirectory(t *testing.T) {
+	home, _ := filepath.EvalSymlinks(t.TempDir())
+	os.MkdirAll(filepath.Join(home, ".ssh"), 0o700)
+	os.WriteFile(filepath.Join(home, ".ssh", "config"), []byte("Host x\n  IdentityFile k\n"), 0o600)
+	t.Setenv("HOME", home)
+	b := builtin.NewBash(&builtin.Options{Root: home})
+	tk, err := tool.NewToolkit(&tool.ToolkitOptions{Tools: []tool.Tool{b}, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := tool.NewState(&permission.Context{Mode: permission.Default})
+	in := func(cmd string) json.RawMessage { j, _ := json.Marshal(map[string]string{"command": cmd}); return j }
+	r, err := tk.Call(context.Background(), &tool.Call{ID: "1", Name: "Bash", Input: in("cd .ssh"), State: st, Approved: true})
+	if err != nil || r.Status != tool.StatusSuccess {
+		t.Fatalf("cd: %v %s %s", err, r.Status, r.Text())
+	}
+	if st.Cwd() != filepath.Join(home, ".ssh") {
+		t.Fatalf("tracked cwd %q", st.Cwd())
+	}
+	v, err := tk.Check(context.Background(), &tool.Call{ID: "2", Name: "Bash", Input: in("cat config"), State: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Decision.Behavior == permission.Allow || !v.Decision.BypassImmune || v.ReadOnly {
+		t.Errorf("cat config in ~/.ssh: %+v read-only=%v", v.Decision, v.ReadOnly)
+	}
+	// The suggestion for a command there is judged there too: none for a
+	// secret read, and for a plain file of the directory an exact rule.
+	if s := b.Suggestions(tool.WithState(context.Background(), st), in("cat config")); len(s) != 0 {
+		t.Errorf("suggestions for a secret read: %v", s)
+	}
+}

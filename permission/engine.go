@@ -33,9 +33,9 @@ type Subject interface {
 	// tool's MCP server ("mcp__fs").
 	// The rule's Behavior is given so a tool can match conservatively: an
 	// allow rule must cover the whole input, a deny rule any part of it.
-	MatchRule(rule Rule, input json.RawMessage) bool
+	MatchRule(ctx context.Context, rule Rule, input json.RawMessage) bool
 	// Suggestions returns rules that would allow this call next time.
-	Suggestions(input json.RawMessage) []Rule
+	Suggestions(ctx context.Context, input json.RawMessage) []Rule
 }
 
 // Engine evaluates calls against a [Context]. An Engine is cheap; make one per
@@ -63,12 +63,12 @@ func (e *Engine) Check(ctx context.Context, s Subject, input json.RawMessage) (D
 	name := s.Name()
 
 	// 1. Deny rules.
-	if d, ok := e.CheckDenyRules(s, input); ok {
+	if d, ok := e.CheckDenyRules(ctx, s, input); ok {
 		return d, nil
 	}
 	// 2. Ask rules. No allow rule can pass what an ask rule matches, so an
 	// ask suggests no rule.
-	if r, ok := e.match(e.ctx.Ask, s, input); ok {
+	if r, ok := e.match(ctx, e.ctx.Ask, s, input); ok {
 		d := Decision{
 			Behavior: Ask,
 			Message:  "Permission required for " + name,
@@ -119,7 +119,7 @@ func (e *Engine) Check(ctx context.Context, s Subject, input json.RawMessage) (D
 			return Decision{}, fmt.Errorf("permission check of %s: invalid behavior %q", name, d.Behavior)
 		}
 		// 5. Allow rules.
-		if r, ok := e.match(e.ctx.Allow, s, input); ok {
+		if r, ok := e.match(ctx, e.ctx.Allow, s, input); ok {
 			return Decision{
 				Behavior:     Allow,
 				Message:      "Permission granted for " + name,
@@ -153,7 +153,7 @@ func (e *Engine) Check(ctx context.Context, s Subject, input json.RawMessage) (D
 		// the call runs (the shell's working directory).
 		sugg := toolSuggestions
 		if sugg == nil {
-			sugg = s.Suggestions(input)
+			sugg = s.Suggestions(ctx, input)
 		}
 		return Decision{
 			Behavior:    Ask,
@@ -168,8 +168,8 @@ func (e *Engine) Check(ctx context.Context, s Subject, input json.RawMessage) (D
 // CheckDenyRules reports the decision of the first deny rule that matches,
 // if any. Callers running a call the user already approved use it: a deny
 // rule wins even over the user's approval.
-func (e *Engine) CheckDenyRules(s Subject, input json.RawMessage) (Decision, bool) {
-	r, ok := e.match(e.ctx.Deny, s, input)
+func (e *Engine) CheckDenyRules(ctx context.Context, s Subject, input json.RawMessage) (Decision, bool) {
+	r, ok := e.match(ctx, e.ctx.Deny, s, input)
 	if !ok {
 		return Decision{}, false
 	}
@@ -194,13 +194,13 @@ func dontAsk(name string, d Decision) Decision {
 
 // match returns the first rule of rules that is filed under one of s's names
 // and applies to input. Empty content matches everything.
-func (e *Engine) match(rules []Rule, s Subject, input json.RawMessage) (Rule, bool) {
+func (e *Engine) match(ctx context.Context, rules []Rule, s Subject, input json.RawMessage) (Rule, bool) {
 	name, aliases := s.Name(), s.RuleNames()
 	for _, r := range rules {
 		if !fileMatches(r.Tool, name, aliases) {
 			continue
 		}
-		if r.Content == "" || s.MatchRule(r, input) {
+		if r.Content == "" || s.MatchRule(ctx, r, input) {
 			return r, true
 		}
 	}

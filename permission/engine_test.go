@@ -31,10 +31,10 @@ func (s *subject) Name() string {
 }
 func (s *subject) RuleNames() []string                            { return s.aliases }
 func (s *subject) ReadOnly(context.Context, json.RawMessage) bool { return s.readOnly }
-func (s *subject) Suggestions(json.RawMessage) []Rule {
+func (s *subject) Suggestions(context.Context, json.RawMessage) []Rule {
 	return []Rule{{Tool: "Tool", Behavior: Allow, Source: "suggested"}}
 }
-func (s *subject) MatchRule(r Rule, in json.RawMessage) bool {
+func (s *subject) MatchRule(_ context.Context, r Rule, in json.RawMessage) bool {
 	if s.record {
 		s.matched = append(s.matched, r)
 	}
@@ -286,7 +286,7 @@ func TestEngineRuleNames(t *testing.T) {
 	}
 	// CheckDenyRules, used for approved calls, sees alias rules too.
 	pc = &Context{Mode: Default, Deny: []Rule{{Tool: "Read", Content: "src", Behavior: Deny}}}
-	if d, ok := NewEngine(pc).CheckDenyRules(s, in); !ok || d.Reason != "Rule: Read(src)" {
+	if d, ok := NewEngine(pc).CheckDenyRules(context.Background(), s, in); !ok || d.Reason != "Rule: Read(src)" {
 		t.Errorf("CheckDenyRules with an alias: %+v %v", d, ok)
 	}
 }

@@ -24,10 +24,10 @@ func (shellTool) CheckPermissions(_ context.Context, in json.RawMessage, _ *perm
 	}
 	return permission.Decision{Behavior: permission.Passthrough}, nil
 }
-func (shellTool) MatchRule(r permission.Rule, in json.RawMessage) bool {
+func (shellTool) MatchRule(_ context.Context, r permission.Rule, in json.RawMessage) bool {
 	return strings.HasPrefix(command(in), strings.TrimSuffix(r.Content, ":*"))
 }
-func (shellTool) Suggestions(json.RawMessage) []permission.Rule { return nil }
+func (shellTool) Suggestions(context.Context, json.RawMessage) []permission.Rule { return nil }
 
 func command(in json.RawMessage) string {
 	var v struct{ Command string }

@@ -25,7 +25,7 @@ func (a *aliasTool) Info() tool.Info {
 func (a *aliasTool) CheckPermissions(context.Context, json.RawMessage, *permission.Context) (permission.Decision, error) {
 	return permission.Decision{Behavior: permission.Passthrough}, nil
 }
-func (a *aliasTool) MatchRule(r permission.Rule, in json.RawMessage) bool {
+func (a *aliasTool) MatchRule(_ context.Context, r permission.Rule, in json.RawMessage) bool {
 	a.matched = append(a.matched, r)
 	var v struct{ Path string }
 	json.Unmarshal(in, &v)

@@ -75,13 +75,13 @@ type ReadOnlyChecker interface {
 // an allow rule with content never matches, a deny or ask rule with content
 // always does.
 type RuleMatcher interface {
-	MatchRule(rule permission.Rule, input json.RawMessage) bool
+	MatchRule(ctx context.Context, rule permission.Rule, input json.RawMessage) bool
 }
 
 // Suggester is implemented by tools that can propose rules allowing calls like
 // this one. Without it the suggestion is an allow rule for the whole tool.
 type Suggester interface {
-	Suggestions(input json.RawMessage) []permission.Rule
+	Suggestions(ctx context.Context, input json.RawMessage) []permission.Rule
 }
 
 // Call is one invocation of a tool, as the model asked for it.

@@ -520,7 +520,7 @@ func (tk *Toolkit) prepare(ctx context.Context, call *Call) (*prepared, error) {
 func (p *prepared) decide(ctx context.Context, call *Call) (permission.Decision, error) {
 	engine := permission.NewEngine(p.st.Permissions())
 	if call.Approved {
-		if d, denied := engine.CheckDenyRules(subject{p.e}, p.input); denied {
+		if d, denied := engine.CheckDenyRules(ctx, subject{p.e}, p.input); denied {
 			return d, nil
 		}
 		return permission.Decision{Behavior: permission.Allow, Message: "Permission granted for " + call.Name + " (approved by the user)", Reason: "User approval"}, nil
@@ -734,16 +734,16 @@ func (s subject) CheckPermissions(ctx context.Context, input json.RawMessage, pc
 // MatchRule asks the tool's RuleMatcher, found through wrappers (see
 // [Wrapper]). A rule with content that no matcher can evaluate fails
 // closed: it never allows, and a deny or ask rule applies.
-func (s subject) MatchRule(r permission.Rule, input json.RawMessage) bool {
+func (s subject) MatchRule(ctx context.Context, r permission.Rule, input json.RawMessage) bool {
 	if m, ok := find[RuleMatcher](s.e.tool); ok {
-		return m.MatchRule(r, input)
+		return m.MatchRule(ctx, r, input)
 	}
 	return r.Content == "" || r.Behavior != permission.Allow
 }
 
-func (s subject) Suggestions(input json.RawMessage) []permission.Rule {
+func (s subject) Suggestions(ctx context.Context, input json.RawMessage) []permission.Rule {
 	if g, ok := find[Suggester](s.e.tool); ok {
-		return g.Suggestions(input)
+		return g.Suggestions(ctx, input)
 	}
 	return []permission.Rule{{Tool: s.e.info.Name, Behavior: permission.Allow, Source: "suggested"}}
 }
