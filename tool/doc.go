@@ -30,4 +30,18 @@
 // [NewFunction] turns a typed Go function into a tool, inferring its schema
 // from the input struct. Tools written by hand decode their input with
 // [DecodeInput], whose errors name the field and the type it wants.
+//
+// # Middleware and wrappers
+//
+// A [Middleware] wraps the handling of every call (ToolkitOptions.Middleware)
+// or of one tool's calls (ToolkitOptions.ToolMiddleware): it can rewrite the
+// call (the new input is validated and judged again), transform or drop
+// chunks, answer by itself, or bound the call's time; the first is outermost.
+// A tool that decorates another implements [Wrapper] (Unwrap), so that the
+// rules written for the tool it wraps keep applying; a rule with content that
+// no [RuleMatcher] can evaluate fails closed. Errors of [Toolkit.Check] are
+// told apart with errors.Is: [ErrToolNotFound], [ErrGroupInactive],
+// [ErrInvalidInput] (all [ErrInvalidCall]). A caller that streams a call with
+// [Toolkit.Stream] gathers the chunks with [Result.Append] and ends with
+// [Result.Finish], as [Toolkit.Call] does.
 package tool

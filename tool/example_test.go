@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"iter"
+	"strings"
 
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
@@ -55,4 +57,39 @@ func ExampleToolkit_Call_approval() {
 	// Output:
 	// asking - Permission required for add - suggested: add
 	// success - 3 - Rule: add
+}
+
+// A middleware sees every call before the Toolkit does and every chunk
+// after: here it logs the call and cuts long text output.
+func ExampleMiddleware() {
+	truncate := func(next tool.Handler) tool.Handler {
+		return tool.HandlerFunc(func(ctx context.Context, c *tool.Call) iter.Seq2[*tool.Chunk, error] {
+			fmt.Println("calling", c.Name, string(c.Input))
+			return func(yield func(*tool.Chunk, error) bool) {
+				for ch, err := range next.Handle(ctx, c) {
+					if ch != nil {
+						for i, b := range ch.Content {
+							if b.Kind == tool.KindText && len(b.Text) > 5 {
+								ch.Content[i].Text = b.Text[:5] + "…"
+							}
+						}
+					}
+					if !yield(ch, err) {
+						return
+					}
+				}
+			}
+		})
+	}
+	repeat, _ := tool.NewFunction("Repeat a word.", func(_ context.Context, in struct {
+		Word string `json:"word"`
+	}) (string, error) {
+		return strings.Repeat(in.Word, 3), nil
+	}, &tool.FunctionOptions{Name: "repeat", ReadOnly: true})
+	tk, _ := tool.NewToolkit(&tool.ToolkitOptions{Tools: []tool.Tool{repeat}, Middleware: []tool.Middleware{truncate}})
+	r, _ := tk.Call(context.Background(), &tool.Call{Name: "repeat", Input: json.RawMessage(`{"word":"abc"}`)})
+	fmt.Println(r.Status, r.Text())
+	// Output:
+	// calling repeat {"word":"abc"}
+	// success abcab…
 }

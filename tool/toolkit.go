@@ -51,6 +51,10 @@ type ToolkitOptions struct {
 	// Logger receives warnings (a failing source, a tool that panicked).
 	// Nil means slog.Default().
 	Logger *slog.Logger
+	// Middleware wraps every call, the first outermost (see [Middleware]).
+	Middleware []Middleware
+	// ToolMiddleware wraps the calls of the named tool, inside Middleware.
+	ToolMiddleware map[string][]Middleware
 }
 
 // Toolkit holds an agent's tools and runs calls to them: it finds the tool,
@@ -69,6 +73,8 @@ type Toolkit struct {
 	schemas     sync.Map
 	schemaCount atomic.Int64
 	meta        *entry
+	mw          []Middleware
+	toolMW      map[string][]Middleware
 }
 
 type groupEntry struct {
@@ -104,7 +110,13 @@ func NewToolkit(opts *ToolkitOptions) (*Toolkit, error) {
 	if opts == nil {
 		opts = &ToolkitOptions{}
 	}
-	tk := &Toolkit{byName: map[string]*entry{}, logger: opts.Logger}
+	tk := &Toolkit{byName: map[string]*entry{}, logger: opts.Logger, mw: slices.Clone(opts.Middleware)}
+	if len(opts.ToolMiddleware) > 0 {
+		tk.toolMW = make(map[string][]Middleware, len(opts.ToolMiddleware))
+		for name, mws := range opts.ToolMiddleware {
+			tk.toolMW[name] = slices.Clone(mws)
+		}
+	}
 	if tk.logger == nil {
 		tk.logger = slog.Default()
 	}
@@ -555,6 +567,14 @@ const InterruptedText = "<system-reminder>The tool call has been interrupted by 
 // cancelled ends with an interrupted chunk. A tool that panics ends with an
 // error chunk instead of crashing the agent.
 func (tk *Toolkit) Stream(ctx context.Context, call *Call) iter.Seq2[*Chunk, error] {
+	if h := tk.handler(call.Name); h != nil {
+		return h.Handle(ctx, call)
+	}
+	return tk.stream(ctx, call)
+}
+
+// stream is Stream without the middlewares: the Toolkit's own handler.
+func (tk *Toolkit) stream(ctx context.Context, call *Call) iter.Seq2[*Chunk, error] {
 	return func(yield func(*Chunk, error) bool) {
 		p, err := tk.prepare(ctx, call)
 		if err != nil {
