@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -73,6 +74,19 @@ type Chunk struct {
 	// Decision is set on the chunk the toolkit makes when the permission
 	// engine stops or defers a call.
 	Decision *permission.Decision `json:"decision,omitempty"`
+	// Structured is structured content (a JSON object matching the tool's
+	// OutputSchema); the last one given is the result's.
+	Structured json.RawMessage `json:"structured,omitempty"`
+	// Progress, when set, makes this a progress report for the host to
+	// show: it is never part of the result the model reads.
+	Progress *Progress `json:"progress,omitempty"`
+}
+
+// Progress is how far a call has come.
+type Progress struct {
+	Message string  `json:"message,omitempty"`
+	Done    float64 `json:"done"`
+	Total   float64 `json:"total,omitempty"` // 0: unknown
 }
 
 // Text returns a running chunk holding s.
@@ -89,13 +103,15 @@ type Result struct {
 	Name string `json:"name"`
 	// Input is the validated input (for a submitted external call: what the
 	// caller must run).
-	Input    []byte         `json:"-"`
-	Status   Status         `json:"status"`
-	Content  []Block        `json:"content"`
-	Metadata map[string]any `json:"metadata,omitempty"`
+	Input    json.RawMessage `json:"input,omitempty"`
+	Status   Status          `json:"status"`
+	Content  []Block         `json:"content"`
+	Metadata map[string]any  `json:"metadata,omitempty"`
 	// Decision is the permission decision that stopped or deferred the call,
 	// or allowed it.
 	Decision *permission.Decision `json:"decision,omitempty"`
+	// StructuredContent is the last structured content a chunk carried.
+	StructuredContent json.RawMessage `json:"structured_content,omitempty"`
 }
 
 // Append adds a chunk to r, following the accumulation rules:
@@ -107,8 +123,11 @@ type Result struct {
 //     denied chunk sets that status; running chunks leave the status alone;
 //   - metadata is merged, later keys winning.
 func (r *Result) Append(c *Chunk) error {
-	if c == nil {
-		return nil
+	if c == nil || c.Progress != nil {
+		return nil // progress is for the host, not the result
+	}
+	if len(c.Structured) > 0 {
+		r.StructuredContent = slices.Clone(c.Structured)
 	}
 	for _, b := range c.Content {
 		i := -1

@@ -32,6 +32,8 @@ type Tool interface {
 type Info struct {
 	// Name is what the model calls the tool by: letters, digits, '_' and '-'.
 	Name string
+	// Title is a name for people ("Run a shell command"); optional.
+	Title string
 	// Description tells the model what the tool does and when to use it.
 	Description string
 	// InputSchema is a JSON Schema of type object for the call's input.
@@ -46,15 +48,27 @@ type Info struct {
 	External bool
 	// StateInjected tools receive the agent's [State] in [Call.State].
 	StateInjected bool
-	// MCP tools come from an MCP server named MCPName.
-	MCP     bool
-	MCPName string
+	// Annotations are hints about the tool's behaviour, as MCP defines
+	// them; nil means none. They inform hosts and models; the permission
+	// engine does not trust them (ReadOnly above is what it uses).
+	Annotations *Annotations
+	// OutputSchema is a JSON Schema of type object for the result's
+	// structured content ([Result.StructuredContent]); nil means none.
+	OutputSchema json.RawMessage
 	// RuleNames are further tool names whose rules apply to this tool, as
 	// Claude Code applies Read rules to Grep and Glob and Edit rules to
 	// Write. The permission engine looks up deny, ask and allow rules filed
 	// under Name and under each of these, and gives each rule, as written,
 	// to the tool's [RuleMatcher].
 	RuleNames []string
+}
+
+// Annotations are MCP's tool annotations. A nil hint is unknown.
+type Annotations struct {
+	ReadOnlyHint    *bool `json:"readOnlyHint,omitempty"`
+	DestructiveHint *bool `json:"destructiveHint,omitempty"`
+	IdempotentHint  *bool `json:"idempotentHint,omitempty"`
+	OpenWorldHint   *bool `json:"openWorldHint,omitempty"`
 }
 
 // ReadOnlyChecker is implemented by tools whose read-only-ness depends on the

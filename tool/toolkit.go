@@ -408,8 +408,22 @@ func (tk *Toolkit) Schemas(ctx context.Context, activeGroups []string, f Format)
 			v = map[string]any{"name": e.info.Name, "description": desc, "input_schema": schema}
 		case FormatMCP:
 			m := map[string]any{"name": e.info.Name, "description": desc, "inputSchema": schema}
-			if e.info.ReadOnly {
-				m["annotations"] = map[string]any{"readOnlyHint": true}
+			if e.info.Title != "" {
+				m["title"] = e.info.Title
+			}
+			ann := Annotations{}
+			if e.info.Annotations != nil {
+				ann = *e.info.Annotations
+			}
+			if e.info.ReadOnly && ann.ReadOnlyHint == nil {
+				t := true
+				ann.ReadOnlyHint = &t
+			}
+			if ann != (Annotations{}) {
+				m["annotations"] = ann
+			}
+			if len(e.info.OutputSchema) > 0 {
+				m["outputSchema"] = e.info.OutputSchema
 			}
 			v = m
 		default:
