@@ -26,6 +26,7 @@ type State struct {
 	tasks  []Task
 	groups []string
 	cwd    string
+	slots  map[string]*slotValue // see Slot
 }
 
 // FileRecord is what a tool saw of a file when it last read or wrote it. Write
@@ -182,16 +183,31 @@ type stateJSON struct {
 	Tasks        []Task             `json:"tasks,omitempty"`
 	ActiveGroups []string           `json:"active_groups,omitempty"`
 	Cwd          string             `json:"cwd,omitempty"`
+	// Slots are the packages' own parts of the state, by key (see Slot).
+	Slots map[string]json.RawMessage `json:"slots,omitempty"`
 }
 
 // MarshalJSON implements [json.Marshaler]. The object starts with
 // "toolscope_state": [StateVersion].
 func (s *State) MarshalJSON() ([]byte, error) {
 	s.mu.Lock()
-	v := stateJSON{StateVersion, s.perms, s.files, s.tasks, s.groups, s.cwd}
-	b, err := json.Marshal(v)
-	s.mu.Unlock()
-	return b, err
+	defer s.mu.Unlock()
+	v := stateJSON{StateVersion, s.perms, s.files, s.tasks, s.groups, s.cwd, nil}
+	if len(s.slots) > 0 {
+		v.Slots = make(map[string]json.RawMessage, len(s.slots))
+		for k, sv := range s.slots {
+			raw := sv.raw
+			if sv.live {
+				b, err := json.Marshal(sv.value)
+				if err != nil {
+					return nil, fmt.Errorf("state slot %q: %w", k, err)
+				}
+				raw = b
+			}
+			v.Slots[k] = raw
+		}
+	}
+	return json.Marshal(v)
 }
 
 // UnmarshalJSON implements [json.Unmarshaler]. A value of the wrong type is
@@ -216,6 +232,80 @@ func (s *State) UnmarshalJSON(b []byte) error {
 	}
 	s.mu.Lock()
 	s.perms, s.files, s.tasks, s.groups, s.cwd = v.Permissions, v.ReadFiles, v.Tasks, v.ActiveGroups, v.Cwd
+	s.slots = nil
+	for k, raw := range v.Slots {
+		if s.slots == nil {
+			s.slots = make(map[string]*slotValue, len(v.Slots))
+		}
+		s.slots[k] = &slotValue{raw: raw}
+	}
 	s.mu.Unlock()
 	return nil
+}
+
+// A Slot is a typed part of a [State] that a package owns (an MCP client's
+// sessions, a skill's data, an agent's memory), under a key of its own. It
+// travels with the state's JSON form; a slot no package reads in this
+// process (its key unknown here) is kept as it was, never dropped.
+//
+//	var notes = tool.NewSlot[[]string]("example.com/notes")
+//	notes.Set(st, append(notes.Get(st), "remember this"))
+type Slot[T any] struct{ key string }
+
+// NewSlot returns the slot under key. Use a key that names its owner (a
+// module path) so that packages do not collide.
+func NewSlot[T any](key string) Slot[T] { return Slot[T]{key} }
+
+// Key returns the slot's key.
+func (sl Slot[T]) Key() string { return sl.key }
+
+type slotValue struct {
+	raw   json.RawMessage // as read, until decoded
+	value any
+	live  bool // value holds the slot's value
+}
+
+// Get returns the slot's value in st (the zero T when unset). A value read
+// from JSON is decoded at the first Get; one that does not decode as T is
+// reported as an error and left as it was.
+func (sl Slot[T]) Get(st *State) (T, error) {
+	var zero T
+	if st == nil {
+		return zero, nil
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	sv := st.slots[sl.key]
+	if sv == nil {
+		return zero, nil
+	}
+	if !sv.live {
+		var v T
+		if err := json.Unmarshal(sv.raw, &v); err != nil {
+			return zero, fmt.Errorf("state slot %q: %w", sl.key, err)
+		}
+		sv.value, sv.live = v, true
+	}
+	v, ok := sv.value.(T)
+	if !ok {
+		return zero, fmt.Errorf("state slot %q holds a %T, not the type asked for", sl.key, sv.value)
+	}
+	return v, nil
+}
+
+// Set stores v as the slot's value in st.
+func (sl Slot[T]) Set(st *State, v T) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.slots == nil {
+		st.slots = map[string]*slotValue{}
+	}
+	st.slots[sl.key] = &slotValue{value: v, live: true}
+}
+
+// Delete removes the slot from st.
+func (sl Slot[T]) Delete(st *State) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	delete(st.slots, sl.key)
 }

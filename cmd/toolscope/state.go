@@ -30,7 +30,7 @@ import (
 
 // unmarkedKeys are the keys of the state format before the marker.
 var (
-	unmarkedKeys      = []string{"permissions", "read_files", "tasks", "active_groups", "cwd"}
+	unmarkedKeys      = []string{"permissions", "read_files", "tasks", "active_groups", "cwd", "slots"}
 	unmarkedPermsKeys = []string{"mode", "working_dirs", "allow", "deny", "ask"}
 )
 
@@ -231,6 +231,31 @@ func mergeState(base, ours, theirs []byte) ([]byte, bool) {
 		if !jsonEqual(o[k], b[k]) {
 			setOrDelete(out, k, o[k])
 		}
+	}
+	// Slots (tool.Slot) slot by slot: ours where this run changed it.
+	var bs, os_, ts map[string]json.RawMessage
+	json.Unmarshal(b["slots"], &bs)
+	json.Unmarshal(o["slots"], &os_)
+	json.Unmarshal(t["slots"], &ts)
+	if ts == nil {
+		ts = map[string]json.RawMessage{}
+	}
+	for k := range os_ {
+		if !jsonEqual(os_[k], bs[k]) {
+			ts[k] = os_[k]
+		}
+	}
+	for k := range bs {
+		if _, kept := os_[k]; !kept {
+			delete(ts, k)
+		}
+	}
+	if len(ts) > 0 {
+		if raw, err := json.Marshal(ts); err == nil {
+			out["slots"] = raw
+		}
+	} else {
+		delete(out, "slots")
 	}
 	for k, key := range map[string]string{"read_files": "path", "tasks": "id"} {
 		merged, ok := mergeList(b[k], o[k], t[k], key)
