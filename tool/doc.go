@@ -44,4 +44,9 @@
 // [ErrInvalidInput] (all [ErrInvalidCall]). A caller that streams a call with
 // [Toolkit.Stream] gathers the chunks with [Result.Append] and ends with
 // [Result.Finish], as [Toolkit.Call] does.
+//
+// A host decides with ToolkitOptions.PermissionHook (before, after or
+// instead of the permission engine; deny rules still win) and answers
+// approvals at once with an [Asker]. Packages keep their own data in the
+// [State] through a [Slot].
 package tool

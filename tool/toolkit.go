@@ -53,6 +53,15 @@ type ToolkitOptions struct {
 	Logger *slog.Logger
 	// Middleware wraps every call, the first outermost (see [Middleware]).
 	Middleware []Middleware
+	// PermissionHook, when set, decides every call (Call, Stream, Check): it
+	// may call engine for the permission engine's decision and return it,
+	// change it, or decide without it (AgentScope's on_check_permission).
+	// A deny rule still wins over the hook's Allow.
+	PermissionHook func(ctx context.Context, call *Call, engine func() (permission.Decision, error)) (permission.Decision, error)
+	// Asker, when set, answers calls that need approval at once (a
+	// terminal, MCP elicitation, a web UI) instead of their coming back
+	// StatusAsking.
+	Asker Asker
 	// ToolMiddleware wraps the calls of the named tool, inside Middleware.
 	ToolMiddleware map[string][]Middleware
 }
@@ -75,6 +84,15 @@ type Toolkit struct {
 	meta        *entry
 	mw          []Middleware
 	toolMW      map[string][]Middleware
+	hook        func(ctx context.Context, call *Call, engine func() (permission.Decision, error)) (permission.Decision, error)
+	asker       Asker
+}
+
+// Asker asks the user about a call that needs approval. approve runs the
+// call; rules are added to the call's State (the user's "always allow");
+// an error leaves the call not run, with an error result.
+type Asker interface {
+	Ask(ctx context.Context, call *Call, d permission.Decision) (approve bool, rules []permission.Rule, err error)
 }
 
 type groupEntry struct {
@@ -110,7 +128,7 @@ func NewToolkit(opts *ToolkitOptions) (*Toolkit, error) {
 	if opts == nil {
 		opts = &ToolkitOptions{}
 	}
-	tk := &Toolkit{byName: map[string]*entry{}, logger: opts.Logger, mw: slices.Clone(opts.Middleware)}
+	tk := &Toolkit{byName: map[string]*entry{}, logger: opts.Logger, mw: slices.Clone(opts.Middleware), hook: opts.PermissionHook, asker: opts.Asker}
 	if len(opts.ToolMiddleware) > 0 {
 		tk.toolMW = make(map[string][]Middleware, len(opts.ToolMiddleware))
 		for name, mws := range opts.ToolMiddleware {
@@ -541,6 +559,22 @@ func (tk *Toolkit) prepare(ctx context.Context, call *Call) (*prepared, error) {
 	return &prepared{e: e, input: e.schema.integerLiterals(input), st: st}, nil
 }
 
+// decide is the decision on a prepared call: the permission hook's, when
+// there is one, else the engine's. Deny rules win over a hook's Allow.
+func (tk *Toolkit) decide(ctx context.Context, p *prepared, call *Call) (permission.Decision, error) {
+	if tk.hook == nil {
+		return p.decide(ctx, call)
+	}
+	d, err := tk.hook(ctx, call, func() (permission.Decision, error) { return p.decide(ctx, call) })
+	if err != nil || d.Behavior != permission.Allow {
+		return d, err
+	}
+	if dd, denied := permission.NewEngine(p.st.Permissions()).CheckDenyRules(ctx, subject{p.e}, p.input); denied {
+		return dd, nil
+	}
+	return d, nil
+}
+
 // decide asks the permission engine about a prepared call. A call the user
 // approved is allowed without the engine, except that deny rules still win.
 func (p *prepared) decide(ctx context.Context, call *Call) (permission.Decision, error) {
@@ -564,7 +598,7 @@ func (tk *Toolkit) Check(ctx context.Context, call *Call) (*Verdict, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := p.decide(WithState(ctx, p.st), call)
+	d, err := tk.decide(WithState(ctx, p.st), p, call)
 	if err != nil {
 		return nil, err
 	}
@@ -597,10 +631,26 @@ func (tk *Toolkit) stream(ctx context.Context, call *Call) iter.Seq2[*Chunk, err
 		}
 		e, input, st := p.e, p.input, p.st
 		ctx = WithState(ctx, st)
-		d, err := p.decide(ctx, call)
+		d, err := tk.decide(ctx, p, call)
 		if err != nil {
 			yield(Errorf("Permission check failed for tool '%s', so it was not run: %v", call.Name, err), nil)
 			return
+		}
+		if (d.Behavior == permission.Ask || d.Behavior == permission.Passthrough) && tk.asker != nil {
+			d.Behavior = permission.Ask
+			approve, rules, err := tk.asker.Ask(ctx, call, d)
+			if err != nil {
+				yield(Errorf("Could not ask the user about tool '%s', so it was not run: %v", call.Name, err), nil)
+				return
+			}
+			if !approve {
+				d = permission.Decision{Behavior: permission.Deny, Message: "The user doesn't want to proceed with this tool use. The tool use was rejected.", Reason: "Denied by the user"}
+			} else {
+				for _, r := range rules {
+					st.AddRule(r)
+				}
+				d = permission.Decision{Behavior: permission.Allow, Message: "Permission granted for " + call.Name + " (approved by the user)", Reason: "User approval", UpdatedInput: d.UpdatedInput}
+			}
 		}
 		switch d.Behavior {
 		case permission.Deny:

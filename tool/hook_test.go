@@ -1,0 +1,74 @@
+package tool_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/tool"
+)
+
+type asker struct {
+	approve bool
+	rules   []permission.Rule
+	asked   int
+}
+
+func (a *asker) Ask(_ context.Context, _ *tool.Call, d permission.Decision) (bool, []permission.Rule, error) {
+	a.asked++
+	return a.approve, a.rules, nil
+}
+
+// A permission hook decides before, after or instead of the engine, but a
+// deny rule still wins; an Asker answers approvals at once.
+func TestPermissionHookAndAsker(t *testing.T) {
+	in := json.RawMessage(`{"text":"hi"}`)
+	defaultState := func(deny ...permission.Rule) *tool.State {
+		return tool.NewState(&permission.Context{Mode: permission.Default, Deny: deny})
+	}
+	// Instead of the engine: allow everything.
+	allow := func(ctx context.Context, c *tool.Call, engine func() (permission.Decision, error)) (permission.Decision, error) {
+		return permission.Decision{Behavior: permission.Allow, Reason: "hook"}, nil
+	}
+	tk := newKit(t, &tool.ToolkitOptions{Tools: []tool.Tool{echoTool("echo")}, PermissionHook: allow})
+	if r := call(t, tk, &tool.Call{Name: "echo", Input: in, State: defaultState()}); r.Status != tool.StatusSuccess || r.Decision.Reason != "hook" {
+		t.Errorf("hook allow: %s %+v", r.Status, r.Decision)
+	}
+	if r := call(t, tk, &tool.Call{Name: "echo", Input: in, State: defaultState(permission.Rule{Tool: "echo", Behavior: permission.Deny})}); r.Status != tool.StatusDenied {
+		t.Errorf("a deny rule under a hook that allows: %s", r.Status)
+	}
+	// After the engine: turn its asks into denials.
+	strict := func(ctx context.Context, c *tool.Call, engine func() (permission.Decision, error)) (permission.Decision, error) {
+		d, err := engine()
+		if d.Behavior == permission.Ask || d.Behavior == permission.Passthrough {
+			d = permission.Decision{Behavior: permission.Deny, Message: "no humans here", Reason: "hook"}
+		}
+		return d, err
+	}
+	tk = newKit(t, &tool.ToolkitOptions{Tools: []tool.Tool{echoTool("echo")}, PermissionHook: strict})
+	e := echoTool("echo")
+	e.perm = permission.Decision{Behavior: permission.Passthrough}
+	tk = newKit(t, &tool.ToolkitOptions{Tools: []tool.Tool{e}, PermissionHook: strict})
+	if r := call(t, tk, &tool.Call{Name: "echo", Input: in, State: defaultState()}); r.Status != tool.StatusDenied || r.Text() != "no humans here" {
+		t.Errorf("hook after the engine: %s %q", r.Status, r.Text())
+	}
+
+	// An Asker: "always" adds the rule, so the next call needs no question.
+	a := &asker{approve: true, rules: []permission.Rule{{Tool: "echo", Behavior: permission.Allow}}}
+	tk = newKit(t, &tool.ToolkitOptions{Tools: []tool.Tool{e}, Asker: a})
+	st := defaultState()
+	for i := 0; i < 2; i++ {
+		if r := call(t, tk, &tool.Call{Name: "echo", Input: in, State: st}); r.Status != tool.StatusSuccess || r.Text() != "hi" {
+			t.Errorf("approved call %d: %s %q", i, r.Status, r.Text())
+		}
+	}
+	if a.asked != 1 {
+		t.Errorf("asked %d times, want 1 (the rule answers the second)", a.asked)
+	}
+	no := &asker{}
+	tk = newKit(t, &tool.ToolkitOptions{Tools: []tool.Tool{e}, Asker: no})
+	if r := call(t, tk, &tool.Call{Name: "echo", Input: in, State: defaultState()}); r.Status != tool.StatusDenied {
+		t.Errorf("refused by the user: %s", r.Status)
+	}
+}
