@@ -3,6 +3,7 @@ package tool_test
 import (
 	"context"
 	"encoding/json"
+	"iter"
 	"testing"
 
 	"github.com/toolscope/toolscope/permission"
@@ -70,5 +71,27 @@ func TestPermissionHookAndAsker(t *testing.T) {
 	tk = newKit(t, &tool.ToolkitOptions{Tools: []tool.Tool{e}, Asker: no})
 	if r := call(t, tk, &tool.Call{Name: "echo", Input: in, State: defaultState()}); r.Status != tool.StatusDenied {
 		t.Errorf("refused by the user: %s", r.Status)
+	}
+}
+
+// Only StateInjected tools see the State while they run.
+func TestStateInjectedEnforced(t *testing.T) {
+	var sawCall, sawCtx [2]bool
+	mk := func(i int, injected bool) *fnTool {
+		e := echoTool([]string{"plain", "injected"}[i])
+		e.info.StateInjected = injected
+		inner := e.call
+		e.call = func(ctx context.Context, c *tool.Call) iter.Seq2[*tool.Chunk, error] {
+			sawCall[i], sawCtx[i] = c.State != nil, tool.StateFromContext(ctx) != nil
+			return inner(ctx, c)
+		}
+		return e
+	}
+	tk := newKit(t, &tool.ToolkitOptions{Tools: []tool.Tool{mk(0, false), mk(1, true)}})
+	st := tool.NewState(&permission.Context{Mode: permission.Bypass})
+	call(t, tk, &tool.Call{Name: "plain", Input: json.RawMessage(`{"text":"x"}`), State: st})
+	call(t, tk, &tool.Call{Name: "injected", Input: json.RawMessage(`{"text":"x"}`), State: st})
+	if sawCall[0] || sawCtx[0] || !sawCall[1] || !sawCtx[1] {
+		t.Errorf("plain tool saw the state: call %v ctx %v; injected: call %v ctx %v", sawCall[0], sawCtx[0], sawCall[1], sawCtx[1])
 	}
 }

@@ -46,7 +46,9 @@ type Info struct {
 	// External tools are run by the caller, not by the toolkit (see
 	// [StatusSubmitted]).
 	External bool
-	// StateInjected tools receive the agent's [State] in [Call.State].
+	// StateInjected tools receive the agent's [State] while they run, in
+	// [Call.State] and through [StateFromContext]; the others see neither
+	// (every tool's CheckPermissions gets it through the context).
 	StateInjected bool
 	// Annotations are hints about the tool's behaviour, as MCP defines
 	// them; nil means none. They inform hosts and models; the permission

@@ -686,6 +686,10 @@ func (tk *Toolkit) stream(ctx context.Context, call *Call) iter.Seq2[*Chunk, err
 		tc := &Call{ID: call.ID, Name: call.Name, Input: input, Approved: call.Approved}
 		if e.info.StateInjected {
 			tc.State = st
+		} else {
+			// Only StateInjected tools see the State while they run, in
+			// Call.State and in the context alike.
+			ctx = WithState(ctx, nil)
 		}
 		tk.run(ctx, e, tc, yield)
 	}
