@@ -462,8 +462,16 @@ func (tk *Toolkit) Schemas(ctx context.Context, activeGroups []string, f Format)
 // Everything the model did wrong (an unknown tool, bad JSON, an input that
 // breaks the schema) and every permission outcome is a result, not an error.
 func (tk *Toolkit) Call(ctx context.Context, call *Call) (*Result, error) {
+	return tk.call(ctx, call, nil)
+}
+
+// call is Call, showing every chunk to observe (when not nil) as it comes.
+func (tk *Toolkit) call(ctx context.Context, call *Call, observe func(*Chunk)) (*Result, error) {
 	r := &Result{ID: call.ID, Name: call.Name, Input: call.Input}
 	for c, err := range tk.Stream(ctx, call) {
+		if observe != nil && c != nil {
+			observe(c)
+		}
 		if err != nil {
 			_ = r.Append(Errorf("Tool '%s' failed: %v", call.Name, err))
 			r.Finish()
@@ -741,6 +749,55 @@ func (tk *Toolkit) run(ctx context.Context, e *entry, tc *Call, yield func(*Chun
 // be sent again after the answer, so that no call overtakes one it may depend
 // on. The error joins the infrastructure errors of all calls.
 func (tk *Toolkit) CallBatch(ctx context.Context, calls []*Call) ([]*Result, error) {
+	return tk.batch(ctx, calls, nil)
+}
+
+// BatchEvent is one step of [Toolkit.StreamBatch]: a chunk of the call at
+// Index as it streams (Chunk set), or the call's final result (Result
+// set, with Err when its infrastructure failed).
+type BatchEvent struct {
+	Index  int
+	Chunk  *Chunk
+	Result *Result
+	Err    error
+}
+
+// StreamBatch is CallBatch as a stream of events, so that an agent can show
+// each call's progress: the chunks of every call as they come (calls that
+// run in parallel interleave), and each call's result once it ends, with
+// the same scheduling as CallBatch (calls not started end StatusPending).
+// Stopping the iteration cancels the calls still running.
+func (tk *Toolkit) StreamBatch(ctx context.Context, calls []*Call) iter.Seq[BatchEvent] {
+	return func(yield func(BatchEvent) bool) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		events := make(chan BatchEvent, 16)
+		go func() {
+			defer close(events)
+			send := func(ev BatchEvent) {
+				select {
+				case events <- ev:
+				case <-ctx.Done():
+				}
+			}
+			tk.batch(ctx, calls, func(i int, c *Chunk, r *Result, err error) {
+				send(BatchEvent{Index: i, Chunk: c, Result: r, Err: err})
+			})
+		}()
+		for ev := range events {
+			if !yield(ev) {
+				cancel()
+				for range events { // let the calls end
+				}
+				return
+			}
+		}
+	}
+}
+
+// batch runs the calls of a turn (see CallBatch), telling observe (when
+// not nil) of every chunk and of every call's end.
+func (tk *Toolkit) batch(ctx context.Context, calls []*Call, observe func(i int, c *Chunk, r *Result, err error)) ([]*Result, error) {
 	// One listing of each source for the whole turn.
 	ctx = context.WithValue(ctx, turnKey{}, &turn{tk: tk, lists: map[string][]*entry{}})
 	results := make([]*Result, len(calls))
@@ -760,8 +817,15 @@ func (tk *Toolkit) CallBatch(ctx context.Context, calls []*Call) ([]*Result, err
 		errs []error
 	)
 	call := func(i int) {
-		r, err := tk.Call(ctx, calls[i])
+		var see func(*Chunk)
+		if observe != nil {
+			see = func(c *Chunk) { observe(i, c, nil, nil) }
+		}
+		r, err := tk.call(ctx, calls[i], see)
 		results[i] = r
+		if observe != nil {
+			observe(i, nil, r, err)
+		}
 		if err != nil {
 			mu.Lock()
 			errs = append(errs, err)
@@ -795,6 +859,9 @@ func (tk *Toolkit) CallBatch(ctx context.Context, calls []*Call) ([]*Result, err
 	for i, r := range results {
 		if r == nil {
 			results[i] = &Result{ID: calls[i].ID, Name: calls[i].Name, Input: calls[i].Input, Status: StatusPending}
+			if observe != nil {
+				observe(i, nil, results[i], nil)
+			}
 		}
 	}
 	return results, errors.Join(errs...)
