@@ -102,3 +102,32 @@ func TestSourcesListedOncePerTurn(t *testing.T) {
 		t.Errorf("listings in one turn of 3 calls: active source %d (want 1), inactive group's source %d (want 0)", active.n, inactive.n)
 	}
 }
+
+// versioned is a source that reports when its list changes.
+type versioned struct {
+	listCount
+	version uint64
+}
+
+func (v *versioned) ListVersion() uint64 { return v.version }
+
+// A source that reports changes is listed again only when its list
+// changed, across turns.
+func TestChangeReportingSourceListedOnChange(t *testing.T) {
+	src := &versioned{listCount: listCount{name: "v", tools: []Tool{namedTool{name: "dyn"}}}}
+	tk, err := NewToolkit(&ToolkitOptions{Sources: []Source{src}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 5; i++ {
+		tk.Tools(context.Background(), nil)
+	}
+	if src.n != 1 {
+		t.Errorf("listed %d times without a change, want 1", src.n)
+	}
+	src.version++
+	src.tools = []Tool{namedTool{name: "dyn"}, namedTool{name: "dyn2"}}
+	if got := tk.Tools(context.Background(), nil); len(got) != 2 || src.n != 2 {
+		t.Errorf("after a change: %d tools, %d listings", len(got), src.n)
+	}
+}

@@ -29,6 +29,14 @@ type Source interface {
 	Tools(ctx context.Context) ([]Tool, error)
 }
 
+// ChangeReporter is implemented by a [Source] that knows when its list of
+// tools changes (an MCP server's notifications/tools/list_changed):
+// ListVersion changes whenever the list may have. The Toolkit then lists
+// the source again only when the version moved, instead of at every turn.
+type ChangeReporter interface {
+	ListVersion() uint64
+}
+
 // Group is a named set of tools that an agent can switch on and off with the
 // reset_tools meta tool, so the model is not shown every tool at once.
 type Group struct {
@@ -86,6 +94,41 @@ type Toolkit struct {
 	toolMW      map[string][]Middleware
 	hook        func(ctx context.Context, call *Call, engine func() (permission.Decision, error)) (permission.Decision, error)
 	asker       Asker
+
+	listMu sync.Mutex
+	lists  map[Source]sourceList // listings of ChangeReporter sources
+}
+
+type sourceList struct {
+	version uint64
+	tools   []Tool
+}
+
+// listSource lists src, through the last listing when src reports that
+// its list has not changed since (see ChangeReporter).
+func (tk *Toolkit) listSource(ctx context.Context, src Source) ([]Tool, error) {
+	cr, ok := src.(ChangeReporter)
+	if !ok {
+		return src.Tools(ctx)
+	}
+	v := cr.ListVersion()
+	tk.listMu.Lock()
+	l, ok := tk.lists[src]
+	tk.listMu.Unlock()
+	if ok && l.version == v {
+		return l.tools, nil
+	}
+	tools, err := src.Tools(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tk.listMu.Lock()
+	if tk.lists == nil {
+		tk.lists = map[Source]sourceList{}
+	}
+	tk.lists[src] = sourceList{v, tools}
+	tk.listMu.Unlock()
+	return tools, nil
 }
 
 // Asker asks the user about a call that needs approval. approve runs the
@@ -309,7 +352,7 @@ func (tk *Toolkit) entries(ctx context.Context, groups []string, all bool) []*en
 	}
 	tk.mu.RUnlock()
 	for _, s := range sources {
-		tools, err := s.src.Tools(ctx)
+		tools, err := tk.listSource(ctx, s.src)
 		if err != nil {
 			tk.logger.Warn("toolkit: tool source failed; its tools are unavailable", "source", s.src.Name(), "err", err)
 			continue
