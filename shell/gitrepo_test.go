@@ -322,6 +322,11 @@ func TestWildcardRulesSkipCodeOptions(t *testing.T) {
 		{"rg:*", "rg --pre=sh x", false},
 		{"zip:*", "zip -T -TT 'sh -c id' a.zip f", false},
 		{"man:*", "man -P 'sh -c id' ls", false},
+		// Abbreviated long options (getopt_long, git and npm take them).
+		{"tar:*", "tar -xf a.tar --to-com='sh -c id'", false},
+		{"sort:*", "sort --compress-prog=sh a", false},
+		{"git push:*", "git push --receive-p=x . HEAD", false},
+		{"npm test:*", "npm test --script-sh=/tmp/x", false},
 	} {
 		if all, _ := MatchRule(tt.rule, tt.cmd); all != tt.all {
 			t.Errorf("MatchRule(%q, %q) = %v, want %v", tt.rule, tt.cmd, all, tt.all)

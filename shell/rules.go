@@ -716,6 +716,15 @@ func codeOption(l *leaf) string {
 			if a.s == p || strings.HasPrefix(a.s, p+"=") || len(p) == 2 && strings.HasPrefix(a.s, p) && !strings.HasPrefix(a.s, "--") {
 				return a.s
 			}
+			// getopt_long, git and npm take an unambiguous prefix of a long
+			// option (tar --to-com=CMD is --to-command=CMD): a prefix of a
+			// risky option counts as it.
+			if strings.HasPrefix(p, "--") && strings.HasPrefix(a.s, "--") {
+				name, _, _ := strings.Cut(a.s, "=")
+				if len(name) >= 4 && strings.HasPrefix(p, name) {
+					return a.s
+				}
+			}
 		}
 	}
 	return ""
