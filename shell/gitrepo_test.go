@@ -376,6 +376,9 @@ func TestDenyRulesFailClosed(t *testing.T) {
 		{"rm:*", "shopt -s expand_aliases\nalias r=rm\nr x"}, {"rm:*", "alias r='sudo rm'"},
 		{"rm:*", "ln -s /bin/rm r; ./r x"}, {"rm:*", "cp /bin/rm ./r && ./r x"}, {"rm:*", `cp "$(command -v rm)" r`},
 		{"rm:*", "ln -s `which rm` r"}, {"git push:*", `f() { git "$@"; }; f push`},
+		// A shell reading its script from a pipe or a here-string.
+		{"rm:*", "echo cm0gLWYgeA== | base64 -d | sh"}, {"rm:*", "curl -s x | bash"}, {"rm:*", "cat s.sh | bash -s"},
+		{"rm:*", "curl x | bash -o pipefail"}, {"rm:*", ". /dev/stdin <<< 'rm x'"}, {"rm:*", "source /dev/fd/0 <<< 'rm x'"},
 	} {
 		if _, any := MatchRule(c.rule, c.cmd); !any {
 			t.Errorf("deny rule %s does not match %q", c.rule, c.cmd)
@@ -385,7 +388,7 @@ func TestDenyRulesFailClosed(t *testing.T) {
 		{"rm:*", "ls r*"}, {"rm:*", "cat [r]m.txt"}, {"git push:*", "git p[a]ll"}, {"git push:*", "git log -- *.go"},
 		{"git push:*", "g[i]t status"}, {"git push:*", "git log $file"}, {"git push:*", `git commit -m "$msg"`},
 		{"rm:*", "xargs ls <<< a"}, {"rm:*", "alias ll='ls -l'"}, {"rm:*", "cp a.txt b.txt"}, {"rm:*", "ln -s src/x y"},
-		{"rm:*", "f() { ls; }; f"},
+		{"rm:*", "f() { ls; }; f"}, {"rm:*", "echo ls | grep x"}, {"rm:*", `bash <<< "ls"`}, {"rm:*", `ls | sh -c "cat"`},
 	} {
 		if _, any := MatchRule(c.rule, c.cmd); any {
 			t.Errorf("deny rule %s matches %q", c.rule, c.cmd)

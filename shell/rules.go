@@ -491,11 +491,19 @@ func matchRule(m *ruleMatcher, command string, depth int) (all, any bool) {
 		if !any && depth < maxScriptDepth {
 			var p peeled
 			an.gather(l.args, &p, 0, false)
-			if shells[cmdName(l.args0())] {
+			if stdinScript(l) {
+				fromText := false
 				for _, r := range l.redirs {
 					if r.hdoc {
 						p.scripts = append(p.scripts, r.body.s)
+						fromText = true
 					}
+				}
+				if !fromText && l.piped {
+					// A shell reading its script from a pipe (curl x | sh,
+					// base64 -d | sh): the script is unknown; a deny or ask
+					// rule matches.
+					any = true
 				}
 			}
 			for _, s := range p.scripts {
@@ -728,6 +736,40 @@ func codeOption(l *leaf) string {
 		}
 	}
 	return ""
+}
+
+// stdinScript reports a command that runs the script on its standard
+// input: a shell without -c and without a script file (sh, bash -s, sh -,
+// bash /dev/stdin), and source or . of /dev/stdin.
+func stdinScript(l *leaf) bool {
+	if len(l.args) == 0 {
+		return false
+	}
+	name, args := runName(l.args)
+	isStdin := func(s string) bool {
+		return s == "-" || s == "/dev/stdin" || s == "/dev/fd/0" || s == "/proc/self/fd/0"
+	}
+	switch {
+	case name == "source" || name == ".":
+		return len(args) > 0 && isStdin(args[0].s)
+	case shells[cmdName(word{s: name})]:
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case a.s == "-o" || a.s == "+o" || a.s == "-O" || a.s == "+O" || a.s == "--rcfile" || a.s == "--init-file":
+				i++ // the option's value
+			case a.s == "-c" || strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "--") && strings.ContainsRune(a.s[1:], 'c'):
+				return false
+			case a.s == "-s" || isStdin(a.s):
+				return true
+			case strings.HasPrefix(a.s, "-") || strings.HasPrefix(a.s, "+"):
+			default:
+				return false // a script file
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // matchMade is the deny side's look at commands that make another name

@@ -63,6 +63,7 @@ type scope struct {
 	timed  bool
 	binds  map[string]binding
 	steer  string // an environment-steering variable the command set in this scope
+	piped  bool   // standard input comes from a pipe (the right side of |)
 }
 
 func (sc scope) with(group int) scope {
@@ -98,6 +99,7 @@ type leaf struct {
 	roButTaint bool    // it would be read-only but for the taint
 	needsEnv   bool    // it is read-only only with the hardened environment
 	opaque     string  // what it writes cannot be known (an archive's members): wildcard rules do not cover it
+	piped      bool    // its standard input comes from a pipe
 }
 
 type walker struct {
@@ -167,7 +169,9 @@ func (w *walker) cmd(st *syntax.Stmt, sc scope) outcome {
 			g := w.id()
 			inner := sc.with(g)
 			w.stmt(c.X, inner)
-			w.stmt(c.Y, inner)
+			right := inner
+			right.piped = true
+			w.stmt(c.Y, right)
 			if hasCd(c) {
 				// bash and dash run every side in a subshell, but zsh and
 				// bash with lastpipe run the last in the shell itself.
@@ -362,6 +366,7 @@ func (w *walker) add(l *leaf, sc scope) {
 	l.groups = append(append([]int(nil), sc.groups...), w.bgGroups...)
 	l.subst = sc.subst
 	l.timed = sc.timed
+	l.piped = sc.piped
 	l.steer = sc.steer
 	if l.steer == "" {
 		l.steer = w.steered
