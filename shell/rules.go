@@ -680,7 +680,8 @@ func codeOption(l *leaf) string {
 	case "cargo":
 		prefixes = []string{"--config", "-Z"}
 	case "find":
-		prefixes = []string{"-exec", "-execdir", "-ok", "-okdir"}
+		// Also what turns a search into a deletion or a write of files.
+		prefixes = []string{"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls"}
 	case "curl":
 		// A config file may name any output file, or run nothing but
 		// write anywhere (output = .git/hooks/x).
@@ -709,6 +710,7 @@ func codeOption(l *leaf) string {
 		// Subcommands that run a command line: git submodule foreach CMD,
 		// git bisect run CMD; and options of others.
 		prefixes = append(prefixes, "-O", "--open-files-in-pager", "--template", "--exec-path", "--sendmail-cmd",
+			"--output", "--ext-diff", "--textconv",
 			"--smtp-server", "--index-filter", "--tree-filter", "--msg-filter", "--env-filter", "--commit-filter",
 			"--parent-filter", "--tag-name-filter")
 		pos := positionals(gitArgsAfterGlobals(args), 2)
