@@ -93,3 +93,38 @@ func ExampleMiddleware() {
 	// calling repeat {"word":"abc"}
 	// success abcab…
 }
+
+// clock is a Source whose tools are known only at run time, as an MCP
+// server's are. Reporting a version (ChangeReporter) spares a listing per
+// turn: the Toolkit lists it again only when the version moves.
+type clock struct{ version uint64 }
+
+func (c *clock) Name() string        { return "clock" }
+func (c *clock) ListVersion() uint64 { return c.version }
+func (c *clock) Tools(context.Context) ([]tool.Tool, error) {
+	now, err := tool.NewFunction("Tell the time in a fixed zone.", func(context.Context, struct{}) (string, error) {
+		return "12:00 UTC", nil
+	}, &tool.FunctionOptions{Name: "now", ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	return []tool.Tool{now}, nil
+}
+
+// A Source supplies tools at run time; a group keeps them out of the
+// model's sight until it activates the group with reset_tools.
+func ExampleSource() {
+	tk, _ := tool.NewToolkit(&tool.ToolkitOptions{
+		Groups: []tool.Group{{Name: "time", Description: "Tools that tell the time.", Sources: []tool.Source{&clock{}}}},
+	})
+	state := tool.NewState(nil)
+	r, _ := tk.Call(context.Background(), &tool.Call{Name: "now", Input: json.RawMessage(`{}`), State: state})
+	fmt.Println(r.Status, "-", r.Text())
+
+	state.SetActiveGroups([]string{"time"})
+	r, _ = tk.Call(context.Background(), &tool.Call{Name: "now", Input: json.RawMessage(`{}`), State: state})
+	fmt.Println(r.Status, "-", r.Text())
+	// Output:
+	// error - ToolNotFoundError: The tool named 'now' doesn't exist.
+	// success - 12:00 UTC
+}
