@@ -209,18 +209,11 @@ var errArchiveTooLarge = errors.New("archive too large to inspect")
 
 // archiveMembers reads the member list of the archive at p.
 func archiveMembers(p string) ([]archiveMember, error) {
-	f, err := os.Open(p)
+	f, fi, err := openRegular(p) // never waits on a FIFO named like an archive
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
-	}
 	var magic [262]byte
 	n, _ := io.ReadFull(f, magic[:])
 	head := magic[:n]

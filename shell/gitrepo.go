@@ -729,7 +729,7 @@ func indexNames(path string) ([]string, error) {
 	if v, ok := indexCache.Load(path); ok && stamp != "" && v.(indexVerdict).stamp == stamp {
 		return v.(indexVerdict).names, v.(indexVerdict).err
 	}
-	b, err := os.ReadFile(path)
+	b, err := readRegular(path, maxIndexSize, false) // never waits on a FIFO put there since the stat
 	if err != nil {
 		return nil, err
 	}

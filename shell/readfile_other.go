@@ -8,19 +8,37 @@ import (
 	"os"
 )
 
+// openRegular opens the regular file at path for reading; anything else is
+// refused with errNotRegular.
+func openRegular(path string) (*os.File, os.FileInfo, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, errNotRegular
+	}
+	return f, fi, nil
+}
+
 // readRegular reads a regular file of at most max bytes (noFollow is not
 // honoured here: the callers' link checks come first).
 func readRegular(path string, max int64, noFollow bool) ([]byte, error) {
-	f, err := os.Open(path)
+	f, fi, err := openRegular(path)
+	if errors.Is(err, errNotRegular) {
+		return nil, errNotSmallRegular
+	}
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() || fi.Size() > max {
+	if fi.Size() > max {
 		return nil, errNotSmallRegular
 	}
 	b := make([]byte, fi.Size()+1)

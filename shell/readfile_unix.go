@@ -8,6 +8,34 @@ import (
 	"syscall"
 )
 
+// openRegular opens the regular file at path for reading. The open never
+// blocks: a FIFO, a device or a socket is refused with errNotRegular.
+func openRegular(path string) (*os.File, os.FileInfo, error) {
+	var fd int
+	for {
+		var err error
+		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, nil, &os.PathError{Op: "open", Path: path, Err: err}
+		}
+		break
+	}
+	f := os.NewFile(uintptr(fd), path)
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, errNotRegular
+	}
+	return f, fi, nil
+}
+
 // readRegular reads a regular file of at most max bytes with four system
 // calls (open, fstat, read, close; an empty file needs no read), without the os.File machinery. The
 // open never blocks (a FIFO is refused, not waited on); noFollow makes a

@@ -612,6 +612,7 @@ func readSmall(path string, max int64) ([]byte, error) { return readRegular(path
 // errNotSmallRegular is readSmall's error for anything but a small regular
 // file.
 var errNotSmallRegular = errors.New("not a small regular file")
+var errNotRegular = errors.New("not a regular file")
 
 // planRust is a version query that a rust-toolchain file in the directory
 // or above may redirect to any program (rustup's toolchain "path").
