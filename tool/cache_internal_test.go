@@ -131,3 +131,51 @@ func TestChangeReportingSourceListedOnChange(t *testing.T) {
 		t.Errorf("after a change: %d tools, %d listings", len(got), src.n)
 	}
 }
+
+// Within a turn the schemas the model is shown and the calls it then makes
+// see one listing of each source, even when the source's list changes
+// in between; the next turn sees the change.
+func TestTurnSnapshot(t *testing.T) {
+	src := &listCount{name: "s", tools: []Tool{namedTool{name: "dyn"}}}
+	tk, err := NewToolkit(&ToolkitOptions{Sources: []Source{src}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := NewState(&permission.Context{Mode: permission.Bypass})
+	calls := func(name string) []*Call {
+		var cs []*Call
+		for i := 0; i < 3; i++ {
+			cs = append(cs, &Call{ID: fmt.Sprint(i), Name: name, Input: json.RawMessage(`{}`), State: st})
+		}
+		return cs
+	}
+	ctx := tk.BeginTurn(context.Background())
+	if ss := tk.Schemas(ctx, nil); len(ss) != 1 || ss[0].Name != "dyn" {
+		t.Fatalf("schemas: %+v", ss)
+	}
+	src.tools = []Tool{namedTool{name: "dyn2"}} // the source changes after the schemas went out
+	rs, err := tk.CallBatch(ctx, calls("dyn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := tk.Call(ctx, calls("dyn")[0])
+	rs = append(rs, r)
+	for _, r := range rs {
+		if r.Status != StatusSuccess {
+			t.Errorf("a call of the turn: %s %s", r.Status, r.Text())
+		}
+	}
+	if len(tk.Tools(ctx, nil)) != 1 || src.n != 1 {
+		t.Errorf("one turn: %d listings, want 1", src.n)
+	}
+	next := tk.BeginTurn(context.Background())
+	if ss := tk.Schemas(next, nil); len(ss) != 1 || ss[0].Name != "dyn2" || src.n != 2 {
+		t.Errorf("next turn: %+v after %d listings", ss, src.n)
+	}
+	// Without a turn, the schemas and the batch list the source apart.
+	tk.Schemas(context.Background(), nil)
+	tk.CallBatch(context.Background(), calls("dyn2"))
+	if src.n != 4 {
+		t.Errorf("schemas and a batch outside a turn: %d listings, want 4", src.n)
+	}
+}

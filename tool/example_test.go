@@ -128,3 +128,76 @@ func ExampleSource() {
 	// error - ToolNotFoundError: The tool named 'now' doesn't exist.
 	// success - 12:00 UTC
 }
+
+// countLines is a Tool written by hand: it describes itself, gives its
+// opinion of a call, and streams its output.
+type countLines struct{}
+
+func (countLines) Info() tool.Info {
+	return tool.Info{
+		Name:        "count_lines",
+		Description: "Count the lines of a text.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`),
+		ReadOnly:    true, // it changes nothing: the engine lets it through unless a rule says otherwise
+		// ConcurrencySafe: true would let a batch run it beside other such calls.
+	}
+}
+
+// CheckPermissions has no opinion: the permission engine decides.
+func (countLines) CheckPermissions(context.Context, json.RawMessage, *permission.Context) (permission.Decision, error) {
+	return permission.Decision{Behavior: permission.Passthrough}, nil
+}
+
+func (countLines) Call(ctx context.Context, c *tool.Call) iter.Seq2[*tool.Chunk, error] {
+	return func(yield func(*tool.Chunk, error) bool) {
+		var in struct {
+			Text string `json:"text"`
+		}
+		if err := tool.DecodeInput(c.Input, &in); err != nil {
+			yield(tool.Errorf("%v", err), nil) // the model reads it and fixes its call
+			return
+		}
+		if !yield(&tool.Chunk{Progress: &tool.Progress{Message: "counting"}}, nil) { // for the host only
+			return
+		}
+		yield(tool.Text(fmt.Sprint(strings.Count(in.Text, "\n")+1, " lines")), nil)
+	}
+}
+
+// A Tool written by hand: the Toolkit validates the input against its
+// schema before Call runs, and keeps progress chunks out of the result.
+func ExampleTool() {
+	tk, _ := tool.NewToolkit(&tool.ToolkitOptions{Tools: []tool.Tool{countLines{}}})
+	for _, input := range []string{`{"text":"a\nb\nc"}`, `{"text":3}`} {
+		r, _ := tk.Call(context.Background(), &tool.Call{Name: "count_lines", Input: json.RawMessage(input)})
+		fmt.Printf("%s: %s\n", r.Status, r.Text())
+	}
+	// Output:
+	// success: 3 lines
+	// error: Input validation failed for tool 'count_lines': field "text" must be a string, not an integer (3). Fix the arguments to match the tool's input schema.
+}
+
+// One model turn: the schemas sent to the model and the calls of its answer
+// share a turn, so each source is listed once and the calls find the tools
+// the model was shown.
+func ExampleToolkit_BeginTurn() {
+	tk, _ := tool.NewToolkit(&tool.ToolkitOptions{Tools: []tool.Tool{countLines{}}, Sources: []tool.Source{&clock{}}})
+	state := tool.NewState(nil)
+	ctx := tk.BeginTurn(context.Background())
+	for _, s := range tk.Schemas(ctx, state.ActiveGroups()) {
+		fmt.Println("tool:", s.Name)
+	}
+	// ... the model answers with two calls ...
+	results, _ := tk.CallBatch(ctx, []*tool.Call{
+		{ID: "1", Name: "now", Input: json.RawMessage(`{}`), State: state},
+		{ID: "2", Name: "count_lines", Input: json.RawMessage(`{"text":"x\ny"}`), State: state},
+	})
+	for _, r := range results {
+		fmt.Println(r.ID, r.Status, r.Text())
+	}
+	// Output:
+	// tool: count_lines
+	// tool: now
+	// 1 success 12:00 UTC
+	// 2 success 2 lines
+}

@@ -39,6 +39,22 @@ func (s *compiledSchema) validate(name string, v map[string]any) error {
 // compileSchema checks that raw is a JSON Schema of type object, strips
 // "title" keywords (as the reference does: they only cost tokens), adds an
 // empty "properties" when missing, and resolves it for validation.
+// checkOutputSchema accepts no output schema, or a JSON Schema object of
+// type object, as MCP wants it.
+func checkOutputSchema(raw json.RawMessage) error {
+	if len(raw) == 0 {
+		return nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return errors.New("output schema is not a JSON object")
+	}
+	if m["type"] != "object" {
+		return fmt.Errorf("output schema must have type \"object\", not %v", m["type"])
+	}
+	return nil
+}
+
 func compileSchema(raw json.RawMessage) (*compiledSchema, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		raw = json.RawMessage(`{"type":"object"}`)

@@ -258,6 +258,9 @@ func newEntry(t Tool, group string) (*entry, error) {
 	if !validName(info.Name) {
 		return nil, fmt.Errorf("toolkit: invalid tool name %q (use 1 to 128 letters, digits, '_' and '-')", info.Name)
 	}
+	if err := checkOutputSchema(info.OutputSchema); err != nil {
+		return nil, fmt.Errorf("toolkit: tool %q: %w", info.Name, err)
+	}
 	s, err := compileSchema(info.InputSchema)
 	if err != nil {
 		return nil, fmt.Errorf("toolkit: tool %q: %w", info.Name, err)
@@ -299,6 +302,9 @@ func (tk *Toolkit) dynamicEntry(t Tool, group string) (*entry, error) {
 	info := t.Info()
 	if !validName(info.Name) {
 		return nil, fmt.Errorf("invalid tool name %q", info.Name)
+	}
+	if err := checkOutputSchema(info.OutputSchema); err != nil {
+		return nil, fmt.Errorf("tool %q: %w", info.Name, err)
 	}
 	key := string(info.InputSchema)
 	if s, ok := tk.schemas.Load(key); ok {
@@ -374,9 +380,8 @@ func (tk *Toolkit) entries(ctx context.Context, groups []string, all bool) []*en
 	return out
 }
 
-// turn remembers, for one model turn (a CallBatch), the tools each set of
-// active groups had, so that a source is listed once per turn, not once per
-// call.
+// turn remembers, for one model turn, the tools each set of active groups
+// had, so that a source is listed once per turn, not once per call.
 type turn struct {
 	tk    *Toolkit
 	mu    sync.Mutex
@@ -384,6 +389,20 @@ type turn struct {
 }
 
 type turnKey struct{}
+
+// BeginTurn returns a context under which the toolkit sees one tool set:
+// [Toolkit.Schemas], [Toolkit.Tools], [Toolkit.Check], [Toolkit.Call],
+// [Toolkit.Stream] and the batch calls list each [Source] at most once per
+// set of active groups, and all find the tools as that listing gave them.
+// An agent begins a turn before it sends the schemas to the model and runs
+// the calls of the model's answer under the same context, so that the calls
+// find the tools the model was shown and an MCP server is asked for its
+// list once, not once per call. A change a source reports is seen at the
+// next turn. CallBatch and StreamBatch begin a turn themselves when ctx
+// carries none.
+func (tk *Toolkit) BeginTurn(ctx context.Context) context.Context {
+	return context.WithValue(ctx, turnKey{}, &turn{tk: tk, lists: map[string][]*entry{}})
+}
 
 // turnEntries is entries(ctx, active, false), through the turn's memo when
 // ctx carries one of this Toolkit's.
@@ -407,7 +426,7 @@ func (tk *Toolkit) turnEntries(ctx context.Context, active []string) []*entry {
 // always active).
 func (tk *Toolkit) Tools(ctx context.Context, activeGroups []string) []Tool {
 	var ts []Tool
-	for _, e := range tk.entries(ctx, activeGroups, false) {
+	for _, e := range tk.turnEntries(ctx, activeGroups) {
 		ts = append(ts, e.tool)
 	}
 	return ts
@@ -442,61 +461,44 @@ func (tk *Toolkit) lookup(ctx context.Context, name string, active []string) (*e
 	return e, ""
 }
 
-// Format is a provider's shape for tool schemas.
-type Format string
-
-// The schema formats.
-const (
-	// FormatOpenAI: {"type":"function","function":{"name","description","parameters"}}.
-	FormatOpenAI Format = "openai"
-	// FormatAnthropic: {"name","description","input_schema"}.
-	FormatAnthropic Format = "anthropic"
-	// FormatMCP: an MCP Tool: {"name","description","inputSchema","annotations"}.
-	FormatMCP Format = "mcp"
-)
+// Schema is a tool as a model or an MCP client is told of it, in no
+// provider's shape: the packages that speak a protocol put it in theirs
+// (model/openai, model/anthropic, mcp).
+type Schema struct {
+	Name        string
+	Title       string
+	Description string
+	// InputSchema is the tool's input schema, normalised: type object, with
+	// properties (empty when the tool takes none), titles stripped.
+	InputSchema json.RawMessage
+	// OutputSchema is Info.OutputSchema; nil means none.
+	OutputSchema json.RawMessage
+	// Annotations are Info.Annotations, with ReadOnlyHint true for a
+	// ReadOnly tool that gave no hint.
+	Annotations Annotations
+}
 
 // Schemas returns the schemas of the tools available with the given groups
-// active, in the requested format, ready to send to a model.
-func (tk *Toolkit) Schemas(ctx context.Context, activeGroups []string, f Format) ([]json.RawMessage, error) {
-	var out []json.RawMessage
-	for _, e := range tk.entries(ctx, activeGroups, false) {
-		schema, desc := e.schema.json, e.info.Description
-		var v any
-		switch f {
-		case FormatOpenAI, "":
-			v = map[string]any{"type": "function", "function": map[string]any{"name": e.info.Name, "description": desc, "parameters": schema}}
-		case FormatAnthropic:
-			v = map[string]any{"name": e.info.Name, "description": desc, "input_schema": schema}
-		case FormatMCP:
-			m := map[string]any{"name": e.info.Name, "description": desc, "inputSchema": schema}
-			if e.info.Title != "" {
-				m["title"] = e.info.Title
-			}
-			ann := Annotations{}
-			if e.info.Annotations != nil {
-				ann = *e.info.Annotations
-			}
-			if e.info.ReadOnly && ann.ReadOnlyHint == nil {
-				t := true
-				ann.ReadOnlyHint = &t
-			}
-			if ann != (Annotations{}) {
-				m["annotations"] = ann
-			}
-			if len(e.info.OutputSchema) > 0 {
-				m["outputSchema"] = e.info.OutputSchema
-			}
-			v = m
-		default:
-			return nil, fmt.Errorf("toolkit: unknown schema format %q (want openai, anthropic or mcp)", f)
+// active (basic always is), in the order the toolkit lists them: the
+// reset_tools meta tool, static tools, then each source's tools. Under a
+// context from [Toolkit.BeginTurn] they are the tools the turn's calls
+// will find.
+func (tk *Toolkit) Schemas(ctx context.Context, activeGroups []string) []Schema {
+	es := tk.turnEntries(ctx, activeGroups)
+	out := make([]Schema, 0, len(es))
+	for _, e := range es {
+		s := Schema{Name: e.info.Name, Title: e.info.Title, Description: e.info.Description,
+			InputSchema: e.schema.json, OutputSchema: e.info.OutputSchema}
+		if e.info.Annotations != nil {
+			s.Annotations = *e.info.Annotations
 		}
-		b, err := json.Marshal(v)
-		if err != nil {
-			return nil, err
+		if e.info.ReadOnly && s.Annotations.ReadOnlyHint == nil {
+			t := true
+			s.Annotations.ReadOnlyHint = &t
 		}
-		out = append(out, b)
+		out = append(out, s)
 	}
-	return out, nil
+	return out
 }
 
 // Call runs one call to the end and returns its accumulated result. The error
@@ -842,7 +844,9 @@ func (tk *Toolkit) StreamBatch(ctx context.Context, calls []*Call) iter.Seq[Batc
 // not nil) of every chunk and of every call's end.
 func (tk *Toolkit) batch(ctx context.Context, calls []*Call, observe func(i int, c *Chunk, r *Result, err error)) ([]*Result, error) {
 	// One listing of each source for the whole turn.
-	ctx = context.WithValue(ctx, turnKey{}, &turn{tk: tk, lists: map[string][]*entry{}})
+	if t, ok := ctx.Value(turnKey{}).(*turn); !ok || t.tk != tk {
+		ctx = tk.BeginTurn(ctx)
+	}
 	results := make([]*Result, len(calls))
 	safe := make([]bool, len(calls))
 	for i, c := range calls {

@@ -359,44 +359,47 @@ func TestCallBatchStopsAtApproval(t *testing.T) {
 func TestSchemas(t *testing.T) {
 	ro := echoTool("ro")
 	ro.info.ReadOnly = true
+	ro.info.Title = "Echo, read-only"
 	tk := newKit(t, &tool.ToolkitOptions{
 		Tools:  []tool.Tool{ro},
 		Groups: []tool.Group{{Name: "web", Description: "Web browsing", Tools: []tool.Tool{echoTool("fetch")}}},
 	})
 	ctx := context.Background()
-	names := func(f tool.Format, groups ...string) string {
-		ss, err := tk.Schemas(ctx, groups, f)
-		if err != nil {
-			t.Fatal(err)
-		}
+	names := func(ss []tool.Schema) string {
 		var out []string
 		for _, s := range ss {
-			out = append(out, string(s))
+			out = append(out, s.Name)
 		}
-		return strings.Join(out, "\n")
+		return strings.Join(out, " ")
 	}
-	openai := names(tool.FormatOpenAI)
-	want := `{"function":{"description":"Switch tool groups on or off.`
-	if !strings.HasPrefix(openai, want) || strings.Contains(openai, `"fetch"`) || strings.Contains(openai, `"title"`) {
-		t.Fatalf("openai schemas:\n%s", openai)
+	ss := tk.Schemas(ctx, nil)
+	if got := names(ss); got != "reset_tools ro" {
+		t.Fatalf("tools with no group active: %s", got)
 	}
-	if !strings.Contains(openai, `{"function":{"description":"echo","name":"ro","parameters":{"additionalProperties":false,"properties":{"n":{"minimum":0,"type":"integer"},"text":{"type":"string"}},"required":["text"],"type":"object"}},"type":"function"}`) {
-		t.Fatalf("ro schema:\n%s", openai)
+	if got := names(tk.Schemas(ctx, []string{"web"})); got != "reset_tools ro fetch" {
+		t.Fatalf("tools with web active: %s", got)
 	}
-	if s := names(tool.FormatOpenAI, "web"); !strings.Contains(s, `"name":"fetch"`) {
-		t.Fatalf("active group's tool missing:\n%s", s)
+	r := ss[1]
+	if r.Title != "Echo, read-only" || r.Description != "echo" || r.Annotations.ReadOnlyHint == nil || !*r.Annotations.ReadOnlyHint {
+		t.Errorf("ro schema: %+v", r)
 	}
-	if s := names(tool.FormatAnthropic); !strings.Contains(s, `{"description":"echo","input_schema":{`) {
-		t.Fatalf("anthropic:\n%s", s)
+	if string(r.InputSchema) != `{"additionalProperties":false,"properties":{"n":{"minimum":0,"type":"integer"},"text":{"type":"string"}},"required":["text"],"type":"object"}` {
+		t.Errorf("ro input schema: %s", r.InputSchema)
 	}
-	if s := names(tool.FormatMCP); !strings.Contains(s, `{"annotations":{"readOnlyHint":true},"description":"echo","inputSchema":{`) {
-		t.Fatalf("mcp:\n%s", s)
+	if !strings.Contains(string(ss[0].InputSchema), `"web":{"default":false,"description":"Web browsing","type":"boolean"}`) || ss[0].Annotations != (tool.Annotations{}) {
+		t.Errorf("reset_tools schema: %+v %s", ss[0], ss[0].InputSchema)
 	}
-	if s := names(tool.FormatMCP); !strings.Contains(s, `"web":{"default":false,"description":"Web browsing","type":"boolean"}`) {
-		t.Fatalf("reset_tools schema:\n%s", s)
-	}
-	if _, err := tk.Schemas(ctx, nil, "gemini"); err == nil {
-		t.Fatal("unknown format accepted")
+}
+
+// An output schema must be an object schema, as MCP wants it: a tool with
+// another is refused when it is added, not when a host lists it.
+func TestOutputSchemaChecked(t *testing.T) {
+	for _, bad := range []string{`{"type":"string"}`, `[1]`, `{`, `null`} {
+		x := echoTool("x")
+		x.info.OutputSchema = json.RawMessage(bad)
+		if _, err := tool.NewToolkit(&tool.ToolkitOptions{Tools: []tool.Tool{x}}); err == nil || !strings.Contains(err.Error(), "output schema") {
+			t.Errorf("output schema %s: %v", bad, err)
+		}
 	}
 }
 
@@ -404,10 +407,10 @@ func TestTitlesStrippedButPropertyNamedTitleKept(t *testing.T) {
 	x := echoTool("x")
 	x.info.InputSchema = json.RawMessage(`{"title":"In","type":"object","properties":{"title":{"title":"Title","type":"string"},"list":{"type":"array","items":{"title":"Item","type":"object","properties":{}}}},"$defs":{"D":{"title":"D","type":"string"}}}`)
 	tk := newKit(t, &tool.ToolkitOptions{Tools: []tool.Tool{x}})
-	ss, _ := tk.Schemas(context.Background(), nil, tool.FormatAnthropic)
-	want := `{"description":"echo","input_schema":{"$defs":{"D":{"type":"string"}},"properties":{"list":{"items":{"properties":{},"type":"object"},"type":"array"},"title":{"type":"string"}},"type":"object"},"name":"x"}`
-	if string(ss[0]) != want {
-		t.Fatalf("got  %s\nwant %s", ss[0], want)
+	ss := tk.Schemas(context.Background(), nil)
+	want := `{"$defs":{"D":{"type":"string"}},"properties":{"list":{"items":{"properties":{},"type":"object"},"type":"array"},"title":{"type":"string"}},"type":"object"}`
+	if got := string(ss[len(ss)-1].InputSchema); got != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
 	}
 }
 

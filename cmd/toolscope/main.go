@@ -49,6 +49,9 @@ import (
 	"syscall"
 
 	"github.com/toolscope/toolscope/builtin"
+	"github.com/toolscope/toolscope/mcp"
+	"github.com/toolscope/toolscope/model/anthropic"
+	"github.com/toolscope/toolscope/model/openai"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )
@@ -258,9 +261,15 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	schemas, err := s.tk.Schemas(ctx, s.st.ActiveGroups(), tool.Format(*format))
-	if err != nil {
-		return usageErr("--format: %v", err)
+	formatTool := map[string]func(tool.Schema) json.RawMessage{
+		"openai": openai.FormatTool, "anthropic": anthropic.FormatTool, "mcp": mcp.FormatTool,
+	}[*format]
+	if formatTool == nil {
+		return usageErr("--format: unknown schema format %q (want openai, anthropic or mcp)", *format)
+	}
+	schemas := []json.RawMessage{}
+	for _, sc := range s.tk.Schemas(ctx, s.st.ActiveGroups()) {
+		schemas = append(schemas, formatTool(sc))
 	}
 	b, _ := json.MarshalIndent(schemas, "", "  ")
 	fmt.Fprintln(stdout, string(b))

@@ -11,6 +11,7 @@ import (
 	"log"
 	"strings"
 
+	"github.com/toolscope/toolscope/model/openai"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )
@@ -37,8 +38,8 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	schemas, _ := tk.Schemas(context.Background(), nil, tool.FormatOpenAI)
-	fmt.Printf("schema sent to the model:\n%s\n\n", schemas[0])
+	schemas := tk.Schemas(context.Background(), nil)
+	fmt.Printf("schema sent to the model:\n%s\n\n", openai.FormatTool(schemas[0]))
 
 	state := tool.NewState(&permission.Context{Mode: permission.Default})
 	call := &tool.Call{ID: "1", Name: "shout", Input: json.RawMessage(`{"text":"hello","times":2}`), State: state}
