@@ -1,0 +1,421 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolscope/toolscope/tool"
+)
+
+// ProtocolVersion is the MCP version a Client asks for. It is pinned, so
+// that connecting costs one round trip (initialize), not a discovery first.
+const ProtocolVersion = "2025-11-25"
+
+// Server says how to reach one MCP server: a command to start (stdio) or a
+// URL (HTTP).
+type Server struct {
+	// Command starts a server that speaks MCP on its standard input and
+	// output, with Args. Env is added to this process's environment; Dir is
+	// its working directory ("" means this process's).
+	Command string
+	Args    []string
+	Env     map[string]string
+	Dir     string
+	// URL reaches a server over HTTP: the legacy HTTP+SSE transport when
+	// its path ends in /sse or /messages/ (or Transport is "sse"),
+	// streamable HTTP otherwise. Headers go with every request (an
+	// Authorization header, for example).
+	URL       string
+	Headers   map[string]string
+	Transport string // "", "http" or "sse"
+}
+
+// ClientOptions configures a [Client]; nil means the defaults.
+type ClientOptions struct {
+	// Stateless opens a new session for every listing and every call
+	// instead of keeping one (HTTP servers only; a stdio server is its
+	// session).
+	Stateless bool
+	// EnableTools, when not empty, keeps only the named tools of the
+	// server; DisableTools drops the named ones. The two must not share a
+	// name. Names are the server's, not the mcp__ names.
+	EnableTools, DisableTools []string
+	// CallTimeout bounds each tool call; 0 means no bound. A call that runs
+	// out of time ends with an error result the model sees.
+	CallTimeout time.Duration
+	// ListInterval is how long a stateless client's tool list is trusted
+	// before it is listed again (a stateful session is told of changes);
+	// 0 means a minute.
+	ListInterval time.Duration
+	// Logger gets the client's warnings; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// Client is a connection to one MCP server and a [tool.Source] of its tools,
+// named mcp__NAME__TOOL. Put it in a [tool.Group] (or
+// tool.ToolkitOptions.Sources) to give its tools to an agent. A stateful
+// client must be connected (Connect) before its tools are listed; it keeps
+// one session, follows the server's tools/list_changed notifications, and
+// reconnects once when the server has lost the session. A stateless client
+// connects for each listing and each call.
+type Client struct {
+	name   string
+	srv    Server
+	opts   ClientOptions
+	logger *slog.Logger
+	sdk    *sdk.Client
+
+	mu      sync.Mutex
+	session *sdk.ClientSession
+	dead    chan struct{} // closed when session ends
+	stderr  *tail
+
+	version  atomic.Uint64
+	tokens   atomic.Uint64
+	progress sync.Map // progress token (string) -> chan<- tool.Progress
+}
+
+var validClientName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+// NewClient returns a client for the server srv, named name (letters,
+// digits, '_' and '-': it becomes part of every tool name). It does not
+// connect.
+func NewClient(name string, srv Server, opts *ClientOptions) (*Client, error) {
+	if !validClientName.MatchString(name) {
+		return nil, fmt.Errorf("mcp: invalid server name %q (use letters, digits, '_' and '-')", name)
+	}
+	c := &Client{name: name, srv: srv}
+	if opts != nil {
+		c.opts = *opts
+	}
+	switch {
+	case srv.Command != "" && srv.URL != "":
+		return nil, fmt.Errorf("mcp: server %q has both a command and a URL; give one", name)
+	case srv.Command == "" && srv.URL == "":
+		return nil, fmt.Errorf("mcp: server %q needs a command (stdio) or a URL (HTTP)", name)
+	case srv.Command != "" && c.opts.Stateless:
+		return nil, fmt.Errorf("mcp: server %q: a stdio server cannot be stateless (the process is the session)", name)
+	case srv.URL != "":
+		u, err := url.Parse(srv.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("mcp: server %q: URL %q is not an http or https URL", name, srv.URL)
+		}
+		if srv.Transport != "" && srv.Transport != "http" && srv.Transport != "sse" {
+			return nil, fmt.Errorf("mcp: server %q: unknown transport %q (want http or sse)", name, srv.Transport)
+		}
+	}
+	for _, n := range c.opts.EnableTools {
+		if slices.Contains(c.opts.DisableTools, n) {
+			return nil, fmt.Errorf("mcp: server %q: tool %q is both enabled and disabled", name, n)
+		}
+	}
+	c.logger = c.opts.Logger
+	if c.logger == nil {
+		c.logger = slog.Default()
+	}
+	if c.opts.ListInterval <= 0 {
+		c.opts.ListInterval = time.Minute
+	}
+	c.sdk = sdk.NewClient(&sdk.Implementation{Name: "toolscope", Version: "0.1"}, &sdk.ClientOptions{
+		// No roots: a server that asks for them (server-filesystem) would
+		// replace the directories it was started with by our answer.
+		Capabilities: &sdk.ClientCapabilities{},
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
+			c.version.Add(1)
+		},
+		ProgressNotificationHandler: func(_ context.Context, r *sdk.ProgressNotificationClientRequest) {
+			tok, _ := r.Params.ProgressToken.(string)
+			if ch, ok := c.progress.Load(tok); ok {
+				select {
+				case ch.(chan tool.Progress) <- tool.Progress{Message: r.Params.Message, Done: r.Params.Progress, Total: r.Params.Total}:
+				default: // the host is slow: a later report says more
+				}
+			}
+		},
+	})
+	return c, nil
+}
+
+// Name is the server's name, as in mcp__NAME__TOOL.
+func (c *Client) Name() string { return c.name }
+
+// ListVersion tells the Toolkit when to list the tools again: after the
+// server said its list changed or the session was renewed (stateful), or
+// every ListInterval (stateless).
+func (c *Client) ListVersion() uint64 {
+	if c.opts.Stateless {
+		return uint64(time.Now().UnixNano() / int64(c.opts.ListInterval))
+	}
+	return c.version.Load()
+}
+
+// Connect opens the client's session (stateful clients; a stateless
+// client's Connect does nothing). Connecting a connected client is an
+// error; Close then Connect opens a new session.
+func (c *Client) Connect(ctx context.Context) error {
+	if c.opts.Stateless {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.session != nil {
+		return fmt.Errorf("mcp: server %q is already connected", c.name)
+	}
+	return c.connectLocked(ctx)
+}
+
+func (c *Client) connectLocked(ctx context.Context) error {
+	s, stderr, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	c.session, c.stderr, c.dead = s, stderr, make(chan struct{})
+	dead := c.dead
+	go func() {
+		s.Wait()
+		close(dead)
+	}()
+	c.version.Add(1)
+	return nil
+}
+
+// Close ends the session (stateful clients) and, for a stdio server, the
+// process.
+func (c *Client) Close() error {
+	if c.opts.Stateless {
+		return nil
+	}
+	c.mu.Lock()
+	s := c.session
+	c.session = nil
+	c.mu.Unlock()
+	if s == nil {
+		return fmt.Errorf("mcp: server %q is not connected", c.name)
+	}
+	return s.Close()
+}
+
+// open starts a session with the server.
+func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *tail, error) {
+	var (
+		t      sdk.Transport
+		stderr *tail
+	)
+	switch {
+	case c.srv.Command != "":
+		cmd := exec.Command(c.srv.Command, c.srv.Args...)
+		cmd.Dir = c.srv.Dir
+		if len(c.srv.Env) > 0 {
+			cmd.Env = os.Environ()
+			for k, v := range c.srv.Env {
+				cmd.Env = append(cmd.Env, k+"="+v)
+			}
+		}
+		stderr = &tail{max: 4096}
+		cmd.Stderr = stderr
+		t = &sdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
+	case c.sse():
+		t = &sdk.SSEClientTransport{Endpoint: c.srv.URL, HTTPClient: c.httpClient()}
+	default:
+		t = &sdk.StreamableClientTransport{Endpoint: c.srv.URL, HTTPClient: c.httpClient(), DisableStandaloneSSE: c.opts.Stateless}
+	}
+	s, err := c.sdk.Connect(ctx, t, &sdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+	if err != nil {
+		msg := fmt.Sprintf("mcp: cannot connect to server %q: %v", c.name, err)
+		if stderr != nil {
+			if s := strings.TrimSpace(stderr.String()); s != "" {
+				msg += "\nits standard error ended with:\n" + s
+			}
+		}
+		return nil, nil, errors.New(msg)
+	}
+	return s, stderr, nil
+}
+
+// sse reports whether the server speaks the legacy HTTP+SSE transport.
+func (c *Client) sse() bool {
+	if c.srv.Transport != "" {
+		return c.srv.Transport == "sse"
+	}
+	u, err := url.Parse(c.srv.URL)
+	return err == nil && (strings.HasSuffix(u.Path, "/sse") || strings.HasSuffix(u.Path, "/messages/"))
+}
+
+func (c *Client) httpClient() *http.Client {
+	if len(c.srv.Headers) == 0 {
+		return nil
+	}
+	return &http.Client{Transport: headerTransport{c.srv.Headers, http.DefaultTransport}}
+}
+
+// headerTransport adds headers to every request.
+type headerTransport struct {
+	h    map[string]string
+	next http.RoundTripper
+}
+
+func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, v := range t.h {
+		r.Header.Set(k, v)
+	}
+	return t.next.RoundTrip(r)
+}
+
+// use runs f with a session: the client's (stateful) or a new one
+// (stateless). A stateful session that has ended is renewed first. When f
+// fails because the session was lost, f runs once more on a new session if
+// that cannot do harm: the server answered that it does not know the
+// session (it restarted, so the request never ran), or the request failed
+// on its way and may be sent twice (resend: a listing, or a call of a tool
+// the server marks read-only or idempotent).
+func (c *Client) use(ctx context.Context, resend bool, f func(*sdk.ClientSession) error) error {
+	if c.opts.Stateless {
+		s, _, err := c.open(ctx)
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		return f(s)
+	}
+	s, err := c.current(ctx, nil)
+	if err != nil {
+		return err
+	}
+	err = f(s)
+	if err == nil || ctx.Err() != nil || !(sessionUnknown(err) || resend && transportFailed(err)) {
+		return err
+	}
+	c.logger.Warn("mcp: the session with the server was lost; reconnecting", "server", c.name, "err", err)
+	if s, err = c.current(ctx, s); err != nil {
+		return err
+	}
+	return f(s)
+}
+
+// current returns the live session, renewing it when it ended or when it
+// is stale (the one a failed request used).
+func (c *Client) current(ctx context.Context, stale *sdk.ClientSession) (*sdk.ClientSession, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.session == nil {
+		return nil, fmt.Errorf("mcp: server %q is not connected (call Connect first)", c.name)
+	}
+	ended := false
+	select {
+	case <-c.dead:
+		ended = true
+	default:
+	}
+	if !ended && (stale == nil || c.session != stale) {
+		return c.session, nil
+	}
+	c.session.Close()
+	c.session = nil
+	if err := c.connectLocked(ctx); err != nil {
+		return nil, err
+	}
+	return c.session, nil
+}
+
+// sessionUnknown reports whether err is the server's answer that it does
+// not know the session: 404 (the spec), or the 400 "No valid session ID"
+// of the TypeScript SDK. The request did not run.
+func sessionUnknown(err error) bool {
+	if errors.Is(err, sdk.ErrSessionMissing) {
+		return true
+	}
+	msg := strings.ToLower(err.Error())
+	return strings.Contains(msg, "session") && (strings.Contains(msg, "bad request") || strings.Contains(msg, "not found"))
+}
+
+// transportFailed reports whether err is a failure to carry a request, not
+// an answer of the server (a JSON-RPC error).
+func transportFailed(err error) bool {
+	var we *jsonrpc.Error
+	if !errors.As(err, &we) {
+		return true
+	}
+	// The SDK's own codes for a request the transport did not carry:
+	// client closing, server closing, rejected by transport.
+	return we.Code == -32003 || we.Code == -32004 || we.Code == -32005
+}
+
+// Tools lists the server's tools, filtered by EnableTools and DisableTools,
+// as tools named mcp__NAME__TOOL.
+func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
+	var remote []*sdk.Tool
+	err := c.use(ctx, true, func(s *sdk.ClientSession) error {
+		remote = remote[:0]
+		for t, err := range s.Tools(ctx, nil) {
+			if err != nil {
+				return err
+			}
+			remote = append(remote, t)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("mcp: listing the tools of server %q: %w", c.name, err)
+	}
+	var out []tool.Tool
+	for _, t := range remote {
+		if len(c.opts.EnableTools) > 0 && !slices.Contains(c.opts.EnableTools, t.Name) || slices.Contains(c.opts.DisableTools, t.Name) {
+			continue
+		}
+		rt, err := newRemoteTool(c, t)
+		if err != nil {
+			c.logger.Warn("mcp: skipping a tool", "server", c.name, "tool", t.Name, "err", err)
+			continue
+		}
+		out = append(out, rt)
+	}
+	return out, nil
+}
+
+// newToken returns a progress token unique in this client.
+func (c *Client) newToken() string {
+	return "toolscope-" + strconv.FormatUint(c.tokens.Add(1), 10)
+}
+
+// tail keeps the last max bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = append(t.b[:0], t.b[len(t.b)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
+}
+
+var _ io.Writer = (*tail)(nil)
