@@ -335,15 +335,18 @@ func (c *Client) current(ctx context.Context, stale *sdk.ClientSession) (*sdk.Cl
 	return c.session, nil
 }
 
-// sessionUnknown reports whether err is the server's answer that it does
-// not know the session: 404 (the spec), or the 400 "No valid session ID"
-// of the TypeScript SDK. The request did not run.
+// sessionUnknown reports whether err is the server's refusal of a request
+// of a session it does not know: 404 (the spec), or the 400 of the
+// TypeScript SDK ("No valid session ID provided"), which the Go SDK
+// reports by the status text alone. A request the server refused with
+// such a status did not run.
 func sessionUnknown(err error) bool {
 	if errors.Is(err, sdk.ErrSessionMissing) {
 		return true
 	}
 	msg := strings.ToLower(err.Error())
-	return strings.Contains(msg, "session") && (strings.Contains(msg, "bad request") || strings.Contains(msg, "not found"))
+	return strings.Contains(msg, "session") && (strings.Contains(msg, "bad request") || strings.Contains(msg, "not found")) ||
+		strings.HasSuffix(msg, ": bad request") || strings.HasSuffix(msg, ": not found")
 }
 
 // transportFailed reports whether err is a failure to carry a request, not
