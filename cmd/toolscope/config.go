@@ -6,18 +6,23 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"slices"
 	"strings"
+	"time"
 
+	"github.com/toolscope/toolscope/mcp"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )
 
-// config is the --config file: the "permissions" of a Claude Code settings
-// file. Other keys (env, hooks, mcpServers, ...) are ignored.
+// config is the --config file: the "mcpServers" object that Claude Desktop,
+// Claude Code and Cursor write, and the "permissions" of a Claude Code
+// settings file. Other keys (env, hooks, ...) are ignored.
 type config struct {
 	path        string
+	MCPServers  map[string]serverConfig `json:"mcpServers"`
 	Permissions struct {
 		// Rules are kept raw so that one bad rule is skipped with a warning
 		// instead of failing the whole file.
@@ -25,9 +30,74 @@ type config struct {
 		Deny        []json.RawMessage `json:"deny"`
 		Ask         []json.RawMessage `json:"ask"`
 		DefaultMode string            `json:"defaultMode"`
+		Mode        string            `json:"mode"` // toolscope's name for defaultMode
 		// AdditionalDirectories are further working directories.
 		AdditionalDirectories []string `json:"additionalDirectories"`
+		WorkingDirectories    []string `json:"workingDirectories"` // toolscope's name for them
 	} `json:"permissions"`
+}
+
+// serverConfig is one entry of "mcpServers": {"command","args","env"} for
+// a stdio server, {"type":"http"|"sse","url","headers"} for a remote one,
+// plus toolscope's own keys.
+type serverConfig struct {
+	Type    string            `json:"type"`
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env"`
+	Cwd     string            `json:"cwd"`
+	URL     string            `json:"url"`
+	Headers map[string]string `json:"headers"`
+	// Timeout bounds each call, in seconds (0: none).
+	Timeout      float64  `json:"timeout"`
+	Stateless    bool     `json:"stateless"`
+	EnableTools  []string `json:"enableTools"`
+	DisableTools []string `json:"disableTools"`
+	// Disabled leaves the server out, as Cursor and Cline write it.
+	Disabled bool `json:"disabled"`
+}
+
+// mcpClients makes a client for every server of the config (not yet
+// connected), in name order. A server described wrongly is a usage error
+// naming the file, the server and the problem.
+func (c *config) mcpClients() ([]*mcp.Client, error) {
+	names := slices.Sorted(maps.Keys(c.MCPServers))
+	var out []*mcp.Client
+	for _, name := range names {
+		sc := c.MCPServers[name]
+		if sc.Disabled {
+			continue
+		}
+		where := fmt.Sprintf("--config %s: mcpServers.%s", c.path, name)
+		srv := mcp.Server{Command: sc.Command, Args: sc.Args, Env: sc.Env, Dir: sc.Cwd, URL: sc.URL, Headers: sc.Headers}
+		switch sc.Type {
+		case "", "stdio":
+			if sc.Type == "stdio" && sc.Command == "" {
+				return nil, usageErr("%s: a stdio server needs \"command\"", where)
+			}
+		case "http", "streamable-http", "streamableHttp":
+			srv.Transport = "http"
+		case "sse":
+			srv.Transport = "sse"
+		default:
+			return nil, usageErr("%s: unknown \"type\" %q (want stdio, http or sse)", where, sc.Type)
+		}
+		if srv.Transport != "" && sc.URL == "" {
+			return nil, usageErr("%s: a server of type %s needs \"url\"", where, sc.Type)
+		}
+		if sc.Timeout < 0 {
+			return nil, usageErr("%s: \"timeout\" must be a number of seconds, not %v", where, sc.Timeout)
+		}
+		cl, err := mcp.NewClient(name, srv, &mcp.ClientOptions{
+			Stateless: sc.Stateless, EnableTools: sc.EnableTools, DisableTools: sc.DisableTools,
+			CallTimeout: time.Duration(sc.Timeout * float64(time.Second)),
+		})
+		if err != nil {
+			return nil, usageErr("%s: %s", where, strings.TrimPrefix(err.Error(), "mcp: "))
+		}
+		out = append(out, cl)
+	}
+	return out, nil
 }
 
 // loadConfig reads the --config file. Every failure is a usage error naming
@@ -121,12 +191,15 @@ type ruleSet struct {
 // one of Claude Code's gets a warning with the nearest name.
 func (c *config) context(base *permission.Context, f *common, known []string, warn io.Writer) (*permission.Context, error) {
 	pc := base.Clone()
-	if c.Permissions.DefaultMode != "" {
-		m, err := parseMode(c.Permissions.DefaultMode)
-		if err != nil {
-			return nil, usageErr("--config %s: permissions.defaultMode: %v", c.path, err)
+	for _, m := range []struct{ key, val string }{{"defaultMode", c.Permissions.DefaultMode}, {"mode", c.Permissions.Mode}} {
+		if m.val == "" {
+			continue
 		}
-		pc.Mode = m
+		mode, err := parseMode(m.val)
+		if err != nil {
+			return nil, usageErr("--config %s: permissions.%s: %v", c.path, m.key, err)
+		}
+		pc.Mode = mode
 	}
 	if f.mode != "" {
 		m, err := parseMode(f.mode)
@@ -136,6 +209,7 @@ func (c *config) context(base *permission.Context, f *common, known []string, wa
 		pc.Mode = m
 	}
 	pc.WorkingDirs = append(pc.WorkingDirs, c.Permissions.AdditionalDirectories...)
+	pc.WorkingDirs = append(pc.WorkingDirs, c.Permissions.WorkingDirectories...)
 	strs := func(l []string) []json.RawMessage {
 		var out []json.RawMessage
 		for _, s := range l {

@@ -153,6 +153,15 @@ type setup struct {
 	// base is the state as loaded: saving merges this run's changes to it
 	// with another run's (see saveState).
 	base []byte
+	// servers are the configured MCP servers.
+	servers []*lazyServer
+}
+
+// close stops the MCP servers the command started.
+func (s *setup) close() {
+	for _, l := range s.servers {
+		l.close()
+	}
 }
 
 // setup checks the flags that name files and builds what a command needs.
@@ -175,7 +184,18 @@ func (c *common) setup(ctx context.Context, warn io.Writer, save bool) (*setup, 
 	if s.cfg, err = loadConfig(c.configPath); err != nil {
 		return nil, err
 	}
-	if s.tk, err = tool.NewToolkit(&tool.ToolkitOptions{Tools: builtin.All(&builtin.Options{Root: s.root})}); err != nil {
+	clients, err := s.cfg.mcpClients()
+	if err != nil {
+		return nil, err
+	}
+	var sources []tool.Source
+	for _, cl := range clients {
+		l := &lazyServer{c: cl, warn: warn}
+		s.servers = append(s.servers, l)
+		sources = append(sources, l)
+	}
+	builtins := builtin.All(&builtin.Options{Root: s.root})
+	if s.tk, err = tool.NewToolkit(&tool.ToolkitOptions{Tools: builtins, Sources: sources}); err != nil {
 		return nil, err
 	}
 	if s.st, err = loadState(c.statePath); err != nil {
@@ -191,7 +211,7 @@ func (c *common) setup(ctx context.Context, warn io.Writer, save bool) (*setup, 
 	}
 	s.persisted = s.st.Permissions()
 	var known []string
-	for _, t := range s.tk.Tools(ctx, nil) {
+	for _, t := range builtins { // MCP tools need no listing: their rules name mcp__...
 		known = append(known, t.Info().Name)
 		known = append(known, t.Info().RuleNames...)
 	}
@@ -240,8 +260,15 @@ const maxInput = 64 << 20
 // invalidCall turns an error of Toolkit.Check into the exit status: a call
 // that cannot run as given (unknown tool, input that is not JSON or breaks
 // the schema) is a usage error, the same in check and call; a permission
-// check that broke is an error (1).
-func invalidCall(err error) error {
+// check that broke, or a tool whose MCP server could not start, is an
+// error (1).
+func (s *setup) invalidCall(name string, err error) error {
+	for _, l := range s.servers {
+		if l.err != nil && errors.Is(err, tool.ErrToolNotFound) && strings.HasPrefix(name, "mcp__"+l.c.Name()+"__") {
+			// Not the caller's mistake: the server that has the tool is down.
+			return fmt.Errorf("%s: MCP server %q is unavailable: %v", name, l.c.Name(), l.err)
+		}
+	}
 	if errors.Is(err, tool.ErrInvalidCall) {
 		return usageErr("%v", err)
 	}
@@ -261,6 +288,7 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	defer s.close()
 	formatTool := map[string]func(tool.Schema) json.RawMessage{
 		"openai": openai.FormatTool, "anthropic": anthropic.FormatTool, "mcp": mcp.FormatTool,
 	}[*format]
@@ -313,9 +341,10 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
+	defer s.close()
 	v, err := s.tk.Check(ctx, &tool.Call{Name: *toolName, Input: json.RawMessage(*input), State: s.st})
 	if err != nil {
-		return invalidCall(err)
+		return s.invalidCall(*toolName, err)
 	}
 	d := v.Decision
 	out := checkOutput{Behavior: d.Behavior, ReadOnly: v.ReadOnly, BypassImmune: d.BypassImmune && d.Behavior == permission.Ask,
@@ -359,12 +388,13 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err != nil {
 		return err
 	}
+	defer s.close()
 	s.input = input
 	call := &tool.Call{ID: "cli", Name: name, Input: json.RawMessage(input), State: s.st}
 	// A call that cannot run as given is a usage error, as in check; the
 	// state file is not touched.
 	if _, err := s.tk.Check(ctx, call); err != nil {
-		return invalidCall(err)
+		return s.invalidCall(name, err)
 	}
 	var added []permission.Rule
 	r, err := s.tk.Call(ctx, call)

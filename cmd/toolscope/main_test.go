@@ -27,6 +27,7 @@ func TestMain(m *testing.M) {
 		"toolscope": func() {
 			os.Exit(exitCode(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr), os.Stderr))
 		},
+		"mcpserver": mcpServerMain,
 	})
 }
 
@@ -55,6 +56,33 @@ func TestUsageExitCodes(t *testing.T) {
 		code := exitCode(run(context.Background(), tt.args, strings.NewReader(""), &out, &errb), &errb)
 		if code != tt.code || !strings.Contains(errb.String()+out.String(), tt.msg) {
 			t.Errorf("%v: exit %d, want %d; output %q, want %q", tt.args, code, tt.code, errb.String()+out.String(), tt.msg)
+		}
+	}
+}
+
+// A wrong mcpServers entry is a usage error (2) naming the file, the
+// server and the problem; an unreachable server is a tool error (1).
+func TestMCPConfigExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		cfg, msg string
+		code     int
+		args     []string
+	}{
+		{`{"mcpServers": {"web": {"type": "http"}}}`, `mcpServers.web: a server of type http needs "url"`, 2, []string{"tools"}},
+		{`{"mcpServers": {"s": {"command": "x", "timeout": -1}}}`, `mcpServers.s: "timeout" must be a number of seconds`, 2, []string{"tools"}},
+		{`{"mcpServers": {"s": {"url": "http://h", "enableTools": ["a"], "disableTools": ["a"]}}}`, `tool "a" is both enabled and disabled`, 2, []string{"tools"}},
+		{`{"mcpServers": {"gone": {"command": "/nonexistent/server"}}}`, `MCP server "gone" is unavailable`, 1, []string{"call", "mcp__gone__x", "{}"}},
+	} {
+		f := filepath.Join(dir, "cfg.json")
+		if err := os.WriteFile(f, []byte(tt.cfg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		args := append([]string{tt.args[0], "--config", f}, tt.args[1:]...)
+		code := exitCode(run(context.Background(), args, strings.NewReader(""), &out, &errb), &errb)
+		if code != tt.code || !strings.Contains(errb.String(), tt.msg) || !strings.Contains(errb.String(), f) && tt.code == 2 {
+			t.Errorf("%s: exit %d (want %d); stderr %q, want %q and the file's name", tt.cfg, code, tt.code, errb.String(), tt.msg)
 		}
 	}
 }
