@@ -140,7 +140,9 @@ func TestEverythingStdio(t *testing.T) {
 		t.Errorf("get-sum: %s %q", r.Status, r.Text())
 	}
 	r := call(t, tk, st, "mcp__ev__get-tiny-image", `{}`)
-	if !slices.ContainsFunc(r.Content, func(b tool.Block) bool { return b.Kind == tool.KindData && b.MediaType == "image/png" && len(b.Data) > 1000 }) {
+	if !slices.ContainsFunc(r.Content, func(b tool.Block) bool {
+		return b.Kind == tool.KindData && b.MediaType == "image/png" && len(b.Data) > 1000
+	}) {
 		t.Errorf("get-tiny-image: %s %+v", r.Status, r.Content)
 	}
 	r = call(t, tk, st, "mcp__ev__get-structured-content", `{"location":"New York"}`)
