@@ -64,6 +64,9 @@ type ClientOptions struct {
 	// before it is listed again (a stateful session is told of changes);
 	// 0 means a minute.
 	ListInterval time.Duration
+	// ListTimeout bounds a listing of the server's tools, so that a server
+	// that never answers cannot hold up an agent's turn; 0 means 30 s.
+	ListTimeout time.Duration
 	// Logger gets the client's warnings; nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -129,6 +132,9 @@ func NewClient(name string, srv Server, opts *ClientOptions) (*Client, error) {
 	c.logger = c.opts.Logger
 	if c.logger == nil {
 		c.logger = slog.Default()
+	}
+	if c.opts.ListTimeout <= 0 {
+		c.opts.ListTimeout = 30 * time.Second
 	}
 	if c.opts.ListInterval <= 0 {
 		c.opts.ListInterval = time.Minute
@@ -236,7 +242,24 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *tail, error) {
 	default:
 		t = &sdk.StreamableClientTransport{Endpoint: c.srv.URL, HTTPClient: c.httpClient(), DisableStandaloneSSE: c.opts.Stateless}
 	}
-	s, err := c.sdk.Connect(ctx, t, &sdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+	// The session outlives ctx: some transports tie their streams to the
+	// context they connect with (the SSE client's GET). ctx only bounds the
+	// connecting; the session's own context ends when the session does.
+	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, cancel)
+	s, err := c.sdk.Connect(sctx, t, &sdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+	if !stop() && err == nil {
+		err = context.Cause(ctx) // given up while connecting
+		s.Close()
+	}
+	if err == nil {
+		go func() {
+			s.Wait()
+			cancel()
+		}()
+	} else {
+		cancel()
+	}
 	if err != nil {
 		msg := fmt.Sprintf("mcp: cannot connect to server %q: %v", c.name, err)
 		if stderr != nil {
@@ -364,6 +387,8 @@ func transportFailed(err error) bool {
 // Tools lists the server's tools, filtered by EnableTools and DisableTools,
 // as tools named mcp__NAME__TOOL.
 func (c *Client) Tools(ctx context.Context) ([]tool.Tool, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.opts.ListTimeout)
+	defer cancel()
 	var remote []*sdk.Tool
 	err := c.use(ctx, true, func(s *sdk.ClientSession) error {
 		remote = remote[:0]

@@ -308,3 +308,29 @@ func TestToolName(t *testing.T) {
 		}
 	}
 }
+
+// A server that never answers tools/list holds a listing up for
+// ListTimeout, not for ever.
+func TestClientListTimeout(t *testing.T) {
+	// Answers initialize (whatever its id), then reads and ignores the rest.
+	script := `read l; id=$(printf '%s' "$l" | sed 's/.*"id":\([0-9]*\).*/\1/')
+printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"mute","version":"1"}}}\n' "$id"
+while read l; do :; done`
+	c, err := mcp.NewClient("mute", mcp.Server{Command: "sh", Args: []string{"-c", script}}, &mcp.ClientOptions{ListTimeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := c.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	start := time.Now()
+	_, err = c.Tools(ctx)
+	if err == nil || !strings.Contains(err.Error(), "deadline") {
+		t.Errorf("listing a mute server: %v", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the listing took %v", d)
+	}
+}

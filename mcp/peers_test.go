@@ -69,6 +69,9 @@ func startNode(t *testing.T, port int, env []string, args ...string) (stop func(
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Env = append(os.Environ(), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if os.Getenv("PEER_LOG") != "" {
+		cmd.Stderr = os.Stderr
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -237,6 +240,18 @@ func TestStatelessHTTP(t *testing.T) {
 		t.Fatalf("tools: %v", names)
 	}
 	if r := call(t, tk, tool.NewState(nil), "mcp__gw__echo", `{"message":"stateless"}`); r.Text() != "Echo: stateless" {
+		t.Errorf("echo: %s %q", r.Status, r.Text())
+	}
+}
+
+// server-everything over the legacy HTTP+SSE transport, chosen by the
+// URL's path.
+func TestEverythingSSE(t *testing.T) {
+	dir, node := peers(t)
+	port := freePort(t)
+	startNode(t, port, []string{fmt.Sprintf("PORT=%d", port)}, node, everything(dir), "sse")
+	_, tk := connect(t, "old", mcp.Server{URL: fmt.Sprintf("http://127.0.0.1:%d/sse", port)}, nil)
+	if r := call(t, tk, tool.NewState(nil), "mcp__old__echo", `{"message":"sse"}`); r.Text() != "Echo: sse" {
 		t.Errorf("echo: %s %q", r.Status, r.Text())
 	}
 }
