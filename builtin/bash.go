@@ -45,7 +45,8 @@ var bashSchema = json.RawMessage(`{"type":"object","properties":{
 
 // Info implements [tool.Tool].
 func (b *Bash) Info() tool.Info {
-	return tool.Info{Name: "Bash", Description: bashDescription, InputSchema: bashSchema, StateInjected: true}
+	return tool.Info{Name: "Bash", Title: "Run a shell command", Description: bashDescription, InputSchema: bashSchema, StateInjected: true,
+		Annotations: hints(false, true, false, true)}
 }
 
 func bashCommand(input json.RawMessage) string {

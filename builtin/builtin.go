@@ -368,3 +368,11 @@ func (c *config) searchExcludes(pc *permission.Context) []string {
 	}
 	return out
 }
+
+// hints are a built-in tool's MCP annotations: whether it only reads,
+// whether it may destroy data, whether calling it twice with the same input
+// does nothing more than once, and whether it reaches beyond the machine's
+// files (a shell command can).
+func hints(readOnly, destructive, idempotent, openWorld bool) *tool.Annotations {
+	return &tool.Annotations{ReadOnlyHint: &readOnly, DestructiveHint: &destructive, IdempotentHint: &idempotent, OpenWorldHint: &openWorld}
+}

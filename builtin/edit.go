@@ -43,7 +43,8 @@ var editSchema = json.RawMessage(`{"type":"object","properties":{
 
 // Info implements [tool.Tool].
 func (e *Edit) Info() tool.Info {
-	return tool.Info{Name: "Edit", Description: editDescription, InputSchema: editSchema, StateInjected: true}
+	return tool.Info{Name: "Edit", Title: "Edit a file", Description: editDescription, InputSchema: editSchema, StateInjected: true,
+		Annotations: hints(false, true, false, false)}
 }
 
 // CheckPermissions implements [tool.Tool], like Write's.

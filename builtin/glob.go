@@ -40,8 +40,8 @@ var globSchema = json.RawMessage(`{"type":"object","properties":{
 
 // Info implements [tool.Tool].
 func (g *Glob) Info() tool.Info {
-	return tool.Info{Name: "Glob", Description: globDescription, InputSchema: globSchema, ReadOnly: true, ConcurrencySafe: true,
-		StateInjected: true, RuleNames: []string{"Read"}}
+	return tool.Info{Name: "Glob", Title: "Find files by name", Description: globDescription, InputSchema: globSchema, ReadOnly: true, ConcurrencySafe: true,
+		StateInjected: true, RuleNames: []string{"Read"}, Annotations: hints(true, false, true, false)}
 }
 
 // dirs returns the directory Glob searches and, for an absolute pattern,

@@ -61,8 +61,8 @@ var grepSchema = json.RawMessage(`{"type":"object","properties":{
 
 // Info implements [tool.Tool].
 func (g *Grep) Info() tool.Info {
-	return tool.Info{Name: "Grep", Description: grepDescription, InputSchema: grepSchema, ReadOnly: true, ConcurrencySafe: true,
-		StateInjected: true, RuleNames: []string{"Read"}}
+	return tool.Info{Name: "Grep", Title: "Search file contents", Description: grepDescription, InputSchema: grepSchema, ReadOnly: true, ConcurrencySafe: true,
+		StateInjected: true, RuleNames: []string{"Read"}, Annotations: hints(true, false, true, false)}
 }
 
 func grepArgs(input json.RawMessage) grepInput {

@@ -43,7 +43,8 @@ var readSchema = json.RawMessage(`{"type":"object","properties":{
 
 // Info implements [tool.Tool].
 func (r *Read) Info() tool.Info {
-	return tool.Info{Name: "Read", Description: readDescription, InputSchema: readSchema, ReadOnly: true, ConcurrencySafe: true, StateInjected: true}
+	return tool.Info{Name: "Read", Title: "Read a file", Description: readDescription, InputSchema: readSchema, ReadOnly: true, ConcurrencySafe: true, StateInjected: true,
+		Annotations: hints(true, false, true, false)}
 }
 
 // CheckReadOnly implements [tool.ReadOnlyChecker]: reading a file in a

@@ -33,7 +33,8 @@ var writeSchema = json.RawMessage(`{"type":"object","properties":{
 
 // Info implements [tool.Tool].
 func (w *Write) Info() tool.Info {
-	return tool.Info{Name: "Write", Description: writeDescription, InputSchema: writeSchema, StateInjected: true, RuleNames: []string{"Edit"}}
+	return tool.Info{Name: "Write", Title: "Write a file", Description: writeDescription, InputSchema: writeSchema, StateInjected: true, RuleNames: []string{"Edit"},
+		Annotations: hints(false, true, true, false)}
 }
 
 // CheckPermissions implements [tool.Tool]: sensitive files always ask; in

@@ -28,9 +28,9 @@ import (
 // that connecting costs one round trip (initialize), not a discovery first.
 const ProtocolVersion = "2025-11-25"
 
-// Server says how to reach one MCP server: a command to start (stdio) or a
-// URL (HTTP).
-type Server struct {
+// ServerConfig says how to reach one MCP server: a command to start
+// (stdio) or a URL (HTTP).
+type ServerConfig struct {
 	// Command starts a server that speaks MCP on its standard input and
 	// output, with Args. Env is added to this process's environment; Dir is
 	// its working directory ("" means this process's).
@@ -80,7 +80,7 @@ type ClientOptions struct {
 // connects for each listing and each call.
 type Client struct {
 	name   string
-	srv    Server
+	srv    ServerConfig
 	opts   ClientOptions
 	logger *slog.Logger
 	sdk    *sdk.Client
@@ -100,7 +100,7 @@ var validClientName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 // NewClient returns a client for the server srv, named name (letters,
 // digits, '_' and '-': it becomes part of every tool name). It does not
 // connect.
-func NewClient(name string, srv Server, opts *ClientOptions) (*Client, error) {
+func NewClient(name string, srv ServerConfig, opts *ClientOptions) (*Client, error) {
 	if !validClientName.MatchString(name) {
 		return nil, fmt.Errorf("mcp: invalid server name %q (use letters, digits, '_' and '-')", name)
 	}

@@ -120,7 +120,7 @@ func TestClientTools(t *testing.T) {
 	for _, stateless := range []bool{false, true} {
 		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
 			u, _ := serve(t, "", stateless, newServer())
-			c, err := mcp.NewClient("peer", mcp.Server{URL: u}, &mcp.ClientOptions{Stateless: stateless})
+			c, err := mcp.NewClient("peer", mcp.ServerConfig{URL: u}, &mcp.ClientOptions{Stateless: stateless})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -176,7 +176,7 @@ func TestClientTools(t *testing.T) {
 // the server reports reaches the host as progress chunks, not the result.
 func TestClientTimeoutAndProgress(t *testing.T) {
 	u, _ := serve(t, "", false, newServer())
-	c, err := mcp.NewClient("peer", mcp.Server{URL: u}, &mcp.ClientOptions{CallTimeout: 300 * time.Millisecond})
+	c, err := mcp.NewClient("peer", mcp.ServerConfig{URL: u}, &mcp.ClientOptions{CallTimeout: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func TestClientTimeoutAndProgress(t *testing.T) {
 // renews the session and the second call succeeds.
 func TestClientReconnects(t *testing.T) {
 	u, stop := serve(t, "", false, newServer())
-	c, err := mcp.NewClient("peer", mcp.Server{URL: u}, nil)
+	c, err := mcp.NewClient("peer", mcp.ServerConfig{URL: u}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +242,7 @@ func TestClientReconnects(t *testing.T) {
 func TestClientFollowsListChanged(t *testing.T) {
 	srv := newServer()
 	u, _ := serve(t, "", false, srv)
-	c, err := mcp.NewClient("peer", mcp.Server{URL: u}, &mcp.ClientOptions{DisableTools: []string{"fail"}})
+	c, err := mcp.NewClient("peer", mcp.ServerConfig{URL: u}, &mcp.ClientOptions{DisableTools: []string{"fail"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,17 +271,17 @@ func TestClientFollowsListChanged(t *testing.T) {
 func TestNewClientRefuses(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		srv  mcp.Server
+		srv  mcp.ServerConfig
 		opts *mcp.ClientOptions
 		want string
 	}{
-		{"a b", mcp.Server{Command: "x"}, nil, "invalid server name"},
-		{"s", mcp.Server{}, nil, "needs a command"},
-		{"s", mcp.Server{Command: "x", URL: "http://h"}, nil, "both a command and a URL"},
-		{"s", mcp.Server{Command: "x"}, &mcp.ClientOptions{Stateless: true}, "cannot be stateless"},
-		{"s", mcp.Server{URL: "ftp://h"}, nil, "not an http or https URL"},
-		{"s", mcp.Server{URL: "http://h", Transport: "ws"}, nil, "unknown transport"},
-		{"s", mcp.Server{URL: "http://h"}, &mcp.ClientOptions{EnableTools: []string{"a"}, DisableTools: []string{"a"}}, "both enabled and disabled"},
+		{"a b", mcp.ServerConfig{Command: "x"}, nil, "invalid server name"},
+		{"s", mcp.ServerConfig{}, nil, "needs a command"},
+		{"s", mcp.ServerConfig{Command: "x", URL: "http://h"}, nil, "both a command and a URL"},
+		{"s", mcp.ServerConfig{Command: "x"}, &mcp.ClientOptions{Stateless: true}, "cannot be stateless"},
+		{"s", mcp.ServerConfig{URL: "ftp://h"}, nil, "not an http or https URL"},
+		{"s", mcp.ServerConfig{URL: "http://h", Transport: "ws"}, nil, "unknown transport"},
+		{"s", mcp.ServerConfig{URL: "http://h"}, &mcp.ClientOptions{EnableTools: []string{"a"}, DisableTools: []string{"a"}}, "both enabled and disabled"},
 	} {
 		if _, err := mcp.NewClient(c.name, c.srv, c.opts); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q %+v: %v, want %q", c.name, c.srv, err, c.want)
@@ -291,7 +291,7 @@ func TestNewClientRefuses(t *testing.T) {
 
 // A stdio server that dies at start-up is reported with its standard error.
 func TestClientStdioStartFailure(t *testing.T) {
-	c, err := mcp.NewClient("broken", mcp.Server{Command: "sh", Args: []string{"-c", "echo 'cannot find config.yaml' >&2; exit 3"}}, nil)
+	c, err := mcp.NewClient("broken", mcp.ServerConfig{Command: "sh", Args: []string{"-c", "echo 'cannot find config.yaml' >&2; exit 3"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +316,7 @@ func TestClientListTimeout(t *testing.T) {
 	script := `read l; id=$(printf '%s' "$l" | sed 's/.*"id":\([0-9]*\).*/\1/')
 printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"mute","version":"1"}}}\n' "$id"
 while read l; do :; done`
-	c, err := mcp.NewClient("mute", mcp.Server{Command: "sh", Args: []string{"-c", script}}, &mcp.ClientOptions{ListTimeout: 300 * time.Millisecond})
+	c, err := mcp.NewClient("mute", mcp.ServerConfig{Command: "sh", Args: []string{"-c", script}}, &mcp.ClientOptions{ListTimeout: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

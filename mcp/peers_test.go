@@ -101,7 +101,7 @@ func startNode(t *testing.T, port int, env []string, args ...string) (stop func(
 	}
 }
 
-func connect(t *testing.T, name string, srv mcp.Server, opts *mcp.ClientOptions) (*mcp.Client, *tool.Toolkit) {
+func connect(t *testing.T, name string, srv mcp.ServerConfig, opts *mcp.ClientOptions) (*mcp.Client, *tool.Toolkit) {
 	t.Helper()
 	c, err := mcp.NewClient(name, srv, opts)
 	if err != nil {
@@ -128,7 +128,7 @@ func toolNames(tk *tool.Toolkit) []string {
 // read-only tools allowed by their annotations.
 func TestEverythingStdio(t *testing.T) {
 	dir, node := peers(t)
-	_, tk := connect(t, "ev", mcp.Server{Command: node, Args: []string{everything(dir), "stdio"}}, nil)
+	_, tk := connect(t, "ev", mcp.ServerConfig{Command: node, Args: []string{everything(dir), "stdio"}}, nil)
 	names := toolNames(tk)
 	for _, want := range []string{"mcp__ev__echo", "mcp__ev__get-sum", "mcp__ev__get-tiny-image", "mcp__ev__get-structured-content", "mcp__ev__trigger-long-running-operation"} {
 		if !slices.Contains(names, want) {
@@ -182,7 +182,7 @@ func TestEverythingHTTPRestart(t *testing.T) {
 	port := freePort(t)
 	env := []string{fmt.Sprintf("PORT=%d", port)}
 	stop := startNode(t, port, env, node, everything(dir), "streamableHttp")
-	_, tk := connect(t, "ev", mcp.Server{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port)}, nil)
+	_, tk := connect(t, "ev", mcp.ServerConfig{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port)}, nil)
 	st := tool.NewState(nil)
 	if r := call(t, tk, st, "mcp__ev__echo", `{"message":"one"}`); r.Text() != "Echo: one" {
 		t.Fatalf("first call: %s %q", r.Status, r.Text())
@@ -210,7 +210,7 @@ func TestFilesystemStdio(t *testing.T) {
 		t.Fatal(err)
 	}
 	root, _ = filepath.EvalSymlinks(root)
-	_, tk := connect(t, "fs", mcp.Server{Command: node, Args: []string{filepath.Join(dir, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"), root}}, nil)
+	_, tk := connect(t, "fs", mcp.ServerConfig{Command: node, Args: []string{filepath.Join(dir, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"), root}}, nil)
 	st := tool.NewState(&permission.Context{Mode: permission.Default})
 	in, _ := json.Marshal(map[string]string{"path": filepath.Join(root, "a.txt")})
 	if r := call(t, tk, st, "mcp__fs__read_text_file", string(in)); r.Status != tool.StatusSuccess || !strings.Contains(r.Text(), "hello file") {
@@ -235,7 +235,7 @@ func TestStatelessHTTP(t *testing.T) {
 	port := freePort(t)
 	startNode(t, port, nil, node, filepath.Join(dir, "node_modules/supergateway/dist/index.js"),
 		"--stdio", node+" "+everything(dir)+" stdio", "--outputTransport", "streamableHttp", "--port", fmt.Sprint(port))
-	_, tk := connect(t, "gw", mcp.Server{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port)}, &mcp.ClientOptions{Stateless: true})
+	_, tk := connect(t, "gw", mcp.ServerConfig{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port)}, &mcp.ClientOptions{Stateless: true})
 	if names := toolNames(tk); !slices.Contains(names, "mcp__gw__echo") {
 		t.Fatalf("tools: %v", names)
 	}
@@ -250,7 +250,7 @@ func TestEverythingSSE(t *testing.T) {
 	dir, node := peers(t)
 	port := freePort(t)
 	startNode(t, port, []string{fmt.Sprintf("PORT=%d", port)}, node, everything(dir), "sse")
-	_, tk := connect(t, "old", mcp.Server{URL: fmt.Sprintf("http://127.0.0.1:%d/sse", port)}, nil)
+	_, tk := connect(t, "old", mcp.ServerConfig{URL: fmt.Sprintf("http://127.0.0.1:%d/sse", port)}, nil)
 	if r := call(t, tk, tool.NewState(nil), "mcp__old__echo", `{"message":"sse"}`); r.Text() != "Echo: sse" {
 		t.Errorf("echo: %s %q", r.Status, r.Text())
 	}

@@ -69,7 +69,7 @@ func (c *config) mcpClients() ([]*mcp.Client, error) {
 			continue
 		}
 		where := fmt.Sprintf("--config %s: mcpServers.%s", c.path, name)
-		srv := mcp.Server{Command: sc.Command, Args: sc.Args, Env: sc.Env, Dir: sc.Cwd, URL: sc.URL, Headers: sc.Headers}
+		srv := mcp.ServerConfig{Command: sc.Command, Args: sc.Args, Env: sc.Env, Dir: sc.Cwd, URL: sc.URL, Headers: sc.Headers}
 		switch sc.Type {
 		case "", "stdio":
 			if sc.Type == "stdio" && sc.Command == "" {

@@ -7,6 +7,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/toolscope/toolscope/tool"
 )
 
 // listFlag collects repeated flags.
@@ -31,6 +33,9 @@ type common struct {
 	// reports that "--" ended the flags.
 	args     []string
 	dashdash bool
+	// asker answers approvals for the toolkit (serve: the MCP client's
+	// user); nil means none.
+	asker tool.Asker
 }
 
 func newFlags(name string, stdout io.Writer, withRules bool) *common {

@@ -97,6 +97,7 @@ const usage = `usage:
   toolscope tools [--format openai|anthropic|mcp]
   toolscope check [--mode M] [--allow R]... [--deny R]... [--ask R]... (--tool NAME [--input JSON|-] | -- SHELL COMMAND...)
   toolscope call [--mode M] [--allow R]... [--deny R]... [--ask R]... [--yes] [--json] TOOL [JSON|-]
+  toolscope serve [--http ADDR [--stateless]] [--mode M] [--allow R]... [--deny R]... [--ask R]...
   toolscope version
 Every command takes --config FILE, --cwd DIR and --state FILE. Flags may follow the
 arguments; -- ends them (check: the shell command follows). "-" reads the input from stdin.
@@ -117,6 +118,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runCheck(ctx, args[1:], stdin, stdout, stderr)
 	case "call":
 		return runCall(ctx, args[1:], stdin, stdout, stderr)
+	case "serve":
+		return runServe(ctx, args[1:], stdin, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "toolscope", version())
 		return nil
@@ -195,7 +198,7 @@ func (c *common) setup(ctx context.Context, warn io.Writer, save bool) (*setup, 
 		sources = append(sources, l)
 	}
 	builtins := builtin.All(&builtin.Options{Root: s.root})
-	if s.tk, err = tool.NewToolkit(&tool.ToolkitOptions{Tools: builtins, Sources: sources}); err != nil {
+	if s.tk, err = tool.NewToolkit(&tool.ToolkitOptions{Tools: builtins, Sources: sources, Asker: c.asker}); err != nil {
 		return nil, err
 	}
 	if s.st, err = loadState(c.statePath); err != nil {

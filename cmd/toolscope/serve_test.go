@@ -1,0 +1,223 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// serveStdio runs `toolscope serve args...` in this process on pipes and
+// returns a go-sdk client session connected to it.
+func serveStdio(t *testing.T, copts *sdk.ClientOptions, args ...string) *sdk.ClientSession {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		err := run(ctx, append([]string{"serve"}, args...), inR, outW, io.Discard)
+		outW.Close()
+		done <- err
+	}()
+	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, copts)
+	s, err := c.Connect(ctx, &sdk.IOTransport{Reader: outR, Writer: inW}, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		s.Close()
+		inW.Close()
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Error("serve did not end")
+		}
+	})
+	return s
+}
+
+func callTool(t *testing.T, s *sdk.ClientSession, name string, args any) (string, bool) {
+	t.Helper()
+	r, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var b strings.Builder
+	for _, c := range r.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String(), r.IsError
+}
+
+// serve lists the built-ins with their annotations, runs a read-only call,
+// and refuses a call that needs approval when the client cannot be asked.
+func TestServeStdio(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
+	s := serveStdio(t, nil, "--cwd", dir)
+	lr, err := s.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]*sdk.Tool{}
+	for _, tl := range lr.Tools {
+		got[tl.Name] = tl
+	}
+	for _, name := range []string{"Bash", "Read", "Write", "Edit", "Glob", "Grep"} {
+		if got[name] == nil {
+			t.Fatalf("tools/list lacks %s: %v", name, lr.Tools)
+		}
+	}
+	if a := got["Read"].Annotations; a == nil || !a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint {
+		t.Errorf("Read annotations: %+v", a)
+	}
+	if a := got["Bash"].Annotations; a == nil || a.ReadOnlyHint || !*a.DestructiveHint || !*a.OpenWorldHint || a.IdempotentHint {
+		t.Errorf("Bash annotations: %+v", a)
+	}
+	if a := got["Write"].Annotations; a == nil || a.ReadOnlyHint || !*a.DestructiveHint || !a.IdempotentHint || *a.OpenWorldHint {
+		t.Errorf("Write annotations: %+v", a)
+	}
+	if text, isErr := callTool(t, s, "Read", map[string]any{"file_path": filepath.Join(dir, "a.txt")}); isErr || !strings.Contains(text, "alpha") {
+		t.Errorf("Read: error=%v %q", isErr, text)
+	}
+	text, isErr := callTool(t, s, "Write", map[string]any{"file_path": filepath.Join(dir, "b.txt"), "content": "x"})
+	if !isErr || !strings.Contains(text, "does not support elicitation") {
+		t.Errorf("Write without elicitation: error=%v %q", isErr, text)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b.txt")); err == nil {
+		t.Error("Write ran without approval")
+	}
+	if text, isErr := callTool(t, s, "Bash", map[string]any{"command": "rm -rf /"}); !isErr || text == "" {
+		t.Errorf("rm -rf /: error=%v %q", isErr, text)
+	}
+}
+
+// A client that supports elicitation is asked; "allow" runs the call,
+// declining refuses it, "always" adds the suggested rule for the session.
+func TestServeElicitation(t *testing.T) {
+	dir := t.TempDir()
+	var asked atomic.Int32
+	var answer atomic.Value
+	answer.Store(map[string]any{"allow": true})
+	s := serveStdio(t, &sdk.ClientOptions{
+		ElicitationHandler: func(_ context.Context, r *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			asked.Add(1)
+			if !strings.Contains(r.Params.Message, "Tool: Write") {
+				t.Errorf("elicitation message: %q", r.Params.Message)
+			}
+			a := answer.Load().(map[string]any)
+			if a == nil {
+				return &sdk.ElicitResult{Action: "decline"}, nil
+			}
+			return &sdk.ElicitResult{Action: "accept", Content: a}, nil
+		},
+	}, "--cwd", dir)
+	write := func(name string) (string, bool) {
+		return callTool(t, s, "Write", map[string]any{"file_path": filepath.Join(dir, name), "content": name})
+	}
+	if text, isErr := write("one.txt"); isErr {
+		t.Errorf("approved Write: %q", text)
+	}
+	answer.Store(map[string]any(nil))
+	if text, isErr := write("two.txt"); !isErr || !strings.Contains(text, "rejected") {
+		t.Errorf("declined Write: error=%v %q", isErr, text)
+	}
+	answer.Store(map[string]any{"allow": true, "always": true})
+	write("three.txt")
+	callTool(t, s, "Read", map[string]any{"file_path": filepath.Join(dir, "three.txt")}) // Write wants a read first
+	n := asked.Load()
+	if text, isErr := write("three.txt"); isErr { // the suggested rule covers the same file
+		t.Errorf("Write after always: %q", text)
+	}
+	if asked.Load() != n {
+		t.Error("asked again after the user said always")
+	}
+	for name, want := range map[string]bool{"one.txt": true, "two.txt": false, "three.txt": true} {
+		if _, err := os.Stat(filepath.Join(dir, name)); (err == nil) != want {
+			t.Errorf("%s exists=%v, want %v", name, err == nil, want)
+		}
+	}
+}
+
+// serveHTTP runs `toolscope serve --http 127.0.0.1:0 args...` in this
+// process and returns its URL.
+func serveHTTP(t *testing.T, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	errR, errW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, append([]string{"serve", "--http", "127.0.0.1:0"}, args...), strings.NewReader(""), io.Discard, errW)
+		errW.Close()
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	sc := bufio.NewScanner(errR)
+	for sc.Scan() {
+		if m := regexp.MustCompile(`serving MCP on (\S+)`).FindStringSubmatch(sc.Text()); m != nil {
+			go io.Copy(io.Discard, errR)
+			return m[1]
+		}
+	}
+	t.Fatalf("serve --http did not say where it listens: %v", <-done)
+	return ""
+}
+
+func httpSession(t *testing.T, url string) *sdk.ClientSession {
+	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	s, err := c.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: url}, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// Over stateless HTTP with a shared --state file, a Read in one request is
+// known to an Edit in another, from another client (another replica would
+// do the same).
+func TestServeStatelessHTTP(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "a.txt")
+	os.WriteFile(f, []byte("alpha\n"), 0o644)
+	state := filepath.Join(t.TempDir(), "state.json")
+	url := serveHTTP(t, "--stateless", "--cwd", dir, "--state", state, "--mode", "accept_edits")
+	if text, isErr := callTool(t, httpSession(t, url), "Read", map[string]any{"file_path": f}); isErr {
+		t.Fatalf("Read: %q", text)
+	}
+	if text, isErr := callTool(t, httpSession(t, url), "Edit", map[string]any{"file_path": f, "old_string": "alpha", "new_string": "beta"}); isErr {
+		t.Fatalf("Edit in another request: %q", text)
+	}
+	if b, _ := os.ReadFile(f); string(b) != "beta\n" {
+		t.Errorf("file: %q", b)
+	}
+	var st map[string]json.RawMessage
+	if b, err := os.ReadFile(state); err != nil || json.Unmarshal(b, &st) != nil || st["read_files"] == nil {
+		t.Errorf("state file: %v %s", err, st["read_files"])
+	}
+}
+
+// Stateful HTTP: the tools and a read-only call.
+func TestServeHTTP(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.go"), []byte("package a\n"), 0o644)
+	s := httpSession(t, serveHTTP(t, "--cwd", dir))
+	if text, isErr := callTool(t, s, "Glob", map[string]any{"pattern": "*.go"}); isErr || !strings.Contains(text, "a.go") {
+		t.Errorf("Glob: error=%v %q", isErr, text)
+	}
+}
