@@ -30,6 +30,9 @@ type countOut struct {
 	N int `json:"n"`
 }
 
+// cancelled hears of every slow call the server saw cancelled.
+var cancelled = make(chan struct{}, 1)
+
 // newServer is a go-sdk MCP server with tools that exercise every kind of
 // result.
 func newServer() *sdk.Server {
@@ -62,6 +65,10 @@ func newServer() *sdk.Server {
 			case <-time.After(time.Duration(in.Seconds * float64(time.Second))):
 				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "done"}}}, nil, nil
 			case <-ctx.Done():
+				select {
+				case cancelled <- struct{}{}:
+				default:
+				}
 				return nil, nil, ctx.Err()
 			}
 		})
@@ -332,5 +339,35 @@ while read l; do :; done`
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("the listing took %v", d)
+	}
+}
+
+// Cancelling a call tells the server (notifications/cancelled), which stops
+// the tool; the model reads that the call was interrupted.
+func TestClientCancelTellsServer(t *testing.T) {
+	select { // a token an earlier test left
+	case <-cancelled:
+	default:
+	}
+	u, _ := serve(t, "", false, newServer())
+	c, err := mcp.NewClient("peer", mcp.ServerConfig{URL: u}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Connect(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	tk := newKit(t, c)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	r, _ := tk.Call(ctx, &tool.Call{Name: "mcp__peer__slow", Input: json.RawMessage(`{"seconds":30}`), State: tool.NewState(nil)})
+	if r.Status != tool.StatusInterrupted {
+		t.Errorf("cancelled call: %s %q", r.Status, r.Text())
+	}
+	select {
+	case <-cancelled:
+	case <-time.After(10 * time.Second):
+		t.Error("the server never saw the call cancelled")
 	}
 }
