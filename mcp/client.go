@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -67,8 +68,30 @@ type ClientOptions struct {
 	// ListTimeout bounds a listing of the server's tools, so that a server
 	// that never answers cannot hold up an agent's turn; 0 means 30 s.
 	ListTimeout time.Duration
+	// Elicit answers a server's questions to the user (MCP elicitation);
+	// nil means the client does not offer elicitation to servers.
+	Elicit func(ctx context.Context, r ElicitRequest) (ElicitResponse, error)
 	// Logger gets the client's warnings; nil means slog.Default().
 	Logger *slog.Logger
+}
+
+// ElicitRequest is a server's question to the user, in the middle of a
+// call (elicitation/create).
+type ElicitRequest struct {
+	// Server is the client's name for the server that asks.
+	Server string
+	// Message says what the server wants to know.
+	Message string
+	// Schema is the JSON Schema of the answer: an object of primitive
+	// fields, with their defaults.
+	Schema json.RawMessage
+}
+
+// ElicitResponse is the user's answer: Action "accept" with Content (fields
+// left out take the schema's defaults), "decline" or "cancel".
+type ElicitResponse struct {
+	Action  string
+	Content map[string]any
 }
 
 // Client is a connection to one MCP server and a [tool.Source] of its tools,
@@ -139,7 +162,22 @@ func NewClient(name string, srv ServerConfig, opts *ClientOptions) (*Client, err
 	if c.opts.ListInterval <= 0 {
 		c.opts.ListInterval = time.Minute
 	}
+	var elicit func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error)
+	if c.opts.Elicit != nil {
+		elicit = func(ctx context.Context, r *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			schema, err := json.Marshal(r.Params.RequestedSchema)
+			if err != nil {
+				return nil, err
+			}
+			a, err := c.opts.Elicit(ctx, ElicitRequest{Server: c.name, Message: r.Params.Message, Schema: schema})
+			if err != nil {
+				return nil, err
+			}
+			return &sdk.ElicitResult{Action: a.Action, Content: a.Content}, nil
+		}
+	}
 	c.sdk = sdk.NewClient(&sdk.Implementation{Name: "toolscope", Version: "0.1"}, &sdk.ClientOptions{
+		ElicitationHandler: elicit,
 		// No roots: a server that asks for them (server-filesystem) would
 		// replace the directories it was started with by our answer.
 		Capabilities: &sdk.ClientCapabilities{},

@@ -14,37 +14,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolscope/toolscope/internal/peers"
 	"github.com/toolscope/toolscope/mcp"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )
 
 // peers returns the directory where .ci/mcp-peers installed the npm MCP
-// servers, and the node binary. Without them the test is skipped, unless
-// CI is set: there it fails.
-func peers(t *testing.T) (dir, node string) {
+// servers, and the node binary.
+func peersOf(t *testing.T) (dir, node string) {
 	t.Helper()
-	dir = os.Getenv("TOOLSCOPE_MCP_PEERS")
-	if dir == "" {
-		cache := os.Getenv("XDG_CACHE_HOME")
-		if cache == "" {
-			home, _ := os.UserHomeDir()
-			cache = filepath.Join(home, ".cache")
-		}
-		dir = filepath.Join(cache, "toolscope", "mcp-peers")
-	}
-	node, err := exec.LookPath("node")
-	if err == nil {
-		_, err = os.Stat(filepath.Join(dir, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"))
-	}
-	if err != nil {
-		msg := fmt.Sprintf("the npm MCP servers are not installed (%v): run .ci/mcp-peers", err)
-		if os.Getenv("CI") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	return dir, node
+	_, node = peers.Need(t, "node_modules/@modelcontextprotocol/server-everything/dist/index.js", false)
+	return peers.Dir(), node
 }
 
 func everything(dir string) string {
@@ -127,7 +108,7 @@ func toolNames(tk *tool.Toolkit) []string {
 // server-everything over stdio: every kind of content, progress, and
 // read-only tools allowed by their annotations.
 func TestEverythingStdio(t *testing.T) {
-	dir, node := peers(t)
+	dir, node := peersOf(t)
 	_, tk := connect(t, "ev", mcp.ServerConfig{Command: node, Args: []string{everything(dir), "stdio"}}, nil)
 	names := toolNames(tk)
 	for _, want := range []string{"mcp__ev__echo", "mcp__ev__get-sum", "mcp__ev__get-tiny-image", "mcp__ev__get-structured-content", "mcp__ev__trigger-long-running-operation"} {
@@ -178,7 +159,7 @@ func TestEverythingStdio(t *testing.T) {
 // server-everything over streamable HTTP, killed and started again between
 // two calls: the second call succeeds on a new session.
 func TestEverythingHTTPRestart(t *testing.T) {
-	dir, node := peers(t)
+	dir, node := peersOf(t)
 	port := freePort(t)
 	env := []string{fmt.Sprintf("PORT=%d", port)}
 	stop := startNode(t, port, env, node, everything(dir), "streamableHttp")
@@ -204,7 +185,7 @@ func TestEverythingHTTPRestart(t *testing.T) {
 // read-only (allowed), the writing ones ask; a path outside its root is
 // the server's error, which the model reads.
 func TestFilesystemStdio(t *testing.T) {
-	dir, node := peers(t)
+	dir, node := peersOf(t)
 	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("hello file\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -231,7 +212,7 @@ func TestFilesystemStdio(t *testing.T) {
 // A stateless streamable HTTP server (supergateway in front of
 // server-everything): a session per listing and per call.
 func TestStatelessHTTP(t *testing.T) {
-	dir, node := peers(t)
+	dir, node := peersOf(t)
 	port := freePort(t)
 	startNode(t, port, nil, node, filepath.Join(dir, "node_modules/supergateway/dist/index.js"),
 		"--stdio", node+" "+everything(dir)+" stdio", "--outputTransport", "streamableHttp", "--port", fmt.Sprint(port))
@@ -247,7 +228,7 @@ func TestStatelessHTTP(t *testing.T) {
 // server-everything over the legacy HTTP+SSE transport, chosen by the
 // URL's path.
 func TestEverythingSSE(t *testing.T) {
-	dir, node := peers(t)
+	dir, node := peersOf(t)
 	port := freePort(t)
 	startNode(t, port, []string{fmt.Sprintf("PORT=%d", port)}, node, everything(dir), "sse")
 	_, tk := connect(t, "old", mcp.ServerConfig{URL: fmt.Sprintf("http://127.0.0.1:%d/sse", port)}, nil)
