@@ -46,6 +46,10 @@ type ServerConfig struct {
 	URL       string
 	Headers   map[string]string
 	Transport string // "", "http" or "sse"
+	// Conn is a connection already open to a server: a pipe to a process
+	// started elsewhere, or an in-process [Server]. The client speaks MCP
+	// over it, for one session: it cannot reconnect once Conn is closed.
+	Conn io.ReadWriteCloser
 }
 
 // ClientOptions configures a [Client]; nil means the defaults.
@@ -131,12 +135,18 @@ func NewClient(name string, srv ServerConfig, opts *ClientOptions) (*Client, err
 	if opts != nil {
 		c.opts = *opts
 	}
+	given := 0
+	for _, set := range []bool{srv.Command != "", srv.URL != "", srv.Conn != nil} {
+		if set {
+			given++
+		}
+	}
 	switch {
-	case srv.Command != "" && srv.URL != "":
-		return nil, fmt.Errorf("mcp: server %q has both a command and a URL; give one", name)
-	case srv.Command == "" && srv.URL == "":
+	case given > 1:
+		return nil, fmt.Errorf("mcp: server %q has more than one of a command, a URL and a connection; give one", name)
+	case given == 0:
 		return nil, fmt.Errorf("mcp: server %q needs a command (stdio) or a URL (HTTP)", name)
-	case srv.Command != "" && c.opts.Stateless:
+	case (srv.Command != "" || srv.Conn != nil) && c.opts.Stateless:
 		return nil, fmt.Errorf("mcp: server %q: a stdio server cannot be stateless (the process is the session)", name)
 	case srv.URL != "":
 		u, err := url.Parse(srv.URL)
@@ -263,6 +273,8 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *tail, error) {
 		stderr *tail
 	)
 	switch {
+	case c.srv.Conn != nil:
+		t = &sdk.IOTransport{Reader: c.srv.Conn, Writer: c.srv.Conn}
 	case c.srv.Command != "":
 		cmd := exec.Command(c.srv.Command, c.srv.Args...)
 		cmd.Dir = c.srv.Dir

@@ -284,7 +284,7 @@ func TestNewClientRefuses(t *testing.T) {
 	}{
 		{"a b", mcp.ServerConfig{Command: "x"}, nil, "invalid server name"},
 		{"s", mcp.ServerConfig{}, nil, "needs a command"},
-		{"s", mcp.ServerConfig{Command: "x", URL: "http://h"}, nil, "both a command and a URL"},
+		{"s", mcp.ServerConfig{Command: "x", URL: "http://h"}, nil, "more than one of a command, a URL"},
 		{"s", mcp.ServerConfig{Command: "x"}, &mcp.ClientOptions{Stateless: true}, "cannot be stateless"},
 		{"s", mcp.ServerConfig{URL: "ftp://h"}, nil, "not an http or https URL"},
 		{"s", mcp.ServerConfig{URL: "http://h", Transport: "ws"}, nil, "unknown transport"},
@@ -369,5 +369,36 @@ func TestClientCancelTellsServer(t *testing.T) {
 	case <-cancelled:
 	case <-time.After(10 * time.Second):
 		t.Error("the server never saw the call cancelled")
+	}
+}
+
+// A stateful client connects, closes and connects again; a second Connect
+// while connected, or a Close while closed, is an error.
+func TestClientReconnectAfterClose(t *testing.T) {
+	u, _ := serve(t, "", false, newServer())
+	c, err := mcp.NewClient("peer", mcp.ServerConfig{URL: u}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := c.Tools(ctx); err == nil || !strings.Contains(err.Error(), "not connected") {
+		t.Errorf("listing before Connect: %v", err)
+	}
+	for i := 0; i < 2; i++ {
+		if err := c.Connect(ctx); err != nil {
+			t.Fatalf("connect %d: %v", i, err)
+		}
+		if err := c.Connect(ctx); err == nil || !strings.Contains(err.Error(), "already connected") {
+			t.Errorf("second Connect: %v", err)
+		}
+		if ts, err := c.Tools(ctx); err != nil || len(ts) != 4 {
+			t.Errorf("connection %d: %d tools, %v", i, len(ts), err)
+		}
+		if err := c.Close(); err != nil {
+			t.Errorf("close %d: %v", i, err)
+		}
+	}
+	if err := c.Close(); err == nil {
+		t.Error("Close of a closed client: no error")
 	}
 }

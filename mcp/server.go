@@ -40,7 +40,7 @@ type ServerOptions struct {
 // Server serves a Toolkit's tools to MCP clients. Every call goes through
 // the Toolkit, so through its permission engine: a call the engine denies
 // is an error result; a call that needs approval is put to the client's
-// user by elicitation when the Toolkit's Asker is [Elicitation] and the
+// user by elicitation when the Toolkit's Asker is [ElicitAsker] and the
 // client supports it, and is refused with the decision's message
 // otherwise. The tools are those of the basic group and of the groups
 // active in the state of the latest call; when they change, clients are
@@ -57,7 +57,7 @@ type Server struct {
 }
 
 // NewServer returns a server of tk's tools. To have approvals asked of the
-// client's user, build tk with tool.ToolkitOptions{Asker: mcp.Elicitation{}}.
+// client's user, build tk with tool.ToolkitOptions{Asker: mcp.ElicitAsker{}}.
 func NewServer(tk *tool.Toolkit, opts *ServerOptions) *Server {
 	s := &Server{tk: tk, states: map[*sdk.ServerSession]*tool.State{}, shown: map[string]string{}}
 	if opts != nil {
@@ -233,15 +233,15 @@ func callResult(r *tool.Result) *sdk.CallToolResult {
 	return out
 }
 
-// Elicitation is a [tool.Asker] that puts a call needing approval to the
+// ElicitAsker is a [tool.Asker] that puts a call needing approval to the
 // user of the MCP client whose request it is, by elicitation: "allow"
 // runs it, "always" also adds the decision's suggested rules to the
 // session's state. Calls that do not come from a [Server], and clients
 // that do not support elicitation, get an error: the call is not run.
-type Elicitation struct{}
+type ElicitAsker struct{}
 
 // Ask implements [tool.Asker].
-func (Elicitation) Ask(ctx context.Context, call *tool.Call, d permission.Decision) (bool, []permission.Rule, error) {
+func (ElicitAsker) Ask(ctx context.Context, call *tool.Call, d permission.Decision) (bool, []permission.Rule, error) {
 	ss, _ := ctx.Value(sessionKey{}).(*sdk.ServerSession)
 	if ss == nil || ss.InitializeParams() == nil || ss.InitializeParams().Capabilities == nil || ss.InitializeParams().Capabilities.Elicitation == nil {
 		return false, nil, errNoElicitation{d.Message}

@@ -31,7 +31,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *stateless && *addr == "" {
 		return usageErr("serve: --stateless needs --http (a stdio server is one session)")
 	}
-	c.asker = mcp.Elicitation{}
+	c.asker = mcp.ElicitAsker{}
 	s, err := c.setup(ctx, stderr, c.statePath != "")
 	if err != nil {
 		return err
