@@ -131,6 +131,11 @@ func NewClient(name string, srv ServerConfig, opts *ClientOptions) (*Client, err
 	if !validClientName.MatchString(name) {
 		return nil, fmt.Errorf("mcp: invalid server name %q (use letters, digits, '_' and '-')", name)
 	}
+	if strings.Contains(name, "__") || strings.HasSuffix(name, "_") {
+		// mcp__a_ + "__" + tool reads as server "a": a rule for server a
+		// ("mcp__a") would cover it.
+		return nil, fmt.Errorf("mcp: invalid server name %q: it must not contain \"__\" or end in '_', which would make its tools' names read as another server's", name)
+	}
 	c := &Client{name: name, srv: srv}
 	if opts != nil {
 		c.opts = *opts

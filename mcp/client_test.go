@@ -283,6 +283,8 @@ func TestNewClientRefuses(t *testing.T) {
 		want string
 	}{
 		{"a b", mcp.ServerConfig{Command: "x"}, nil, "invalid server name"},
+		{"fs__x", mcp.ServerConfig{Command: "x"}, nil, `must not contain "__"`},
+		{"fs_", mcp.ServerConfig{Command: "x"}, nil, `end in '_'`},
 		{"s", mcp.ServerConfig{}, nil, "needs a command"},
 		{"s", mcp.ServerConfig{Command: "x", URL: "http://h"}, nil, "more than one of a command, a URL"},
 		{"s", mcp.ServerConfig{Command: "x"}, &mcp.ClientOptions{Stateless: true}, "cannot be stateless"},
