@@ -404,3 +404,29 @@ func TestClientReconnectAfterClose(t *testing.T) {
 		t.Error("Close of a closed client: no error")
 	}
 }
+
+// A server that cannot list its tools is left out of the turn; the other
+// servers' tools are there.
+func TestFailingServerLeftOut(t *testing.T) {
+	u1, _ := serve(t, "", false, newServer())
+	u2, stop := serve(t, "", true, newServer())
+	good, _ := mcp.NewClient("good", mcp.ServerConfig{URL: u1}, nil)
+	bad, _ := mcp.NewClient("bad", mcp.ServerConfig{URL: u2}, &mcp.ClientOptions{Stateless: true})
+	ctx := context.Background()
+	if err := good.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer good.Close()
+	stop() // the stateless server is gone before the first listing
+	tk, err := tool.NewToolkit(&tool.ToolkitOptions{Sources: []tool.Source{bad, good}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range tk.Schemas(ctx, nil) {
+		names = append(names, s.Name)
+	}
+	if len(names) != 4 || !strings.HasPrefix(names[0], "mcp__good__") {
+		t.Errorf("tools with one server down: %v", names)
+	}
+}
