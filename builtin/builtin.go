@@ -1,5 +1,6 @@
 // Package builtin provides the tools every coding agent needs: Bash, Read,
-// Write, Edit, Glob and Grep.
+// Write, Edit, Glob and Grep, and TaskCreate, TaskGet, TaskList and
+// TaskUpdate to plan and track work in the agent's state.
 //
 // Each tool is a [tool.Tool] with a Claude-Code-style description (embedded
 // from a Markdown file next to its source) and its own permission logic:
@@ -59,9 +60,10 @@ type Options struct {
 	GrepEngine string
 }
 
-// All returns the built-in tools: Bash, Read, Write, Edit, Glob and Grep.
+// All returns the built-in tools: Bash, Read, Write, Edit, Glob and Grep,
+// and the task tools (see [Tasks]).
 func All(opts *Options) []tool.Tool {
-	return []tool.Tool{NewBash(opts), NewRead(opts), NewWrite(opts), NewEdit(opts), NewGlob(opts), NewGrep(opts)}
+	return append([]tool.Tool{NewBash(opts), NewRead(opts), NewWrite(opts), NewEdit(opts), NewGlob(opts), NewGrep(opts)}, Tasks()...)
 }
 
 // config is the resolved Options shared by the tools.

@@ -1,0 +1,66 @@
+package builtin
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"iter"
+	"strconv"
+	"time"
+
+	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/tool"
+)
+
+//go:embed task_create.md
+var taskCreateDescription string
+
+var taskCreateSchema = json.RawMessage(`{"type":"object","properties":{
+"subject":{"type":"string","description":"A brief title for the task, in the imperative (\"Run the tests\")"},
+"description":{"type":"string","description":"What needs to be done, in detail"},
+"metadata":{"type":["object","null"],"description":"Arbitrary metadata to attach to the task"}},
+"required":["subject","description"],"additionalProperties":false}`)
+
+// TaskCreate adds a task to the agent's task list.
+type TaskCreate struct{ taskTool }
+
+// Info implements [tool.Tool].
+func (t TaskCreate) Info() tool.Info {
+	return t.info("TaskCreate", "Create a task", taskCreateDescription, taskCreateSchema)
+}
+
+// CheckPermissions implements [tool.Tool]: always allowed.
+func (TaskCreate) CheckPermissions(context.Context, json.RawMessage, *permission.Context) (permission.Decision, error) {
+	return taskAllowed("TaskCreate"), nil
+}
+
+// Call implements [tool.Tool]. The new task's id is one more than the
+// largest numeric id in the list.
+func (TaskCreate) Call(_ context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
+	return runTask(call, func(st *tool.State) *tool.Chunk {
+		var in struct {
+			Subject     string         `json:"subject"`
+			Description string         `json:"description"`
+			Metadata    map[string]any `json:"metadata"`
+		}
+		if err := tool.DecodeInput(call.Input, &in); err != nil {
+			return tool.Errorf("%v", err)
+		}
+		var id string
+		st.UpdateTasks(func(tasks []tool.Task) []tool.Task {
+			next := 1
+			for _, t := range tasks {
+				if n, err := strconv.Atoi(t.ID); err == nil && n >= next {
+					next = n + 1
+				}
+			}
+			id = strconv.Itoa(next)
+			if in.Metadata == nil {
+				in.Metadata = map[string]any{}
+			}
+			return append(tasks, tool.Task{ID: id, Subject: in.Subject, Description: in.Description, Status: taskPending,
+				Metadata: in.Metadata, CreatedAt: time.Now().UTC()})
+		})
+		return tool.Text("Task (id=" + id + ") created successfully: " + in.Subject)
+	})
+}
