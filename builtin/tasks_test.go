@@ -73,7 +73,9 @@ func TestTaskTexts(t *testing.T) {
 	k.want("TaskList", `{}`, ok, "1 [completed] Write the parser(ada)\n3 [pending] Ship it")
 	k.want("TaskGet", `{"task_id":"1"}`, ok, "Task (id=1): Write the parser\nStatus: completed\nDescription: Parse the config file.\nOwner: ada")
 	// Ids continue after the largest number; ids that are not numbers are skipped.
-	k.st.UpdateTasks(func(ts []tool.Task) []tool.Task { return append(ts, tool.Task{ID: "x9", Subject: "odd", Status: "pending"}) })
+	k.st.UpdateTasks(func(ts []tool.Task) []tool.Task {
+		return append(ts, tool.Task{ID: "x9", Subject: "odd", Status: "pending"})
+	})
 	k.want("TaskCreate", `{"subject":"Next","description":"d"}`, ok, "Task (id=4) created successfully: Next")
 	// Permission: always allowed, in Default mode, with its message.
 	v, err := k.tk.Check(context.Background(), &tool.Call{Name: "TaskCreate", Input: json.RawMessage(`{"subject":"a","description":"b"}`), State: k.st})
