@@ -13,11 +13,18 @@ import (
 
 const resetToolsName = "reset_tools"
 
-const resetToolsDescription = `Switch tool groups on or off. The toolkit's tools are organised in groups; only the basic group and the groups you switch on are available to you.
-
-The arguments are the FINAL state of every group, not a change: a group set to true is on, a group set to false or left out is off. To keep a group on while switching another on, set both to true.
-
-Switch on only the groups the current task needs, and switch them off when you are done. The answer lists the active groups and may carry instructions for them: follow those instructions when you use the groups' tools.`
+// resetToolsDescription says what AgentScope's reset_tools description
+// says, so that a model prompted for AgentScope reads the same contract:
+// the booleans are the final state, not changes; activate only what the
+// task needs; follow the instructions the answer returns.
+const resetToolsDescription = "This tool allows you to reset your equipped tools based on your current task requirements. " +
+	"These tools are organized into different groups, and you can activate/deactivate them by specifying the boolean values for each group in the input.\n\n" +
+	"**Important: The input booleans are the final state of their corresponding tool groups, not incremental changes.** " +
+	"Any group not explicitly set to True will be deactivated, regardless of its previous state.\n\n" +
+	"**Best practice**: Actively manage your tool groups: activate only what you need for the current task, " +
+	"and promptly deactivate groups as soon as they are no longer needed to conserve context space.\n\n" +
+	"This tool will return the usage instructions for the activated tool groups, which you **MUST pay attention to and follow**. " +
+	"You can also reuse this tool to re-check the instructions."
 
 // resetTools is the meta tool through which the model switches groups on and
 // off. The toolkit adds it when it has groups besides basic.
@@ -63,7 +70,7 @@ func (m *resetTools) Call(ctx context.Context, call *Call) iter.Seq2[*Chunk, err
 			if v, ok := in[g.Name]; ok {
 				b, isBool := v.(bool)
 				if !isBool {
-					yield(Errorf("Invalid arguments: the argument '%s' should be a boolean (true or false), but got %s.", g.Name, jsonKind(v)), nil)
+					yield(Errorf("Invalid arguments: the argument '%s' should be a bool value, but got %s.", g.Name, pythonType(v)), nil)
 					return
 				}
 				if b {
@@ -91,12 +98,40 @@ func (m *resetTools) Call(ctx context.Context, call *Call) iter.Seq2[*Chunk, err
 			}
 		}
 		if len(withInstr) > 0 {
-			b.WriteString("\n<tool-instructions>\nFollow these instructions when you use the tools of the activated groups:\n")
+			// AgentScope's block: one line of explanation, the groups'
+			// instructions back to back, the closing tag on its own line.
+			b.WriteString("\n<tool-instructions>\nThe tool instructions are a collection of suggestions, rules and notifications about how to use the tools in the activated groups.\n")
 			for _, g := range withInstr {
-				fmt.Fprintf(&b, "<group name=%q>%s</group>\n", g.Name, g.Instructions)
+				fmt.Fprintf(&b, "<group name=%q>%s</group>", g.Name, g.Instructions)
 			}
-			b.WriteString("</tool-instructions>")
+			b.WriteString("\n</tool-instructions>")
 		}
 		yield(Text(b.String()), nil)
 	}
+}
+
+// pythonType names a JSON value's type as Python prints the type of the
+// value json.loads makes of it (AgentScope's error texts show it).
+func pythonType(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "<class 'NoneType'>"
+	case string:
+		return "<class 'str'>"
+	case json.Number:
+		if _, err := x.Int64(); err == nil {
+			return "<class 'int'>"
+		}
+		return "<class 'float'>"
+	case float64:
+		if x == float64(int64(x)) {
+			return "<class 'int'>"
+		}
+		return "<class 'float'>"
+	case []any:
+		return "<class 'list'>"
+	case map[string]any:
+		return "<class 'dict'>"
+	}
+	return fmt.Sprintf("<class '%T'>", v)
 }

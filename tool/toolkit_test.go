@@ -421,7 +421,7 @@ func TestResetTools(t *testing.T) {
 	}})
 	st := tool.NewState(nil)
 	r := call(t, tk, &tool.Call{Name: "reset_tools", Input: json.RawMessage(`{"web":true,"db":false}`), State: st})
-	want := "The currently activated tool group(s): web.\n<tool-instructions>\nFollow these instructions when you use the tools of the activated groups:\n<group name=\"web\">Cite sources.</group>\n</tool-instructions>"
+	want := "The currently activated tool group(s): web.\n<tool-instructions>\nThe tool instructions are a collection of suggestions, rules and notifications about how to use the tools in the activated groups.\n<group name=\"web\">Cite sources.</group>\n</tool-instructions>"
 	if r.Status != tool.StatusSuccess || r.Text() != want {
 		t.Fatalf("got %s %q", r.Status, r.Text())
 	}
@@ -432,6 +432,44 @@ func TestResetTools(t *testing.T) {
 	r = call(t, tk, &tool.Call{Name: "reset_tools", Input: json.RawMessage(`{"web":true,"cache":true}`), State: st})
 	if r.Text() != "Invalid group name(s): cache. The current available groups are: web, db" {
 		t.Fatalf("unknown group: %q", r.Text())
+	}
+	// Through the toolkit the schema catches a value that is not a boolean;
+	// the tool's own check (AgentScope's text) guards direct calls.
+	r = call(t, tk, &tool.Call{Name: "reset_tools", Input: json.RawMessage(`{"web":"yes"}`), State: st})
+	if r.Status != tool.StatusError || !strings.Contains(r.Text(), `field "web" must be a boolean`) {
+		t.Fatalf("non-boolean through the toolkit: %s %q", r.Status, r.Text())
+	}
+	meta := tk.Tools(context.Background(), nil)[0]
+	for in, want := range map[string]string{
+		`{"web":"yes"}`: "Invalid arguments: the argument 'web' should be a bool value, but got <class 'str'>.",
+		`{"db":1}`:      "Invalid arguments: the argument 'db' should be a bool value, but got <class 'int'>.",
+		`{"db":1.5}`:    "Invalid arguments: the argument 'db' should be a bool value, but got <class 'float'>.",
+		`{"db":null}`:   "Invalid arguments: the argument 'db' should be a bool value, but got <class 'NoneType'>.",
+		`{"db":[true]}`: "Invalid arguments: the argument 'db' should be a bool value, but got <class 'list'>.",
+	} {
+		var got tool.Result
+		for c, err := range meta.Call(context.Background(), &tool.Call{Name: "reset_tools", Input: json.RawMessage(in), State: st}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.Append(c)
+		}
+		got.Finish()
+		if got.Status != tool.StatusError || got.Text() != want {
+			t.Errorf("reset_tools %s called directly: %s %q, want %q", in, got.Status, got.Text(), want)
+		}
+	}
+	if i := meta.Info(); !strings.Contains(i.Description, "final state of their corresponding tool groups, not incremental changes") || !i.ConcurrencySafe || !i.StateInjected {
+		t.Errorf("reset_tools info: %+v", i)
+	}
+	// Two groups with instructions: back to back in one block.
+	tk2 := newKit(t, &tool.ToolkitOptions{Groups: []tool.Group{
+		{Name: "a", Description: "A", Instructions: "Do a.", Tools: []tool.Tool{echoTool("ta")}},
+		{Name: "b", Description: "B", Instructions: "Do b.", Tools: []tool.Tool{echoTool("tb")}},
+	}})
+	r = call(t, tk2, &tool.Call{Name: "reset_tools", Input: json.RawMessage(`{"b":true,"a":true}`), State: tool.NewState(nil)})
+	if want := "The currently activated tool group(s): a, b.\n<tool-instructions>\nThe tool instructions are a collection of suggestions, rules and notifications about how to use the tools in the activated groups.\n<group name=\"a\">Do a.</group><group name=\"b\">Do b.</group>\n</tool-instructions>"; r.Text() != want {
+		t.Errorf("two groups:\n got %q\nwant %q", r.Text(), want)
 	}
 	r = call(t, tk, &tool.Call{Name: "reset_tools", Input: json.RawMessage(`{}`), State: st})
 	if r.Text() != "All tool groups are currently deactivated." || len(st.ActiveGroups()) != 0 {
