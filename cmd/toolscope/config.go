@@ -18,11 +18,15 @@ import (
 )
 
 // config is the --config file: the "mcpServers" object that Claude Desktop,
-// Claude Code and Cursor write, and the "permissions" of a Claude Code
-// settings file. Other keys (env, hooks, ...) are ignored.
+// Claude Code and Cursor write, the "permissions" of a Claude Code
+// settings file, and toolscope's "groups". Other keys (env, hooks, ...)
+// are ignored.
 type config struct {
-	path        string
-	MCPServers  map[string]serverConfig `json:"mcpServers"`
+	path       string
+	MCPServers map[string]serverConfig `json:"mcpServers"`
+	// Groups are tool groups the model switches on with reset_tools; a
+	// server joins one with its "group" key.
+	Groups      map[string]groupConfig `json:"groups"`
 	Permissions struct {
 		// Rules are kept raw so that one bad rule is skipped with a warning
 		// instead of failing the whole file.
@@ -55,6 +59,45 @@ type serverConfig struct {
 	DisableTools []string `json:"disableTools"`
 	// Disabled leaves the server out, as Cursor and Cline write it.
 	Disabled bool `json:"disabled"`
+	// Group puts the server's tools in a group of "groups" (default: always
+	// available).
+	Group string `json:"group"`
+}
+
+// groupConfig is one entry of "groups".
+type groupConfig struct {
+	Description  string `json:"description"`
+	Instructions string `json:"instructions"`
+}
+
+// groups returns the config's tool groups, in name order, with the
+// sources of the servers in each; sources maps a server's name to its
+// source. A server naming a group that is not there is a usage error.
+func (c *config) groups(sources map[string]tool.Source) ([]tool.Group, error) {
+	byName := map[string]*tool.Group{}
+	var out []tool.Group
+	for _, name := range slices.Sorted(maps.Keys(c.Groups)) {
+		g := c.Groups[name]
+		if strings.TrimSpace(g.Description) == "" {
+			return nil, usageErr("--config %s: groups.%s: a group needs a \"description\" (the model reads it to decide whether to switch the group on)", c.path, name)
+		}
+		out = append(out, tool.Group{Name: name, Description: g.Description, Instructions: g.Instructions})
+	}
+	for i := range out {
+		byName[out[i].Name] = &out[i]
+	}
+	for _, name := range slices.Sorted(maps.Keys(c.MCPServers)) {
+		sc := c.MCPServers[name]
+		if sc.Group == "" || sources[name] == nil {
+			continue
+		}
+		g := byName[sc.Group]
+		if g == nil {
+			return nil, usageErr("--config %s: mcpServers.%s: group %q is not among \"groups\"", c.path, name, sc.Group)
+		}
+		g.Sources = append(g.Sources, sources[name])
+	}
+	return out, nil
 }
 
 // mcpClients makes a client for every server of the config (not yet

@@ -191,15 +191,24 @@ func (c *common) setup(ctx context.Context, warn io.Writer, save bool) (*setup, 
 	if err != nil {
 		return nil, err
 	}
-	var sources []tool.Source
+	var basic []tool.Source
+	grouped := map[string]tool.Source{}
 	for _, cl := range clients {
 		l := &lazyServer{c: cl, warn: warn}
 		s.servers = append(s.servers, l)
-		sources = append(sources, l)
+		if s.cfg.MCPServers[cl.Name()].Group != "" {
+			grouped[cl.Name()] = l
+		} else {
+			basic = append(basic, l)
+		}
+	}
+	groups, err := s.cfg.groups(grouped)
+	if err != nil {
+		return nil, err
 	}
 	builtins := builtin.All(&builtin.Options{Root: s.root})
-	if s.tk, err = tool.NewToolkit(&tool.ToolkitOptions{Tools: builtins, Sources: sources, Asker: c.asker}); err != nil {
-		return nil, err
+	if s.tk, err = tool.NewToolkit(&tool.ToolkitOptions{Tools: builtins, Sources: basic, Groups: groups, Asker: c.asker}); err != nil {
+		return nil, usageErr("--config %s: %v", s.cfg.path, err)
 	}
 	if s.st, err = loadState(c.statePath); err != nil {
 		return nil, err
@@ -213,7 +222,7 @@ func (c *common) setup(ctx context.Context, warn io.Writer, save bool) (*setup, 
 		}
 	}
 	s.persisted = s.st.Permissions()
-	var known []string
+	known := []string{"reset_tools"}
 	for _, t := range builtins { // MCP tools need no listing: their rules name mcp__...
 		known = append(known, t.Info().Name)
 		known = append(known, t.Info().RuleNames...)
