@@ -47,13 +47,19 @@ type Group struct {
 	Instructions string
 	Tools        []Tool
 	Sources      []Source
+	// Skills are the group's skills: in the system prompt (see
+	// [Toolkit.SkillPrompt]) and readable with the Skill tool while the
+	// group is active.
+	Skills []SkillSource
 }
 
 // ToolkitOptions configures a [Toolkit]. The zero value is an empty toolkit.
 type ToolkitOptions struct {
-	// Tools and Sources make up the "basic" group, which is always active.
+	// Tools, Sources and Skills make up the "basic" group, which is always
+	// active.
 	Tools   []Tool
 	Sources []Source
+	Skills  []SkillSource
 	// Groups are further groups, inactive until switched on.
 	Groups []Group
 	// Logger receives warnings (a failing source, a tool that panicked).
@@ -90,6 +96,7 @@ type Toolkit struct {
 	schemas     sync.Map
 	schemaCount atomic.Int64
 	meta        *entry
+	viewer      *entry // the Skill tool, when a group has skill sources
 	mw          []Middleware
 	toolMW      map[string][]Middleware
 	hook        func(ctx context.Context, call *Call, engine func() (permission.Decision, error)) (permission.Decision, error)
@@ -181,7 +188,7 @@ func NewToolkit(opts *ToolkitOptions) (*Toolkit, error) {
 	if tk.logger == nil {
 		tk.logger = slog.Default()
 	}
-	tk.groups = append(tk.groups, &groupEntry{Group: Group{Name: BasicGroup, Sources: opts.Sources}})
+	tk.groups = append(tk.groups, &groupEntry{Group: Group{Name: BasicGroup, Sources: opts.Sources, Skills: opts.Skills}})
 	for _, g := range opts.Groups {
 		switch {
 		case g.Name == BasicGroup:
@@ -193,7 +200,7 @@ func NewToolkit(opts *ToolkitOptions) (*Toolkit, error) {
 		case tk.group(g.Name) != nil:
 			return nil, fmt.Errorf("toolkit: two groups are named %q", g.Name)
 		}
-		tk.groups = append(tk.groups, &groupEntry{Group: Group{Name: g.Name, Description: g.Description, Instructions: g.Instructions, Sources: g.Sources}})
+		tk.groups = append(tk.groups, &groupEntry{Group: Group{Name: g.Name, Description: g.Description, Instructions: g.Instructions, Sources: g.Sources, Skills: g.Skills}})
 	}
 	if err := tk.Add(BasicGroup, opts.Tools...); err != nil {
 		return nil, err
@@ -210,6 +217,17 @@ func NewToolkit(opts *ToolkitOptions) (*Toolkit, error) {
 			return nil, err
 		}
 		tk.meta = &entry{tool: m, info: m.Info(), schema: s, group: BasicGroup}
+	}
+	for _, g := range tk.groups {
+		if len(g.Skills) > 0 {
+			v := &skillViewer{tk: tk}
+			s, err := compileSchema(v.Info().InputSchema)
+			if err != nil {
+				return nil, err
+			}
+			tk.viewer = &entry{tool: v, info: v.Info(), schema: s, group: BasicGroup}
+			break
+		}
 	}
 	return tk, nil
 }
@@ -324,15 +342,35 @@ func (tk *Toolkit) dynamicEntry(t Tool, group string) (*entry, error) {
 }
 
 // entries returns the tools of the named groups (basic is always included),
-// in group order: the reset_tools meta tool first, then static tools, then
-// each source's tools. A dynamic tool whose name is taken is dropped with a
+// in group order: the Skill tool (when skills are available) and the
+// reset_tools meta tool first, then static tools, then each source's
+// tools. A dynamic tool whose name is taken is dropped with a
 // warning.
 func (tk *Toolkit) entries(ctx context.Context, groups []string, all bool) []*entry {
+	// The Skill tool (set once, at construction) is offered only when
+	// skills are available with these groups.
+	viewer := tk.viewer
+	if viewer != nil {
+		active := groups
+		if all {
+			active = nil
+			for _, g := range tk.Groups() {
+				active = append(active, g.Name)
+			}
+		}
+		if len(tk.skills(ctx, active)) == 0 {
+			viewer = nil
+		}
+	}
 	tk.mu.RLock()
 	gs := slices.Clone(tk.groups)
 	meta := tk.meta
 	var out []*entry
 	seen := map[string]bool{}
+	if viewer != nil {
+		out = append(out, viewer)
+		seen[viewer.info.Name] = true
+	}
 	if meta != nil {
 		out = append(out, meta)
 		seen[meta.info.Name] = true
