@@ -6,14 +6,17 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/toolscope/toolscope/mcp"
 	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/skill"
 	"github.com/toolscope/toolscope/tool"
 )
 
@@ -26,7 +29,9 @@ type config struct {
 	MCPServers map[string]serverConfig `json:"mcpServers"`
 	// Groups are tool groups the model switches on with reset_tools; a
 	// server joins one with its "group" key.
-	Groups      map[string]groupConfig `json:"groups"`
+	Groups map[string]groupConfig `json:"groups"`
+	// Skills are directories of Agent Skills, always available.
+	Skills      []string `json:"skills"`
 	Permissions struct {
 		// Rules are kept raw so that one bad rule is skipped with a warning
 		// instead of failing the whole file.
@@ -66,14 +71,34 @@ type serverConfig struct {
 
 // groupConfig is one entry of "groups".
 type groupConfig struct {
-	Description  string `json:"description"`
-	Instructions string `json:"instructions"`
+	Description  string   `json:"description"`
+	Instructions string   `json:"instructions"`
+	Skills       []string `json:"skills"` // directories of the group's skills
+}
+
+// skillSources turns skill directories into loaders; a relative directory
+// is relative to the config file's.
+func (c *config) skillSources(dirs []string, warn io.Writer) []tool.SkillSource {
+	var out []tool.SkillSource
+	log := slog.New(slog.NewTextHandler(warn, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+		if a.Key == slog.TimeKey || a.Key == slog.LevelKey {
+			return slog.Attr{}
+		}
+		return a
+	}}))
+	for _, d := range dirs {
+		if !filepath.IsAbs(d) && !strings.HasPrefix(d, "~") && c.path != "" {
+			d = filepath.Join(filepath.Dir(c.path), d)
+		}
+		out = append(out, skill.Local(d, &skill.Options{Logger: log}))
+	}
+	return out
 }
 
 // groups returns the config's tool groups, in name order, with the
 // sources of the servers in each; sources maps a server's name to its
 // source. A server naming a group that is not there is a usage error.
-func (c *config) groups(sources map[string]tool.Source) ([]tool.Group, error) {
+func (c *config) groups(sources map[string]tool.Source, warn io.Writer) ([]tool.Group, error) {
 	byName := map[string]*tool.Group{}
 	var out []tool.Group
 	for _, name := range slices.Sorted(maps.Keys(c.Groups)) {
@@ -81,7 +106,7 @@ func (c *config) groups(sources map[string]tool.Source) ([]tool.Group, error) {
 		if strings.TrimSpace(g.Description) == "" {
 			return nil, usageErr("--config %s: groups.%s: a group needs a \"description\" (the model reads it to decide whether to switch the group on)", c.path, name)
 		}
-		out = append(out, tool.Group{Name: name, Description: g.Description, Instructions: g.Instructions})
+		out = append(out, tool.Group{Name: name, Description: g.Description, Instructions: g.Instructions, Skills: c.skillSources(g.Skills, warn)})
 	}
 	for i := range out {
 		byName[out[i].Name] = &out[i]

@@ -202,12 +202,12 @@ func (c *common) setup(ctx context.Context, warn io.Writer, save bool) (*setup, 
 			basic = append(basic, l)
 		}
 	}
-	groups, err := s.cfg.groups(grouped)
+	groups, err := s.cfg.groups(grouped, warn)
 	if err != nil {
 		return nil, err
 	}
 	builtins := builtin.All(&builtin.Options{Root: s.root})
-	if s.tk, err = tool.NewToolkit(&tool.ToolkitOptions{Tools: builtins, Sources: basic, Groups: groups, Asker: c.asker}); err != nil {
+	if s.tk, err = tool.NewToolkit(&tool.ToolkitOptions{Tools: builtins, Sources: basic, Skills: s.cfg.skillSources(s.cfg.Skills, warn), Groups: groups, Asker: c.asker}); err != nil {
 		return nil, usageErr("--config %s: %v", s.cfg.path, err)
 	}
 	if s.st, err = loadState(c.statePath); err != nil {
