@@ -41,7 +41,7 @@ var bashSchema = json.RawMessage(`{"type":"object","properties":{
 "command":{"type":"string","minLength":1,"description":"The command to execute"},
 "description":{"type":"string","description":"What the command does, in 5-10 words"},
 "timeout":{"type":"integer","minimum":0,"maximum":600000,"default":120000,"description":"Timeout in milliseconds (default 120000, max 600000)"}},
-"required":["command"],"additionalProperties":false}`)
+"required":["command"]}`)
 
 // Info implements [tool.Tool].
 func (b *Bash) Info() tool.Info {
@@ -189,6 +189,10 @@ func (b *Bash) Suggestions(ctx context.Context, input json.RawMessage) []permiss
 
 // Call implements [tool.Tool]: it runs the command and streams its output.
 func (b *Bash) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
+	return noted(bashSchema, call.Input, b.run(ctx, call))
+}
+
+func (b *Bash) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
 	return func(yield func(*tool.Chunk, error) bool) {
 		var in bashInput
 		if err := tool.DecodeInput(call.Input, &in); err != nil {

@@ -25,8 +25,13 @@ package builtin
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -377,4 +382,44 @@ func (c *config) searchExcludes(pc *permission.Context) []string {
 // files (a shell command can).
 func hints(readOnly, destructive, idempotent, openWorld bool) *tool.Annotations {
 	return &tool.Annotations{ReadOnlyHint: &readOnly, DestructiveHint: &destructive, IdempotentHint: &idempotent, OpenWorldHint: &openWorld}
+}
+
+// noted streams seq, then, when the input has keys the schema does not
+// know, a note naming them: models add stray parameters, and a call that
+// ignores them beats one that fails, as long as the model hears of it.
+func noted(schema, input json.RawMessage, seq iter.Seq2[*tool.Chunk, error]) iter.Seq2[*tool.Chunk, error] {
+	return func(yield func(*tool.Chunk, error) bool) {
+		for c, err := range seq {
+			if !yield(c, err) || err != nil {
+				return
+			}
+		}
+		if note := unknownNote(schema, input); note != "" {
+			yield(tool.Text(note), nil)
+		}
+	}
+}
+
+// unknownNote says which keys of input the schema's properties lack, and
+// which it has; "" when there are none.
+func unknownNote(schema, input json.RawMessage) string {
+	var in map[string]json.RawMessage
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal(input, &in) != nil || json.Unmarshal(schema, &s) != nil {
+		return ""
+	}
+	var unknown []string
+	for k := range in {
+		if _, ok := s.Properties[k]; !ok {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) == 0 {
+		return ""
+	}
+	slices.Sort(unknown)
+	known := slices.Sorted(maps.Keys(s.Properties))
+	return fmt.Sprintf("\n\nNote: the parameter(s) %s are not known to this tool and were ignored. It takes: %s.", strings.Join(unknown, ", "), strings.Join(known, ", "))
 }

@@ -39,7 +39,7 @@ var editSchema = json.RawMessage(`{"type":"object","properties":{
 "old_string":{"type":"string","description":"The text to replace"},
 "new_string":{"type":"string","description":"The text to replace it with (must be different from old_string)"},
 "replace_all":{"type":"boolean","default":false,"description":"Replace all occurrences of old_string (default false)"}},
-"required":["file_path","old_string","new_string"],"additionalProperties":false}`)
+"required":["file_path","old_string","new_string"]}`)
 
 // Info implements [tool.Tool].
 func (e *Edit) Info() tool.Info {
@@ -54,6 +54,10 @@ func (e *Edit) CheckPermissions(_ context.Context, input json.RawMessage, pc *pe
 
 // Call implements [tool.Tool].
 func (e *Edit) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
+	return noted(editSchema, call.Input, e.run(ctx, call))
+}
+
+func (e *Edit) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
 	type input struct {
 		FilePath   string `json:"file_path"`
 		OldString  string `json:"old_string"`

@@ -321,3 +321,18 @@ func TestReadMoreErrors(t *testing.T) {
 	e.mustErr(e.call("Read", readIn(big)), fmt.Sprintf("Error: the image %s is %d bytes, more than the %d bytes Read returns. Resize it first (for example with Bash and ImageMagick's convert).", big, 6<<20, 5<<20))
 	e.mustErr(e.call("Grep", map[string]any{"pattern": "x", "path": e.path("nowhere")}), "Error: Path does not exist: "+e.path("nowhere"))
 }
+
+// Unknown parameters do not fail a built-in's call: they are ignored, and
+// the result says so.
+func TestUnknownParametersNoted(t *testing.T) {
+	e := newEnv(t, permission.Default, nil)
+	f := e.write("a.txt", "alpha\n")
+	r := e.call("Read", map[string]any{"file_path": f, "encoding": "utf-8", "verbose": true})
+	got := e.mustOK(r)
+	contains(t, got, "alpha", "Note: the parameter(s) encoding, verbose are not known to this tool and were ignored. It takes: file_path, limit, offset")
+	r = e.call("TaskList", map[string]any{"filter": "open"})
+	contains(t, e.mustOK(r), "No tasks available.", "parameter(s) filter are not known")
+	if r := e.call("Read", map[string]any{"file_path": f}); strings.Contains(r.Text(), "Note:") {
+		t.Errorf("a note without unknown parameters: %q", r.Text())
+	}
+}

@@ -36,7 +36,7 @@ type globInput struct {
 var globSchema = json.RawMessage(`{"type":"object","properties":{
 "pattern":{"type":"string","minLength":1,"description":"The glob pattern to match files against"},
 "path":{"type":"string","description":"The directory to search in (absolute). Defaults to the project root; omit it rather than passing null"}},
-"required":["pattern"],"additionalProperties":false}`)
+"required":["pattern"]}`)
 
 // Info implements [tool.Tool].
 func (g *Glob) Info() tool.Info {
@@ -104,6 +104,10 @@ func (g *Glob) Suggestions(ctx context.Context, input json.RawMessage) []permiss
 
 // Call implements [tool.Tool].
 func (g *Glob) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
+	return noted(globSchema, call.Input, g.run(ctx, call))
+}
+
+func (g *Glob) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
 	return func(yield func(*tool.Chunk, error) bool) {
 		in := globArgs(call.Input)
 		dir := g.c.abs(cmp.Or(in.Path, g.c.root))

@@ -34,7 +34,9 @@ type grepInput struct {
 	C               int    `json:"-C,omitempty"`
 	Context         int    `json:"context,omitempty"`
 	N               *bool  `json:"-n,omitempty"`
+	NAlias          *bool  `json:"n,omitempty"` // AgentScope's name for -n
 	I               bool   `json:"-i,omitempty"`
+	IAlias          bool   `json:"i,omitempty"` // AgentScope's name for -i
 	CaseInsensitive bool   `json:"case_insensitive,omitempty"`
 	Multiline       bool   `json:"multiline,omitempty"`
 	HeadLimit       *int   `json:"head_limit,omitempty"`
@@ -54,15 +56,22 @@ var grepSchema = json.RawMessage(`{"type":"object","properties":{
 "-n":{"type":"boolean","default":true,"description":"Show line numbers (content mode)"},
 "-i":{"type":"boolean","default":false,"description":"Case-insensitive search"},
 "case_insensitive":{"type":"boolean","default":false,"description":"Alias of -i"},
+"n":{"type":"boolean","description":"Alias of -n"},
+"i":{"type":"boolean","description":"Alias of -i"},
 "multiline":{"type":"boolean","default":false,"description":"Patterns may span lines and . matches newlines"},
 "head_limit":{"type":"integer","minimum":0,"description":"Return at most this many lines or entries (default 250, 0 for all)"},
 "offset":{"type":"integer","minimum":0,"default":0,"description":"Skip this many lines or entries first"}},
-"required":["pattern"],"additionalProperties":false}`)
+"required":["pattern"]}`)
 
 // Info implements [tool.Tool].
 func (g *Grep) Info() tool.Info {
 	return tool.Info{Name: "Grep", Title: "Search file contents", Description: grepDescription, InputSchema: grepSchema, ReadOnly: true, ConcurrencySafe: true,
 		StateInjected: true, RuleNames: []string{"Read"}, Annotations: hints(true, false, true, false)}
+}
+
+// lineNumbers is -n, or its alias n: on unless one says false.
+func lineNumbers(in grepInput) bool {
+	return (in.N == nil || *in.N) && (in.NAlias == nil || *in.NAlias)
 }
 
 func grepArgs(input json.RawMessage) grepInput {
@@ -111,6 +120,10 @@ func (g *Grep) engine() search.Engine {
 
 // Call implements [tool.Tool].
 func (g *Grep) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
+	return noted(grepSchema, call.Input, g.run(ctx, call))
+}
+
+func (g *Grep) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
 	return func(yield func(*tool.Chunk, error) bool) {
 		var in grepInput
 		if err := tool.DecodeInput(call.Input, &in); err != nil {
@@ -128,8 +141,8 @@ func (g *Grep) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk,
 		}
 		o := &search.GrepOptions{
 			Pattern: in.Pattern, Path: path, OutputMode: in.OutputMode, Glob: in.Glob, Type: in.Type,
-			Before: in.Before, After: in.After, Context: ctxLines, LineNumbers: in.N == nil || *in.N,
-			IgnoreCase: in.I || in.CaseInsensitive, Multiline: in.Multiline, HeadLimit: in.HeadLimit, Offset: in.Offset,
+			Before: in.Before, After: in.After, Context: ctxLines, LineNumbers: lineNumbers(in),
+			IgnoreCase: in.I || in.IAlias || in.CaseInsensitive, Multiline: in.Multiline, HeadLimit: in.HeadLimit, Offset: in.Offset,
 			Engine: g.engine(),
 		}
 		if call.State != nil {

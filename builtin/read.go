@@ -39,7 +39,7 @@ var readSchema = json.RawMessage(`{"type":"object","properties":{
 "file_path":{"type":"string","maxLength":4095,"description":"The absolute path to the file to read"},
 "offset":{"type":"integer","minimum":1,"default":1,"description":"The line number to start reading from (1-based)"},
 "limit":{"type":"integer","minimum":1,"maximum":2000,"default":2000,"description":"The number of lines to read"}},
-"required":["file_path"],"additionalProperties":false}`)
+"required":["file_path"]}`)
 
 // Info implements [tool.Tool].
 func (r *Read) Info() tool.Info {
@@ -64,6 +64,10 @@ func (r *Read) CheckPermissions(_ context.Context, input json.RawMessage, pc *pe
 
 // Call implements [tool.Tool].
 func (r *Read) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
+	return noted(readSchema, call.Input, r.run(ctx, call))
+}
+
+func (r *Read) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
 	type input struct {
 		FilePath string `json:"file_path"`
 		Offset   int    `json:"offset"`

@@ -109,3 +109,22 @@ func wantRegexErr(t *testing.T, e *env) string {
 	}
 	return r.Text()
 }
+
+// Grep takes AgentScope's parameter names n and i as well as -n and -i.
+func TestGrepAgentScopeNames(t *testing.T) {
+	for _, engine := range []string{"go", "rg"} {
+		if engine == "rg" {
+			needRg(t)
+		}
+		e := newEnv(t, permission.Default, &builtin.Options{GrepEngine: engine})
+		e.write("a.txt", "Alpha\nbeta\n")
+		got := e.mustOK(e.call("Grep", map[string]any{"pattern": "alpha", "output_mode": "content", "i": true, "path": e.root}))
+		if !strings.Contains(got, ":1:Alpha") {
+			t.Errorf("%s, i=true: %q", engine, got)
+		}
+		got = e.mustOK(e.call("Grep", map[string]any{"pattern": "beta", "output_mode": "content", "n": false, "path": e.root}))
+		if strings.Contains(got, ":2:") || !strings.Contains(got, "beta") {
+			t.Errorf("%s, n=false: %q", engine, got)
+		}
+	}
+}

@@ -19,7 +19,7 @@ var taskCreateSchema = json.RawMessage(`{"type":"object","properties":{
 "subject":{"type":"string","description":"A brief title for the task, in the imperative (\"Run the tests\")"},
 "description":{"type":"string","description":"What needs to be done, in detail"},
 "metadata":{"type":["object","null"],"description":"Arbitrary metadata to attach to the task"}},
-"required":["subject","description"],"additionalProperties":false}`)
+"required":["subject","description"]}`)
 
 // TaskCreate adds a task to the agent's task list.
 type TaskCreate struct{ taskTool }
@@ -36,7 +36,11 @@ func (TaskCreate) CheckPermissions(context.Context, json.RawMessage, *permission
 
 // Call implements [tool.Tool]. The new task's id is one more than the
 // largest numeric id in the list.
-func (TaskCreate) Call(_ context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
+func (t TaskCreate) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
+	return noted(taskCreateSchema, call.Input, t.run(ctx, call))
+}
+
+func (t TaskCreate) run(_ context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
 	return runTask(call, func(st *tool.State) *tool.Chunk {
 		var in struct {
 			Subject     string         `json:"subject"`

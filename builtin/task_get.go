@@ -16,7 +16,7 @@ var taskGetDescription string
 
 var taskGetSchema = json.RawMessage(`{"type":"object","properties":{
 "task_id":{"type":"string","description":"The id of the task to get"}},
-"required":["task_id"],"additionalProperties":false}`)
+"required":["task_id"]}`)
 
 // TaskGet shows one task of the agent's task list in full.
 type TaskGet struct{ taskTool }
@@ -32,7 +32,11 @@ func (TaskGet) CheckPermissions(context.Context, json.RawMessage, *permission.Co
 }
 
 // Call implements [tool.Tool].
-func (TaskGet) Call(_ context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
+func (t TaskGet) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
+	return noted(taskGetSchema, call.Input, t.run(ctx, call))
+}
+
+func (t TaskGet) run(_ context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
 	return runTask(call, func(st *tool.State) *tool.Chunk {
 		var in struct {
 			TaskID string `json:"task_id"`

@@ -14,7 +14,7 @@ import (
 //go:embed task_list.md
 var taskListDescription string
 
-var taskListSchema = json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
+var taskListSchema = json.RawMessage(`{"type":"object","properties":{}}`)
 
 // TaskList lists the agent's tasks, a line each.
 type TaskList struct{ taskTool }
@@ -31,7 +31,11 @@ func (TaskList) CheckPermissions(context.Context, json.RawMessage, *permission.C
 
 // Call implements [tool.Tool]: "ID [status] subject", then "(owner)" and
 // "[blocked by ids]" when there are.
-func (TaskList) Call(_ context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
+func (t TaskList) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
+	return noted(taskListSchema, call.Input, t.run(ctx, call))
+}
+
+func (t TaskList) run(_ context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
 	return runTask(call, func(st *tool.State) *tool.Chunk {
 		tasks := st.Tasks()
 		if len(tasks) == 0 {

@@ -26,7 +26,7 @@ var taskUpdateSchema = json.RawMessage(`{"type":"object","properties":{
 "status":{"enum":["pending","in_progress","completed","deleted",null],"description":"New status for the task; deleted removes it"},
 "owner":{"type":["string","null"],"description":"New owner for the task (an agent's name)"},
 "metadata":{"type":["object","null"],"description":"Metadata keys to merge into the task; a key set to null is deleted"}},
-"required":["task_id"],"additionalProperties":false}`)
+"required":["task_id"]}`)
 
 // TaskUpdate changes, links or deletes a task of the agent's task list.
 type TaskUpdate struct{ taskTool }
@@ -57,7 +57,11 @@ type taskUpdateInput struct {
 // links are kept on both tasks. A link to a task that does not exist, or
 // that is already there, is skipped; one that would make a task wait for
 // itself (directly or through others) refuses the whole update.
-func (TaskUpdate) Call(_ context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
+func (t TaskUpdate) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
+	return noted(taskUpdateSchema, call.Input, t.run(ctx, call))
+}
+
+func (t TaskUpdate) run(_ context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
 	return runTask(call, func(st *tool.State) *tool.Chunk {
 		var in taskUpdateInput
 		if err := tool.DecodeInput(call.Input, &in); err != nil {

@@ -29,7 +29,7 @@ func NewWrite(opts *Options) *Write { return &Write{pathRules{newConfig(opts), "
 var writeSchema = json.RawMessage(`{"type":"object","properties":{
 "file_path":{"type":"string","maxLength":4095,"description":"The absolute path to the file to write (must be absolute, not relative)"},
 "content":{"type":"string","description":"The content to write to the file"}},
-"required":["file_path","content"],"additionalProperties":false}`)
+"required":["file_path","content"]}`)
 
 // Info implements [tool.Tool].
 func (w *Write) Info() tool.Info {
@@ -45,6 +45,10 @@ func (w *Write) CheckPermissions(_ context.Context, input json.RawMessage, pc *p
 
 // Call implements [tool.Tool].
 func (w *Write) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
+	return noted(writeSchema, call.Input, w.run(ctx, call))
+}
+
+func (w *Write) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
 	type input struct {
 		FilePath string `json:"file_path"`
 		Content  string `json:"content"`
