@@ -38,7 +38,8 @@ func NewRead(opts *Options) *Read { return &Read{pathRules{newConfig(opts), "Rea
 var readSchema = json.RawMessage(`{"type":"object","properties":{
 "file_path":{"type":"string","maxLength":4095,"description":"The absolute path to the file to read"},
 "offset":{"type":"integer","minimum":1,"default":1,"description":"The line number to start reading from (1-based)"},
-"limit":{"type":"integer","minimum":1,"maximum":2000,"default":2000,"description":"The number of lines to read"}},
+"limit":{"type":"integer","minimum":1,"maximum":2000,"default":2000,"description":"The number of lines to read"},
+"pages":{"type":["string","null"],"description":"Page range for PDF files, e.g. \"1-5\" or \"3\" (at most 20 pages per call; required for PDFs of more than 10 pages)"}},
 "required":["file_path"]}`)
 
 // Info implements [tool.Tool].
@@ -72,17 +73,21 @@ func (r *Read) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 		FilePath string `json:"file_path"`
 		Offset   int    `json:"offset"`
 		Limit    int    `json:"limit"`
+		Pages    string `json:"pages"`
 	}
-	return single(call, func(in input) *tool.Chunk { return r.read(in.FilePath, max(in.Offset, 1), in.Limit, call.State) })
+	return single(call, func(in input) *tool.Chunk {
+		if strings.EqualFold(filepath.Ext(in.FilePath), ".pdf") && filepath.IsAbs(in.FilePath) {
+			if c := r.checkFile(in.FilePath); c != nil {
+				return c
+			}
+			return readPDF(ctx, in.FilePath, in.Pages)
+		}
+		return r.read(in.FilePath, max(in.Offset, 1), in.Limit, call.State)
+	})
 }
 
-func (r *Read) read(p string, offset, limit int, st *tool.State) *tool.Chunk {
-	if !filepath.IsAbs(p) {
-		return r.c.absError(p)
-	}
-	if limit <= 0 {
-		limit = DefaultReadLimit
-	}
+// checkFile is the error for a path that is not a regular file, or nil.
+func (r *Read) checkFile(p string) *tool.Chunk {
 	fi, err := os.Stat(p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -93,6 +98,23 @@ func (r *Read) read(p string, offset, limit int, st *tool.State) *tool.Chunk {
 		return tool.Errorf("Error: Path is a directory, not a file: %s", p)
 	case !fi.Mode().IsRegular():
 		return tool.Errorf("Error: %s is %s, not a regular file; Read only reads files.", p, textfile.ModeKind(fi.Mode()))
+	}
+	return nil
+}
+
+func (r *Read) read(p string, offset, limit int, st *tool.State) *tool.Chunk {
+	if !filepath.IsAbs(p) {
+		return r.c.absError(p)
+	}
+	if limit <= 0 {
+		limit = DefaultReadLimit
+	}
+	if c := r.checkFile(p); c != nil {
+		return c
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		return tool.Errorf("Error reading file: %v", err)
 	}
 	kind, media, err := textfile.Sniff(p)
 	if err != nil {
