@@ -3,6 +3,7 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"iter"
 	"sync"
@@ -177,5 +178,33 @@ func TestTurnSnapshot(t *testing.T) {
 	tk.CallBatch(context.Background(), calls("dyn2"))
 	if src.n != 4 {
 		t.Errorf("schemas and a batch outside a turn: %d listings, want 4", src.n)
+	}
+}
+
+// A dynamic tool of a group that was switched off gives the inactive-group
+// error (as a static one does), without its source being asked again.
+func TestInactiveDynamicTool(t *testing.T) {
+	src := &listCount{name: "s", tools: []Tool{namedTool{name: "dyn"}}}
+	tk, err := NewToolkit(&ToolkitOptions{Groups: []Group{{Name: "g", Description: "d", Sources: []Source{src}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := NewState(&permission.Context{Mode: permission.Bypass})
+	c := &Call{Name: "dyn", Input: json.RawMessage(`{}`), State: st}
+	st.SetActiveGroups([]string{"g"})
+	if r, _ := tk.Call(context.Background(), c); r.Status != StatusSuccess {
+		t.Fatalf("active: %s %q", r.Status, r.Text())
+	}
+	st.SetActiveGroups(nil)
+	n := src.n
+	r, _ := tk.Call(context.Background(), c)
+	if r.Text() != "ToolGroupInactiveError: The tool 'dyn' in group 'g' is currently inactive. You should first activate the group by calling the 'reset_tools' tool." {
+		t.Errorf("inactive: %s %q", r.Status, r.Text())
+	}
+	if _, err := tk.Check(context.Background(), c); !errors.Is(err, ErrGroupInactive) {
+		t.Errorf("Check: %v", err)
+	}
+	if src.n != n {
+		t.Errorf("the inactive group's source was listed %d more times", src.n-n)
 	}
 }

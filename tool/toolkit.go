@@ -97,6 +97,9 @@ type Toolkit struct {
 	schemaCount atomic.Int64
 	meta        *entry
 	viewer      *entry // the Skill tool, when a group has skill sources
+
+	seenMu sync.Mutex
+	seen   map[string]string // dynamic tool name -> the group whose source listed it
 	mw          []Middleware
 	toolMW      map[string][]Middleware
 	hook        func(ctx context.Context, call *Call, engine func() (permission.Decision, error)) (permission.Decision, error)
@@ -413,6 +416,7 @@ func (tk *Toolkit) entries(ctx context.Context, groups []string, all bool) []*en
 			}
 			seen[e.info.Name] = true
 			out = append(out, e)
+			tk.remember(e.info.Name, s.group)
 		}
 	}
 	return out
@@ -490,13 +494,42 @@ func (tk *Toolkit) lookup(ctx context.Context, name string, active []string) (*e
 			}
 		}
 	}
+	group := ""
+	if e != nil {
+		group = e.group
+	} else if g, ok := tk.seenIn(name); ok && g != BasicGroup && !slices.Contains(active, g) {
+		// A dynamic tool listed when its group was active: the group is
+		// off now, and its sources are not asked while it is.
+		group = g
+	}
+	if group != "" && group != BasicGroup && !slices.Contains(active, group) {
+		return nil, fmt.Sprintf("ToolGroupInactiveError: The tool '%s' in group '%s' is currently inactive. You should first activate the group by calling the 'reset_tools' tool.", name, group)
+	}
 	if e == nil {
 		return nil, fmt.Sprintf("ToolNotFoundError: The tool named '%s' doesn't exist.", name)
 	}
-	if e.group != BasicGroup && !slices.Contains(active, e.group) {
-		return nil, fmt.Sprintf("ToolGroupInactiveError: The tool '%s' in group '%s' is currently inactive. You should first activate the group by calling the 'reset_tools' tool.", name, e.group)
-	}
 	return e, ""
+}
+
+// maxSeenTools bounds the names of dynamic tools a Toolkit remembers.
+const maxSeenTools = 4096
+
+// remember notes that a source of group listed the tool name.
+func (tk *Toolkit) remember(name, group string) {
+	tk.seenMu.Lock()
+	defer tk.seenMu.Unlock()
+	if tk.seen == nil || len(tk.seen) >= maxSeenTools {
+		tk.seen = map[string]string{}
+	}
+	tk.seen[name] = group
+}
+
+// seenIn returns the group whose source last listed the tool name.
+func (tk *Toolkit) seenIn(name string) (string, bool) {
+	tk.seenMu.Lock()
+	defer tk.seenMu.Unlock()
+	g, ok := tk.seen[name]
+	return g, ok
 }
 
 // Schema is a tool as a model or an MCP client is told of it, in no
