@@ -61,8 +61,7 @@ func (t TaskGet) run(_ context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 			lines = append(lines, "Blocks: #"+strings.Join(t.Blocks, ", #"))
 		}
 		if len(t.Metadata) > 0 {
-			b, _ := json.Marshal(t.Metadata)
-			lines = append(lines, "Metadata: "+string(b))
+			lines = append(lines, "Metadata: "+pyRepr(t.Metadata))
 		}
 		return tool.Text(strings.Join(lines, "\n"))
 	})

@@ -4,7 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"maps"
+	"math"
 	"slices"
+	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
@@ -54,4 +59,77 @@ const (
 
 func findTask(tasks []tool.Task, id string) int {
 	return slices.IndexFunc(tasks, func(t tool.Task) bool { return t.ID == id })
+}
+
+// pyRepr writes a JSON value as Python's repr of it, which is how
+// AgentScope shows a task's metadata: {'key': 'value', 'n': 1, 'ok': True}.
+// Keys are sorted (a Go map keeps no order).
+func pyRepr(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "None"
+	case bool:
+		if x {
+			return "True"
+		}
+		return "False"
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1e16 {
+			return strconv.FormatInt(int64(x), 10)
+		}
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case json.Number:
+		return x.String()
+	case string:
+		return pyString(x)
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = pyRepr(e)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case map[string]any:
+		keys := slices.Sorted(maps.Keys(x))
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = pyString(k) + ": " + pyRepr(x[k])
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// pyString is Python's repr of a string: single quotes, unless the string
+// holds a single quote and no double quote.
+func pyString(s string) string {
+	q := byte('\'')
+	if strings.ContainsRune(s, '\'') && !strings.ContainsRune(s, '"') {
+		q = '"'
+	}
+	var b strings.Builder
+	b.WriteByte(q)
+	for _, r := range s {
+		switch {
+		case r == '\\' || r == rune(q):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case !unicode.IsPrint(r) && r <= 0xffff:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		case !unicode.IsPrint(r):
+			fmt.Fprintf(&b, `\U%08x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte(q)
+	return b.String()
 }

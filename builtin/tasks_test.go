@@ -56,13 +56,13 @@ func TestTaskTexts(t *testing.T) {
 	k.want("TaskCreate", `{"subject":"Test it","description":"Table tests.","metadata":{"prio":1}}`, ok, "Task (id=2) created successfully: Test it")
 	k.want("TaskCreate", `{"subject":"Ship","description":"Tag a release.","metadata":null}`, ok, "Task (id=3) created successfully: Ship")
 	k.want("TaskGet", `{"task_id":"9"}`, bad, "Task not found")
-	k.want("TaskGet", `{"task_id":"2"}`, ok, "Task (id=2): Test it\nStatus: pending\nDescription: Table tests.\nMetadata: {\"prio\":1}")
+	k.want("TaskGet", `{"task_id":"2"}`, ok, "Task (id=2): Test it\nStatus: pending\nDescription: Table tests.\nMetadata: {'prio': 1}")
 	k.want("TaskUpdate", `{"task_id":"9","status":"completed"}`, bad, "TaskNotFoundError: The task (id=9) does not exist.")
 	k.want("TaskUpdate", `{"task_id":"1","subject":"","description":null}`, ok, "No updates were made to the task (id=1). Make sure you provided at least one field to update and the values are correct.")
 	k.want("TaskUpdate", `{"task_id":"1","add_blocks":["2","7"],"owner":"ada"}`, ok, "Update task (id=1) add_blocks, owner.")
 	k.want("TaskUpdate", `{"task_id":"3","add_blocked_by":["2"],"subject":"Ship it","description":""}`, ok, "Update task (id=3) subject, description, add_blocked_by.")
 	k.want("TaskUpdate", `{"task_id":"1","add_blocks":["2"]}`, ok, "No updates were made to the task (id=1). Make sure you provided at least one field to update and the values are correct.")
-	k.want("TaskGet", `{"task_id":"2"}`, ok, "Task (id=2): Test it\nStatus: pending\nDescription: Table tests.\nBlocked by: #1\nBlocks: #3\nMetadata: {\"prio\":1}")
+	k.want("TaskGet", `{"task_id":"2"}`, ok, "Task (id=2): Test it\nStatus: pending\nDescription: Table tests.\nBlocked by: #1\nBlocks: #3\nMetadata: {'prio': 1}")
 	k.want("TaskGet", `{"task_id":"1"}`, ok, "Task (id=1): Write the parser\nStatus: pending\nDescription: Parse the config file.\nOwner: ada\nBlocks: #2")
 	k.want("TaskList", `{}`, ok, "1 [pending] Write the parser(ada)\n2 [pending] Test it[blocked by 1]\n3 [pending] Ship it[blocked by 2]")
 	k.want("TaskUpdate", `{"task_id":"2","metadata":{"prio":null,"area":"cli"}}`, ok, "Update task (id=2) metadata.")
@@ -88,7 +88,7 @@ func TestTaskMetadataMerge(t *testing.T) {
 	k := newTaskKit(t)
 	k.do("TaskCreate", `{"subject":"s","description":"d","metadata":{"a":1,"b":"x"}}`)
 	k.want("TaskUpdate", `{"task_id":"1","metadata":{"a":null,"c":[1,2]}}`, tool.StatusSuccess, "Update task (id=1) metadata.")
-	k.want("TaskGet", `{"task_id":"1"}`, tool.StatusSuccess, "Task (id=1): s\nStatus: pending\nDescription: d\nMetadata: {\"b\":\"x\",\"c\":[1,2]}")
+	k.want("TaskGet", `{"task_id":"1"}`, tool.StatusSuccess, "Task (id=1): s\nStatus: pending\nDescription: d\nMetadata: {'b': 'x', 'c': [1, 2]}")
 }
 
 // Unknown statuses, and links that would make tasks wait for each other,
@@ -152,5 +152,15 @@ func TestTasksConcurrent(t *testing.T) {
 		if len(tk.BlockedBy) != 1 || tk.BlockedBy[0] != "1" {
 			t.Errorf("task %s blocked by %v", tk.ID, tk.BlockedBy)
 		}
+	}
+}
+
+// Metadata is shown as Python shows a dict, as AgentScope does.
+func TestTaskMetadataRepr(t *testing.T) {
+	k := newTaskKit(t)
+	k.do("TaskCreate", `{"subject":"s","description":"d","metadata":{"key":"value","it's":"say \"hi\"","f":1.5,"n":null,"ok":true,"no":false,"l":[1,"a\nb"],"d":{"x":{}}}}`)
+	want := `Metadata: {'d': {'x': {}}, 'f': 1.5, "it's": 'say "hi"', 'key': 'value', 'l': [1, 'a\nb'], 'n': None, 'no': False, 'ok': True}`
+	if _, got := k.do("TaskGet", `{"task_id":"1"}`); !strings.HasSuffix(got, want) {
+		t.Errorf("got %q\nwant suffix %q", got, want)
 	}
 }
