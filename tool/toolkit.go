@@ -100,10 +100,10 @@ type Toolkit struct {
 
 	seenMu sync.Mutex
 	seen   map[string]string // dynamic tool name -> the group whose source listed it
-	mw          []Middleware
-	toolMW      map[string][]Middleware
-	hook        func(ctx context.Context, call *Call, engine func() (permission.Decision, error)) (permission.Decision, error)
-	asker       Asker
+	mw     []Middleware
+	toolMW map[string][]Middleware
+	hook   func(ctx context.Context, call *Call, engine func() (permission.Decision, error)) (permission.Decision, error)
+	asker  Asker
 
 	listMu sync.Mutex
 	lists  map[Source]sourceList // listings of ChangeReporter sources
