@@ -1,0 +1,397 @@
+// Package agent runs the ReAct loop: it asks a model what to do, runs the
+// tool calls of its answer through a tool.Toolkit, gives the results back,
+// and repeats until the model answers without calling a tool.
+//
+// Calls that need a human (an approval, or an External tool's result)
+// pause the run: [Agent.Run] ends with an [EventPaused] whose [Run] holds
+// the conversation, the waiting calls and the agent's tool State, and
+// marshals to JSON. [Agent.Resume] continues it with the answers, in this
+// process or another one, hours later.
+//
+//	a := &agent.Agent{Model: m, Toolkit: tk, SystemPrompt: "You are a careful engineer."}
+//	run := agent.NewRun(tool.NewState(nil))
+//	for ev, err := range a.Run(ctx, run, "Fix the failing test.") {
+//		...
+//	}
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"slices"
+
+	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/tool"
+)
+
+// Role is who wrote a message.
+type Role string
+
+// The roles.
+const (
+	User      Role = "user"
+	Assistant Role = "assistant"
+	ToolRole  Role = "tool"
+)
+
+// Message is one message of the conversation.
+type Message struct {
+	Role Role `json:"role"`
+	// Text is a user's or the model's text.
+	Text string `json:"text,omitempty"`
+	// ToolCalls are the calls the model asked for (Assistant).
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// Result is one call's result (ToolRole).
+	Result *tool.Result `json:"result,omitempty"`
+}
+
+// ToolCall is a call the model asked for.
+type ToolCall struct {
+	ID    string          `json:"id"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
+}
+
+// Request is what the agent sends the model at each step.
+type Request struct {
+	System   string
+	Messages []Message
+	Tools    []tool.Schema
+}
+
+// ModelEvent is a piece of the model's streamed answer: a text delta, or a
+// complete tool call.
+type ModelEvent struct {
+	Text     string
+	ToolCall *ToolCall
+}
+
+// Model is a language model. Stream answers one request, streaming text
+// deltas and tool calls; an error ends the answer.
+type Model interface {
+	Stream(ctx context.Context, req *Request) iter.Seq2[ModelEvent, error]
+}
+
+// EventKind says what an [Event] reports.
+type EventKind string
+
+// The kinds of events of a run.
+const (
+	EventText         EventKind = "text"          // Text: a delta of the model's answer
+	EventToolCall     EventKind = "tool_call"     // Call: the model asked for a call
+	EventToolChunk    EventKind = "tool_chunk"    // Call and Chunk: a call's output as it streams
+	EventToolResult   EventKind = "tool_result"   // Call and Result: a call ended
+	EventNeedApproval EventKind = "need_approval" // Call and Decision: a call waits for the user
+	EventNeedExternal EventKind = "need_external" // Call: an External tool's call waits for its result
+	EventPaused       EventKind = "paused"        // Run: the run waits; resume it with Agent.Resume
+	EventReplyEnd     EventKind = "reply_end"     // Text: the final answer; Run: the state
+)
+
+// Event is one step of a run, as it happens.
+type Event struct {
+	Kind     EventKind
+	Text     string
+	Call     *ToolCall
+	Chunk    *tool.Chunk
+	Result   *tool.Result
+	Decision *permission.Decision
+	Run      *Run
+	// Interrupted marks the EventReplyEnd of a run whose context was
+	// cancelled.
+	Interrupted bool
+}
+
+// InterruptionMessage ends a reply whose context was cancelled.
+const InterruptionMessage = "I notice the interruption. How can I help you?"
+
+// Waiting is a call of a paused run.
+type Waiting struct {
+	Call ToolCall `json:"call"`
+	// Status is tool.StatusAsking (needs approval), tool.StatusSubmitted
+	// (an External tool: needs its result) or tool.StatusPending (held
+	// back behind another; it runs once those are answered).
+	Status   tool.Status          `json:"status"`
+	Decision *permission.Decision `json:"decision,omitempty"`
+}
+
+// Run is an agent's conversation and where it stands; it marshals to JSON.
+type Run struct {
+	Messages []Message   `json:"messages"`
+	State    *tool.State `json:"state"`
+	// Waiting are the calls a paused run waits on, in call order.
+	Waiting []Waiting `json:"waiting,omitempty"`
+	// Iters counts the model steps of the current reply.
+	Iters int `json:"iters,omitempty"`
+}
+
+// NewRun starts a conversation with the agent state st (nil: a new one in
+// Default mode).
+func NewRun(st *tool.State) *Run {
+	if st == nil {
+		st = tool.NewState(nil)
+	}
+	return &Run{State: st}
+}
+
+// Agent is a ReAct agent.
+type Agent struct {
+	Model   Model
+	Toolkit *tool.Toolkit
+	// SystemPrompt starts every request; the skills' prompt fragment of
+	// the active groups follows it.
+	SystemPrompt string
+	// MaxIters bounds the model steps of one reply; 0 means 50. When they
+	// are used up the model is asked once more, without tools, for its
+	// final answer.
+	MaxIters int
+}
+
+// ErrWaiting is returned by Run when the run waits on calls: answer them
+// with Resume first.
+var ErrWaiting = errors.New("agent: the run waits for approvals or external results; Resume it first")
+
+// Run adds the user's input to r and runs the loop until the model answers
+// without tools (EventReplyEnd) or a call needs a human (EventPaused).
+func (a *Agent) Run(ctx context.Context, r *Run, input string) iter.Seq2[Event, error] {
+	return func(yield func(Event, error) bool) {
+		if len(r.Waiting) > 0 {
+			yield(Event{}, ErrWaiting)
+			return
+		}
+		r.Messages = append(r.Messages, Message{Role: User, Text: input})
+		r.Iters = 0
+		a.loop(ctx, r, yield)
+	}
+}
+
+// Answer is a human's answer to a waiting call.
+type Answer struct {
+	// CallID names the waiting call.
+	CallID string
+	// Approve runs a call that needs approval; false refuses it.
+	Approve bool
+	// Input, when set, replaces the call's input (the user edited it).
+	Input json.RawMessage
+	// Rules are added to the run's permission context, as for "always".
+	Rules []permission.Rule
+	// Result is an External tool's result.
+	Result *tool.Result
+}
+
+// deniedText is what the model reads for a call the user refused.
+func deniedText(name string) string {
+	return fmt.Sprintf("<system-reminder>The execution of tool \"%s\" is denied by user!</system-reminder>", name)
+}
+
+// Resume continues a paused run with answers to some or all of its waiting
+// calls; the others keep waiting. An answer to a call that does not wait
+// is an error, and nothing runs.
+func (a *Agent) Resume(ctx context.Context, r *Run, answers ...Answer) iter.Seq2[Event, error] {
+	return func(yield func(Event, error) bool) {
+		if len(r.Waiting) == 0 {
+			yield(Event{}, errors.New("agent: the run waits on nothing; start a new turn with Run"))
+			return
+		}
+		byID := map[string]Answer{}
+		for _, ans := range answers {
+			i := slices.IndexFunc(r.Waiting, func(w Waiting) bool { return w.Call.ID == ans.CallID })
+			switch {
+			case i < 0:
+				yield(Event{}, fmt.Errorf("agent: no waiting call has the id %q", ans.CallID))
+				return
+			case r.Waiting[i].Status == tool.StatusPending:
+				yield(Event{}, fmt.Errorf("agent: call %q is held back behind another and needs no answer", ans.CallID))
+				return
+			case r.Waiting[i].Status == tool.StatusSubmitted && ans.Result == nil:
+				yield(Event{}, fmt.Errorf("agent: call %q is an external tool's: answer it with its Result", ans.CallID))
+				return
+			}
+			byID[ans.CallID] = ans
+		}
+		// Answer what was answered, in call order; run held-back calls once
+		// nothing before them waits.
+		var still []Waiting
+		var run []*tool.Call
+		blocked := false
+		for _, w := range r.Waiting {
+			ans, ok := byID[w.Call.ID]
+			switch {
+			case w.Status == tool.StatusPending && !blocked:
+				run = append(run, a.call(r, w.Call, false))
+			case !ok || blocked && w.Status == tool.StatusPending:
+				still = append(still, w)
+				blocked = true
+			case w.Status == tool.StatusSubmitted:
+				res := *ans.Result
+				res.ID, res.Name = w.Call.ID, w.Call.Name
+				if !a.emitResult(r, w.Call, &res, yield) {
+					return
+				}
+			case !ans.Approve:
+				res := &tool.Result{ID: w.Call.ID, Name: w.Call.Name, Input: w.Call.Input, Status: tool.StatusDenied,
+					Content: []tool.Block{tool.TextBlock(deniedText(w.Call.Name))}}
+				if !a.emitResult(r, w.Call, res, yield) {
+					return
+				}
+			default:
+				for _, rule := range ans.Rules {
+					r.State.AddRule(rule)
+				}
+				c := w.Call
+				if len(ans.Input) > 0 {
+					c.Input = ans.Input
+				}
+				run = append(run, a.call(r, c, true))
+			}
+		}
+		r.Waiting = still
+		if len(run) > 0 && !a.runCalls(ctx, r, run, yield) {
+			return
+		}
+		if len(r.Waiting) > 0 {
+			a.pause(r, yield)
+			return
+		}
+		a.loop(ctx, r, yield)
+	}
+}
+
+func (a *Agent) call(r *Run, c ToolCall, approved bool) *tool.Call {
+	return &tool.Call{ID: c.ID, Name: c.Name, Input: c.Input, State: r.State, Approved: approved}
+}
+
+func (a *Agent) maxIters() int {
+	if a.MaxIters > 0 {
+		return a.MaxIters
+	}
+	return 50
+}
+
+// loop asks the model and runs its calls until it answers without tools,
+// a call waits, or the steps run out.
+func (a *Agent) loop(ctx context.Context, r *Run, yield func(Event, error) bool) {
+	for {
+		if ctx.Err() != nil {
+			// Interrupted: the calls that ran are closed (interrupted); the
+			// reply ends with AgentScope's words.
+			msg := Message{Role: Assistant, Text: InterruptionMessage}
+			r.Messages = append(r.Messages, msg)
+			yield(Event{Kind: EventReplyEnd, Text: msg.Text, Run: r, Interrupted: true}, nil)
+			return
+		}
+		final := r.Iters >= a.maxIters()
+		r.Iters++
+		tctx := a.Toolkit.BeginTurn(ctx)
+		req := &Request{System: a.SystemPrompt, Messages: slices.Clone(r.Messages)}
+		if p := a.Toolkit.SkillPrompt(tctx, r.State.ActiveGroups()); p != "" {
+			req.System += "\n" + p
+		}
+		if final {
+			req.Messages = append(req.Messages, Message{Role: User, Text: "<system-reminder>You have used all your steps. Answer now with what you have, without calling tools.</system-reminder>"})
+		} else {
+			req.Tools = a.Toolkit.Schemas(tctx, r.State.ActiveGroups())
+		}
+		msg := Message{Role: Assistant}
+		for ev, err := range a.Model.Stream(ctx, req) {
+			if err != nil {
+				yield(Event{}, fmt.Errorf("agent: the model failed: %w", err))
+				return
+			}
+			if ev.Text != "" {
+				msg.Text += ev.Text
+				if !yield(Event{Kind: EventText, Text: ev.Text}, nil) {
+					return
+				}
+			}
+			if ev.ToolCall != nil && !final {
+				c := *ev.ToolCall
+				if len(c.Input) == 0 {
+					c.Input = json.RawMessage(`{}`)
+				}
+				msg.ToolCalls = append(msg.ToolCalls, c)
+				if !yield(Event{Kind: EventToolCall, Call: &c}, nil) {
+					return
+				}
+			}
+		}
+		r.Messages = append(r.Messages, msg)
+		if len(msg.ToolCalls) == 0 {
+			yield(Event{Kind: EventReplyEnd, Text: msg.Text, Run: r}, nil)
+			return
+		}
+		calls := make([]*tool.Call, len(msg.ToolCalls))
+		for i, c := range msg.ToolCalls {
+			calls[i] = a.call(r, c, false)
+		}
+		if !a.runCalls(tctx, r, calls, yield) {
+			return
+		}
+		if len(r.Waiting) > 0 {
+			a.pause(r, yield)
+			return
+		}
+	}
+}
+
+// runCalls runs calls as one batch (concurrency-safe neighbours in
+// parallel), saving each result to the conversation and each call that
+// waits to r.Waiting. It reports false when the consumer stopped.
+func (a *Agent) runCalls(ctx context.Context, r *Run, calls []*tool.Call, yield func(Event, error) bool) bool {
+	tc := func(i int) *ToolCall {
+		return &ToolCall{ID: calls[i].ID, Name: calls[i].Name, Input: calls[i].Input}
+	}
+	results := make([]*tool.Result, len(calls))
+	for ev := range a.Toolkit.StreamBatch(ctx, calls) {
+		if ev.Chunk != nil {
+			if !yield(Event{Kind: EventToolChunk, Call: tc(ev.Index), Chunk: ev.Chunk}, nil) {
+				return false
+			}
+		}
+		if ev.Result != nil {
+			results[ev.Index] = ev.Result
+		}
+	}
+	for i, res := range results {
+		c := *tc(i)
+		if res == nil {
+			res = &tool.Result{ID: c.ID, Name: c.Name, Input: c.Input, Status: tool.StatusInterrupted,
+				Content: []tool.Block{tool.TextBlock("<system-reminder>The tool call has been interrupted by the user.</system-reminder>")}}
+		}
+		switch res.Status {
+		case tool.StatusAsking, tool.StatusSubmitted, tool.StatusPending:
+			r.Waiting = append(r.Waiting, Waiting{Call: c, Status: res.Status, Decision: res.Decision})
+			continue
+		}
+		if !a.emitResult(r, c, res, yield) {
+			return false
+		}
+	}
+	return true
+}
+
+// emitResult saves a call's result to the conversation and reports it.
+func (a *Agent) emitResult(r *Run, c ToolCall, res *tool.Result, yield func(Event, error) bool) bool {
+	r.Messages = append(r.Messages, Message{Role: ToolRole, Result: res})
+	return yield(Event{Kind: EventToolResult, Call: &c, Result: res}, nil)
+}
+
+// pause reports the waiting calls and the paused run.
+func (a *Agent) pause(r *Run, yield func(Event, error) bool) {
+	for _, w := range r.Waiting {
+		c := w.Call
+		switch w.Status {
+		case tool.StatusAsking:
+			if !yield(Event{Kind: EventNeedApproval, Call: &c, Decision: w.Decision}, nil) {
+				return
+			}
+		case tool.StatusSubmitted:
+			if !yield(Event{Kind: EventNeedExternal, Call: &c}, nil) {
+				return
+			}
+		}
+	}
+	yield(Event{Kind: EventPaused, Run: r}, nil)
+}

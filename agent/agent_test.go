@@ -1,0 +1,304 @@
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/toolscope/toolscope/agent"
+	"github.com/toolscope/toolscope/builtin"
+	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/tool"
+)
+
+// scripted is a model that answers from a script, one step per request,
+// and keeps the requests it got.
+type scripted struct {
+	mu    sync.Mutex
+	steps []func(req *agent.Request) []agent.ModelEvent
+	reqs  []*agent.Request
+}
+
+func (s *scripted) Stream(_ context.Context, req *agent.Request) iter.Seq2[agent.ModelEvent, error] {
+	return func(yield func(agent.ModelEvent, error) bool) {
+		s.mu.Lock()
+		n := len(s.reqs)
+		s.reqs = append(s.reqs, req)
+		s.mu.Unlock()
+		if n >= len(s.steps) {
+			yield(agent.ModelEvent{}, fmt.Errorf("the script has no step %d", n+1))
+			return
+		}
+		for _, ev := range s.steps[n](req) {
+			if !yield(ev, nil) {
+				return
+			}
+		}
+	}
+}
+
+func say(text string) func(*agent.Request) []agent.ModelEvent {
+	return func(*agent.Request) []agent.ModelEvent { return []agent.ModelEvent{{Text: text}} }
+}
+
+func calls(cs ...agent.ToolCall) func(*agent.Request) []agent.ModelEvent {
+	return func(*agent.Request) []agent.ModelEvent {
+		var out []agent.ModelEvent
+		for i := range cs {
+			out = append(out, agent.ModelEvent{ToolCall: &cs[i]})
+		}
+		return out
+	}
+}
+
+func input(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// collect runs a run to its end, returning its events by kind.
+func collect(t *testing.T, seq iter.Seq2[agent.Event, error]) map[agent.EventKind][]agent.Event {
+	t.Helper()
+	out := map[agent.EventKind][]agent.Event{}
+	for ev, err := range seq {
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[ev.Kind] = append(out[ev.Kind], ev)
+	}
+	return out
+}
+
+func newAgent(t *testing.T, root string, m agent.Model, extra ...tool.Tool) *agent.Agent {
+	tk, err := tool.NewToolkit(&tool.ToolkitOptions{Tools: append(builtin.All(&builtin.Options{Root: root}), extra...)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &agent.Agent{Model: m, Toolkit: tk, SystemPrompt: "You are careful."}
+}
+
+// A reply with reads: the model's calls run, their results go back, and
+// the model's final answer ends the reply.
+func TestReplyWithTools(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.txt"), []byte("alpha\n"), 0o644)
+	m := &scripted{steps: []func(*agent.Request) []agent.ModelEvent{
+		func(req *agent.Request) []agent.ModelEvent {
+			if req.System != "You are careful." || len(req.Tools) == 0 {
+				t.Errorf("first request: system %q, %d tools", req.System, len(req.Tools))
+			}
+			return []agent.ModelEvent{{Text: "Let me look."}, {ToolCall: &agent.ToolCall{ID: "1", Name: "Read", Input: input(map[string]any{"file_path": filepath.Join(root, "a.txt")})}},
+				{ToolCall: &agent.ToolCall{ID: "2", Name: "Glob", Input: input(map[string]any{"pattern": "*.txt"})}}}
+		},
+		func(req *agent.Request) []agent.ModelEvent {
+			last := req.Messages[len(req.Messages)-2:]
+			if last[0].Result == nil || !strings.Contains(last[0].Result.Text(), "alpha") || last[1].Result == nil || !strings.Contains(last[1].Result.Text(), "a.txt") {
+				t.Errorf("the results the model got: %+v", last)
+			}
+			return []agent.ModelEvent{{Text: "It says alpha."}}
+		},
+	}}
+	a := newAgent(t, root, m)
+	run := agent.NewRun(nil)
+	evs := collect(t, a.Run(context.Background(), run, "What is in a.txt?"))
+	if len(evs[agent.EventToolResult]) != 2 || len(evs[agent.EventReplyEnd]) != 1 || evs[agent.EventReplyEnd][0].Text != "It says alpha." {
+		t.Fatalf("events: %v", evs)
+	}
+	if got := len(run.Messages); got != 5 { // user, assistant, 2 results, assistant
+		t.Errorf("%d messages", got)
+	}
+}
+
+// A call that needs approval pauses the run; the paused run goes through
+// JSON and a new Agent, and resumes once the user approves.
+func TestPauseResumeApprove(t *testing.T) {
+	root := t.TempDir()
+	f := filepath.Join(root, "new.txt")
+	script := []func(*agent.Request) []agent.ModelEvent{
+		calls(agent.ToolCall{ID: "w", Name: "Write", Input: input(map[string]any{"file_path": f, "content": "made"})}),
+		say("Done."),
+	}
+	m := &scripted{steps: script}
+	evs := collect(t, newAgent(t, root, m).Run(context.Background(), agent.NewRun(nil), "Make new.txt"))
+	if len(evs[agent.EventNeedApproval]) != 1 || len(evs[agent.EventPaused]) != 1 {
+		t.Fatalf("events: %v", evs)
+	}
+	if _, err := os.Stat(f); err == nil {
+		t.Fatal("the write ran before the approval")
+	}
+	ask := evs[agent.EventNeedApproval][0]
+	if ask.Call.ID != "w" || ask.Decision == nil || len(ask.Decision.Suggestions) == 0 {
+		t.Errorf("approval event: %+v", ask)
+	}
+	saved, err := json.Marshal(evs[agent.EventPaused][0].Run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A new process: a new Agent and the run from JSON.
+	var run agent.Run
+	if err := json.Unmarshal(saved, &run); err != nil {
+		t.Fatal(err)
+	}
+	m2 := &scripted{steps: script[1:]}
+	a2 := newAgent(t, root, m2)
+	if _, err := firstErr(a2.Run(context.Background(), &run, "another thing")); !errors.Is(err, agent.ErrWaiting) {
+		t.Errorf("Run while waiting: %v", err)
+	}
+	if _, err := firstErr(a2.Resume(context.Background(), &run, agent.Answer{CallID: "nope", Approve: true})); err == nil {
+		t.Error("an answer to no waiting call was taken")
+	}
+	evs = collect(t, a2.Resume(context.Background(), &run, agent.Answer{CallID: "w", Approve: true, Rules: ask.Decision.Suggestions}))
+	if b, _ := os.ReadFile(f); string(b) != "made" {
+		t.Errorf("file after approval: %q", b)
+	}
+	if len(evs[agent.EventReplyEnd]) != 1 || evs[agent.EventReplyEnd][0].Text != "Done." {
+		t.Errorf("events after resume: %v", evs)
+	}
+	if _, err := firstErr(a2.Resume(context.Background(), &run, agent.Answer{CallID: "w", Approve: true})); err == nil {
+		t.Error("a second resume of the same pause was taken")
+	}
+	if pc := run.State.Permissions(); len(pc.Allow) == 0 {
+		t.Error("the remembered rule is not in the state")
+	}
+}
+
+func firstErr(seq iter.Seq2[agent.Event, error]) (agent.Event, error) {
+	for ev, err := range seq {
+		if err != nil {
+			return ev, err
+		}
+	}
+	return agent.Event{}, nil
+}
+
+// A refused call gives the model AgentScope's denied text.
+func TestPauseResumeReject(t *testing.T) {
+	root := t.TempDir()
+	f := filepath.Join(root, "x.txt")
+	m := &scripted{steps: []func(*agent.Request) []agent.ModelEvent{
+		calls(agent.ToolCall{ID: "w", Name: "Write", Input: input(map[string]any{"file_path": f, "content": "x"})}),
+		func(req *agent.Request) []agent.ModelEvent {
+			last := req.Messages[len(req.Messages)-1]
+			if last.Result == nil || last.Result.Text() != `<system-reminder>The execution of tool "Write" is denied by user!</system-reminder>` || last.Result.Status != tool.StatusDenied {
+				t.Errorf("the model got %+v", last.Result)
+			}
+			return []agent.ModelEvent{{Text: "OK, I will not."}}
+		},
+	}}
+	a := newAgent(t, root, m)
+	run := agent.NewRun(nil)
+	collect(t, a.Run(context.Background(), run, "Make x.txt"))
+	evs := collect(t, a.Resume(context.Background(), run, agent.Answer{CallID: "w", Approve: false}))
+	if len(evs[agent.EventReplyEnd]) != 1 {
+		t.Errorf("events: %v", evs)
+	}
+	if _, err := os.Stat(f); err == nil {
+		t.Error("a refused write ran")
+	}
+}
+
+// external is an External tool: the host runs it.
+type external struct{}
+
+func (external) Info() tool.Info {
+	return tool.Info{Name: "deploy", Description: "Deploy.", InputSchema: json.RawMessage(`{"type":"object","properties":{}}`), External: true}
+}
+func (external) CheckPermissions(context.Context, json.RawMessage, *permission.Context) (permission.Decision, error) {
+	return permission.Decision{Behavior: permission.Allow}, nil
+}
+func (external) Call(context.Context, *tool.Call) iter.Seq2[*tool.Chunk, error] {
+	return func(func(*tool.Chunk, error) bool) {}
+}
+
+// An External tool's call waits for its result, which comes later.
+func TestExternalTool(t *testing.T) {
+	m := &scripted{steps: []func(*agent.Request) []agent.ModelEvent{
+		calls(agent.ToolCall{ID: "d", Name: "deploy"}),
+		func(req *agent.Request) []agent.ModelEvent {
+			if r := req.Messages[len(req.Messages)-1].Result; r == nil || r.Text() != "deployed v2" {
+				t.Errorf("the model got %+v", r)
+			}
+			return []agent.ModelEvent{{Text: "Deployed."}}
+		},
+	}}
+	a := newAgent(t, t.TempDir(), m, external{})
+	run := agent.NewRun(nil)
+	evs := collect(t, a.Run(context.Background(), run, "Deploy"))
+	if len(evs[agent.EventNeedExternal]) != 1 || len(evs[agent.EventPaused]) != 1 {
+		t.Fatalf("events: %v", evs)
+	}
+	if _, err := firstErr(a.Resume(context.Background(), run, agent.Answer{CallID: "d", Approve: true})); err == nil {
+		t.Error("an external call answered without a result")
+	}
+	res := &tool.Result{Status: tool.StatusSuccess, Content: []tool.Block{tool.TextBlock("deployed v2")}}
+	evs = collect(t, a.Resume(context.Background(), run, agent.Answer{CallID: "d", Result: res}))
+	if len(evs[agent.EventReplyEnd]) != 1 {
+		t.Errorf("events: %v", evs)
+	}
+}
+
+// When the steps run out the model is asked, without tools, for its final
+// answer.
+func TestMaxIters(t *testing.T) {
+	root := t.TempDir()
+	loop := calls(agent.ToolCall{ID: "g", Name: "Glob", Input: input(map[string]any{"pattern": "*"})})
+	m := &scripted{steps: []func(*agent.Request) []agent.ModelEvent{loop, loop, loop,
+		func(req *agent.Request) []agent.ModelEvent {
+			if len(req.Tools) != 0 || !strings.Contains(req.Messages[len(req.Messages)-1].Text, "used all your steps") {
+				t.Errorf("final request: %d tools, last %+v", len(req.Tools), req.Messages[len(req.Messages)-1])
+			}
+			return []agent.ModelEvent{{Text: "Here is what I found."}, {ToolCall: &agent.ToolCall{ID: "x", Name: "Glob"}}}
+		},
+	}}
+	a := newAgent(t, root, m)
+	a.MaxIters = 3
+	evs := collect(t, a.Run(context.Background(), agent.NewRun(nil), "Look around"))
+	if len(m.reqs) != 4 || len(evs[agent.EventReplyEnd]) != 1 || evs[agent.EventReplyEnd][0].Text != "Here is what I found." {
+		t.Errorf("%d requests; events %v", len(m.reqs), evs)
+	}
+}
+
+// Cancelling the context stops a running command; the call ends
+// interrupted.
+func TestCancelMidTool(t *testing.T) {
+	m := &scripted{steps: []func(*agent.Request) []agent.ModelEvent{
+		calls(agent.ToolCall{ID: "s", Name: "Bash", Input: input(map[string]any{"command": "sleep 30"})}),
+	}}
+	a := newAgent(t, t.TempDir(), m)
+	run := agent.NewRun(tool.NewState(&permission.Context{Mode: permission.Bypass}))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var got []agent.Event
+	for ev, err := range a.Run(ctx, run, "Wait") {
+		if err != nil {
+			break
+		}
+		got = append(got, ev)
+		if ev.Kind == agent.EventToolCall {
+			go cancel()
+		}
+	}
+	var res *tool.Result
+	for _, ev := range got {
+		if ev.Kind == agent.EventToolResult {
+			res = ev.Result
+		}
+	}
+	if res == nil || res.Status != tool.StatusInterrupted && res.Status != tool.StatusError {
+		t.Errorf("result of the cancelled call: %+v", res)
+	}
+	end := got[len(got)-1]
+	if end.Kind != agent.EventReplyEnd || !end.Interrupted || end.Text != agent.InterruptionMessage {
+		t.Errorf("last event: %+v", end)
+	}
+	if len(m.reqs) != 1 {
+		t.Errorf("the model was asked again after the interruption (%d requests)", len(m.reqs))
+	}
+}
