@@ -98,6 +98,9 @@ const usage = `usage:
   toolscope check [--mode M] [--allow R]... [--deny R]... [--ask R]... (--tool NAME [--input JSON|-] | -- SHELL COMMAND...)
   toolscope call [--mode M] [--allow R]... [--deny R]... [--ask R]... [--yes] [--json] TOOL [JSON|-]
   toolscope serve [--http ADDR [--stateless]] [--mode M] [--allow R]... [--deny R]... [--ask R]...
+  toolscope run [--model openai:M|anthropic:M] [--state FILE] [--mode M] [--allow R]... 'PROMPT'
+  toolscope run --resume FILE (--approve ID [--always] | --deny ID)...
+  toolscope chat [--model openai:M|anthropic:M] [--state FILE] [--mode M] [--allow R]...
   toolscope version
 Every command takes --config FILE, --cwd DIR and --state FILE. Flags may follow the
 arguments; -- ends them (check: the shell command follows). "-" reads the input from stdin.
@@ -120,6 +123,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runCall(ctx, args[1:], stdin, stdout, stderr)
 	case "serve":
 		return runServe(ctx, args[1:], stdin, stdout, stderr)
+	case "run":
+		return runRun(ctx, args[1:], stdin, stdout, stderr)
+	case "chat":
+		return runChat(ctx, args[1:], stdin, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "toolscope", version())
 		return nil

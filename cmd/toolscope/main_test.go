@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"net/http/httptest"
 	"context"
 	"errors"
 	"io"
@@ -33,7 +34,17 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs the CLI end to end from testdata/script/*.txtar.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{Dir: "testdata/script"})
+	testscript.Run(t, testscript.Params{Dir: "testdata/script", Setup: func(e *testscript.Env) error {
+		// A scripted Chat Completions server for run and chat: it answers
+		// the Nth request with line N of answers.jsonl in the script's
+		// directory ($WORK in it is the directory).
+		srv := httptest.NewServer(&scriptedChat{dir: e.WorkDir})
+		e.Defer(srv.Close)
+		e.Setenv("OPENAI_BASE_URL", srv.URL+"/v1")
+		e.Setenv("OPENAI_API_KEY", "test")
+		e.Setenv("TOOLSCOPE_MODEL", "openai:scripted")
+		return nil
+	}})
 }
 
 func TestUsageExitCodes(t *testing.T) {

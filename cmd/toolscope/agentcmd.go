@@ -1,0 +1,336 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/toolscope/toolscope/agent"
+	"github.com/toolscope/toolscope/internal/textfile"
+	"github.com/toolscope/toolscope/model/anthropic"
+	"github.com/toolscope/toolscope/model/openai"
+	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/tool"
+)
+
+const defaultSystemPrompt = `You are a careful software engineer working in the user's project through tools. Read before you change; keep changes small; say what you did.`
+
+// newModel picks the model from --model or $TOOLSCOPE_MODEL:
+// "openai:NAME" (any OpenAI-compatible server: $OPENAI_BASE_URL,
+// $OPENAI_API_KEY) or "anthropic:NAME" ($ANTHROPIC_API_KEY).
+func newModel(spec string) (agent.Model, error) {
+	if spec == "" {
+		spec = os.Getenv("TOOLSCOPE_MODEL")
+	}
+	provider, name, ok := strings.Cut(spec, ":")
+	if !ok || name == "" {
+		return nil, usageErr("no model: pass --model openai:NAME or anthropic:NAME, or set TOOLSCOPE_MODEL (got %q)", spec)
+	}
+	switch provider {
+	case "openai":
+		return openai.New(name, nil), nil
+	case "anthropic":
+		return anthropic.New(name, nil), nil
+	}
+	return nil, usageErr("unknown model provider %q in %q (want openai or anthropic)", provider, spec)
+}
+
+// agentFlags are the flags of run and chat.
+type agentFlags struct {
+	*common
+	model  *string
+	system *string
+}
+
+func newAgentFlags(name string, stdout io.Writer) agentFlags {
+	c := newFlags(name, stdout, true)
+	return agentFlags{c,
+		c.fs.String("model", "", "model: openai:NAME or anthropic:NAME (default $TOOLSCOPE_MODEL)"),
+		c.fs.String("system", defaultSystemPrompt, "system prompt")}
+}
+
+// loadRun reads a run file (a paused or finished conversation); a missing
+// file is a new run.
+func loadRun(path string) (*agent.Run, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return agent.NewRun(nil), nil
+	}
+	if err != nil {
+		return nil, usageErr("--state %s: %v", path, pathErr(err))
+	}
+	var r agent.Run
+	if err := json.Unmarshal(b, &r); err != nil || r.State == nil {
+		return nil, &exitError{code: 1, msg: fmt.Sprintf("--state %s is not a run file of toolscope run (%v); it was left untouched", path, err)}
+	}
+	return &r, nil
+}
+
+func saveRun(path string, r *agent.Run) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := textfile.WriteAtomic(path, append(b, '\n'), &textfile.WriteOptions{Perm: 0o600}); err != nil {
+		return fmt.Errorf("saving the run to %s: %w", path, pathErr(err))
+	}
+	return nil
+}
+
+// agentSetup builds the agent of run and chat, with the permission
+// context of the run file, the config and the flags.
+func agentSetup(ctx context.Context, f agentFlags, r *agent.Run, stderr io.Writer) (*agent.Agent, *setup, error) {
+	m, err := newModel(*f.model)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := f.setup(ctx, stderr, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	pc, err := s.cfg.context(r.State.Permissions(), f.common, nil, stderr)
+	if err != nil {
+		s.close()
+		return nil, nil, err
+	}
+	r.State.SetPermissions(pc)
+	return &agent.Agent{Model: m, Toolkit: s.tk, SystemPrompt: *f.system}, s, nil
+}
+
+// show prints a run's events: the model's text on stdout, the tool calls
+// and their outcomes on stderr. It returns the last event.
+func show(seq func(yield func(agent.Event, error) bool), stdout, stderr io.Writer) (agent.Event, error) {
+	var last agent.Event
+	for ev, err := range seq {
+		if err != nil {
+			return last, err
+		}
+		last = ev
+		switch ev.Kind {
+		case agent.EventText:
+			fmt.Fprint(stdout, ev.Text)
+		case agent.EventToolCall:
+			fmt.Fprintf(stderr, "\n[%s %s] %s\n", ev.Call.Name, ev.Call.ID, ev.Call.Input)
+		case agent.EventToolResult:
+			fmt.Fprintf(stderr, "[%s %s] %s\n", ev.Call.Name, ev.Result.Status, firstLine(ev.Result.Text()))
+		case agent.EventReplyEnd:
+			fmt.Fprintln(stdout)
+		}
+	}
+	return last, nil
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
+
+// describeWaiting tells the user what a paused run waits for.
+func describeWaiting(r *agent.Run, w io.Writer) {
+	for _, x := range r.Waiting {
+		switch x.Status {
+		case tool.StatusAsking:
+			msg, sugg := "", []string{}
+			if x.Decision != nil {
+				msg = x.Decision.Message
+				for _, s := range x.Decision.Suggestions {
+					sugg = append(sugg, s.String())
+				}
+			}
+			fmt.Fprintf(w, "waiting for approval: call %s: %s %s: %s", x.Call.ID, x.Call.Name, x.Call.Input, msg)
+			if len(sugg) > 0 {
+				fmt.Fprintf(w, " (--always adds %s)", strings.Join(sugg, ", "))
+			}
+			fmt.Fprintln(w)
+		case tool.StatusSubmitted:
+			fmt.Fprintf(w, "waiting for the external result of call %s: %s %s\n", x.Call.ID, x.Call.Name, x.Call.Input)
+		}
+	}
+}
+
+// runRun is `toolscope run`: one prompt, or the resumption of a paused run,
+// without a terminal. A pause saves the run to --state and exits 3.
+func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	f := newAgentFlags("run", stdout)
+	resume := f.fs.String("resume", "", "continue the paused run saved in this file")
+	var approve listFlag
+	f.fs.Var(&approve, "approve", "with --resume: approve the waiting call with this id (repeatable)")
+	always := f.fs.Bool("always", false, "with --approve: also add the call's suggested rules, for the calls after")
+	if err := f.parse(args); err != nil {
+		return err
+	}
+	// With --resume, --deny names waiting calls to refuse (not deny rules).
+	var deny listFlag
+	if *resume != "" {
+		deny, f.deny = f.deny, nil
+	}
+	file := f.statePath
+	f.statePath = "" // the run file holds the agent state: setup must not read it as one
+	switch {
+	case *resume != "" && file != "" && file != *resume:
+		return usageErr("run: --resume names the run file; --state is not needed with it")
+	case *resume != "":
+		file = *resume
+		if len(f.args) > 0 {
+			return usageErr("run --resume takes no prompt (got %q); answer the waiting calls with --approve and --deny", f.args[0])
+		}
+	case len(f.args) != 1:
+		return usageErr("run needs one prompt: toolscope run [--state FILE] 'PROMPT'")
+	case len(approve) > 0:
+		return usageErr("run: --approve goes with --resume FILE")
+	}
+	if file != "" {
+		abs, err := filepath.Abs(file)
+		if err != nil {
+			return usageErr("--state %s: %v", file, err)
+		}
+		file = abs
+	}
+	var r *agent.Run
+	if file != "" {
+		var err error
+		if r, err = loadRun(file); err != nil {
+			return err
+		}
+	} else {
+		r = agent.NewRun(nil)
+	}
+	a, s, err := agentSetup(ctx, f, r, stderr)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	var seq func(yield func(agent.Event, error) bool)
+	if *resume != "" {
+		var answers []agent.Answer
+		for _, id := range approve {
+			ans := agent.Answer{CallID: id, Approve: true}
+			if *always {
+				if i := slices.IndexFunc(r.Waiting, func(w agent.Waiting) bool { return w.Call.ID == id }); i >= 0 && r.Waiting[i].Decision != nil && !r.Waiting[i].Decision.BypassImmune {
+					ans.Rules = r.Waiting[i].Decision.Suggestions
+				}
+			}
+			answers = append(answers, ans)
+		}
+		for _, id := range deny {
+			answers = append(answers, agent.Answer{CallID: id})
+		}
+		if len(answers) == 0 {
+			describeWaiting(r, stderr)
+			return usageErr("run --resume: answer the waiting calls with --approve ID or --deny ID")
+		}
+		for _, ans := range answers {
+			if !slices.ContainsFunc(r.Waiting, func(w agent.Waiting) bool { return w.Call.ID == ans.CallID && w.Status == tool.StatusAsking }) {
+				return usageErr("run --resume: no call %q waits for approval in %s (it may have been answered already)", ans.CallID, file)
+			}
+		}
+		// Save first that these calls are answered: resuming the same
+		// pause twice (even after a crash) cannot run a call twice.
+		taken := *r
+		taken.Waiting = slices.DeleteFunc(slices.Clone(r.Waiting), func(w agent.Waiting) bool {
+			return slices.ContainsFunc(answers, func(a agent.Answer) bool { return a.CallID == w.Call.ID })
+		})
+		if err := saveRun(file, &taken); err != nil {
+			return err
+		}
+		seq = a.Resume(ctx, r, answers...)
+	} else {
+		seq = a.Run(ctx, r, f.args[0])
+	}
+	last, err := show(seq, stdout, stderr)
+	if file != "" {
+		if serr := saveRun(file, r); serr != nil && err == nil {
+			err = serr
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if last.Kind == agent.EventPaused {
+		describeWaiting(r, stderr)
+		if file == "" {
+			return &exitError{code: 3, msg: "the run waits for approval; run again with --state FILE to be able to resume it"}
+		}
+		return &exitError{code: 3, msg: fmt.Sprintf("the run is paused; continue with: toolscope run --resume %s --approve ID (or --deny ID)", file)}
+	}
+	return nil
+}
+
+// runChat is `toolscope chat`: a conversation on the terminal (or standard
+// input); approvals are asked there: y, n or always.
+func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	f := newAgentFlags("chat", stdout)
+	if err := f.parse(args); err != nil {
+		return err
+	}
+	file := f.statePath
+	f.statePath = ""
+	r := agent.NewRun(nil)
+	if file != "" {
+		var err error
+		if r, err = loadRun(file); err != nil {
+			return err
+		}
+	}
+	a, s, err := agentSetup(ctx, f, r, stderr)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	in := bufio.NewReader(stdin)
+	for {
+		if len(r.Waiting) == 0 {
+			fmt.Fprint(stderr, "> ")
+			line, err := in.ReadString('\n')
+			line = strings.TrimSpace(line)
+			if line == "" && err != nil {
+				return nil // end of input
+			}
+			if line == "" {
+				continue
+			}
+			if _, err := show(a.Run(ctx, r, line), stdout, stderr); err != nil {
+				return err
+			}
+		} else {
+			var answers []agent.Answer
+			for _, w := range r.Waiting {
+				if w.Status != tool.StatusAsking {
+					continue
+				}
+				d := w.Decision
+				if d == nil {
+					d = &permission.Decision{Message: "Permission required"}
+				}
+				approve, alwaysAns := prompt(in, stderr, w.Call.Name, string(w.Call.Input), d)
+				ans := agent.Answer{CallID: w.Call.ID, Approve: approve}
+				if alwaysAns && !d.BypassImmune {
+					ans.Rules = d.Suggestions
+				}
+				answers = append(answers, ans)
+			}
+			if len(answers) == 0 {
+				describeWaiting(r, stderr)
+				return &exitError{code: 3, msg: "the run waits for an external tool's result, which chat cannot give"}
+			}
+			if _, err := show(a.Resume(ctx, r, answers...), stdout, stderr); err != nil {
+				return err
+			}
+		}
+		if file != "" {
+			if err := saveRun(file, r); err != nil {
+				return err
+			}
+		}
+	}
+}

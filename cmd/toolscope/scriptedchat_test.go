@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// scriptedChat is a Chat Completions server that streams the answers of
+// dir/answers.jsonl, one per request, in turn across the processes of a
+// script (the count is kept in dir/.answered).
+type scriptedChat struct {
+	dir string
+	mu  sync.Mutex
+}
+
+type scriptedAnswer struct {
+	Text      string `json:"text"`
+	ToolCalls []struct {
+		ID        string          `json:"id"`
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"tool_calls"`
+}
+
+func (s *scriptedChat) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, err := os.Open(filepath.Join(s.dir, "answers.jsonl"))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if l := strings.TrimSpace(sc.Text()); l != "" {
+			lines = append(lines, strings.ReplaceAll(l, "$WORK", s.dir))
+		}
+	}
+	count := filepath.Join(s.dir, ".answered")
+	n := 0
+	if b, err := os.ReadFile(count); err == nil {
+		fmt.Sscan(string(b), &n)
+	}
+	if n >= len(lines) {
+		http.Error(w, `{"error":{"message":"the script has no more answers"}}`, http.StatusInternalServerError)
+		return
+	}
+	os.WriteFile(count, []byte(fmt.Sprint(n+1)), 0o644)
+	var a scriptedAnswer
+	if err := json.Unmarshal([]byte(lines[n]), &a); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	chunk := func(delta string) {
+		fmt.Fprintf(w, "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"scripted\",\"choices\":[{\"index\":0,\"delta\":%s,\"finish_reason\":null}]}\n\n", delta)
+	}
+	if a.Text != "" {
+		t, _ := json.Marshal(a.Text)
+		chunk(`{"content":` + string(t) + `}`)
+	}
+	for i, c := range a.ToolCalls {
+		args, _ := json.Marshal(string(c.Arguments))
+		chunk(fmt.Sprintf(`{"tool_calls":[{"index":%d,"id":%q,"type":"function","function":{"name":%q,"arguments":%s}}]}`, i, c.ID, c.Name, args))
+	}
+	fmt.Fprint(w, "data: [DONE]\n\n")
+}
