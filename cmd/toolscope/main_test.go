@@ -2,10 +2,10 @@ package main
 
 import (
 	"bytes"
-	"net/http/httptest"
 	"context"
 	"errors"
 	"io"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
