@@ -354,8 +354,19 @@ func (a *Agent) runCalls(ctx context.Context, r *Run, calls []*tool.Call, yield 
 			results[ev.Index] = ev.Result
 		}
 	}
+	var suggested []permission.Rule // rules suggested by the earlier prompts of this batch
 	for i, res := range results {
 		c := *tc(i)
+		if res != nil && res.Status == tool.StatusAsking && res.Decision != nil {
+			if !res.Decision.BypassImmune && a.covered(ctx, r, c, suggested) {
+				// "Always" for an earlier call of the batch would allow
+				// this one: it waits, held back, and is judged again
+				// after the answer, instead of a second prompt.
+				res.Status = tool.StatusPending
+			} else {
+				suggested = append(suggested, res.Decision.Suggestions...)
+			}
+		}
 		if res == nil {
 			res = &tool.Result{ID: c.ID, Name: c.Name, Input: c.Input, Status: tool.StatusInterrupted,
 				Content: []tool.Block{tool.TextBlock("<system-reminder>The tool call has been interrupted by the user.</system-reminder>")}}
@@ -370,6 +381,49 @@ func (a *Agent) runCalls(ctx context.Context, r *Run, calls []*tool.Call, yield 
 		}
 	}
 	return true
+}
+
+// covered reports whether one of rules would allow call c.
+func (a *Agent) covered(ctx context.Context, r *Run, c ToolCall, rules []permission.Rule) bool {
+	if len(rules) == 0 {
+		return false
+	}
+	var t tool.Tool
+	for _, x := range a.Toolkit.Tools(ctx, r.State.ActiveGroups()) {
+		if x.Info().Name == c.Name {
+			t = x
+			break
+		}
+	}
+	if t == nil {
+		return false
+	}
+	info := t.Info()
+	sctx := tool.WithState(ctx, r.State)
+	for _, rule := range rules {
+		if rule.Tool != info.Name && !slices.Contains(info.RuleNames, rule.Tool) {
+			continue
+		}
+		if rule.Content == "" {
+			return true
+		}
+		var m tool.RuleMatcher
+		for x := t; x != nil; {
+			if rm, ok := x.(tool.RuleMatcher); ok {
+				m = rm
+				break
+			}
+			w, ok := x.(tool.Wrapper)
+			if !ok {
+				break
+			}
+			x = w.Unwrap()
+		}
+		if m != nil && m.MatchRule(sctx, rule, c.Input) {
+			return true
+		}
+	}
+	return false
 }
 
 // emitResult saves a call's result to the conversation and reports it.

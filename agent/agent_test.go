@@ -302,3 +302,41 @@ func TestCancelMidTool(t *testing.T) {
 		t.Errorf("the model was asked again after the interruption (%d requests)", len(m.reqs))
 	}
 }
+
+// Two reads of one outside directory in one turn: the second is held back
+// instead of asked, because "always" for the first would allow it; after
+// "always" it runs without a prompt, after a plain "yes" it is asked.
+func TestBatchAsksOnceForCoveredCalls(t *testing.T) {
+	for _, always := range []bool{true, false} {
+		t.Run(fmt.Sprintf("always=%v", always), func(t *testing.T) {
+			root, outside := t.TempDir(), t.TempDir()
+			a1, a2 := filepath.Join(outside, "a.txt"), filepath.Join(outside, "b.txt")
+			os.WriteFile(a1, []byte("one\n"), 0o644)
+			os.WriteFile(a2, []byte("two\n"), 0o644)
+			m := &scripted{steps: []func(*agent.Request) []agent.ModelEvent{
+				calls(agent.ToolCall{ID: "1", Name: "Read", Input: input(map[string]any{"file_path": a1})},
+					agent.ToolCall{ID: "2", Name: "Read", Input: input(map[string]any{"file_path": a2})}),
+				say("Both read."),
+			}}
+			a := newAgent(t, root, m)
+			run := agent.NewRun(nil)
+			evs := collect(t, a.Run(context.Background(), run, "Read them"))
+			if n := len(evs[agent.EventNeedApproval]); n != 1 {
+				t.Fatalf("%d approvals asked, want 1; waiting %+v", n, run.Waiting)
+			}
+			ask := evs[agent.EventNeedApproval][0]
+			ans := agent.Answer{CallID: ask.Call.ID, Approve: true}
+			if always {
+				ans.Rules = ask.Decision.Suggestions
+			}
+			evs = collect(t, a.Resume(context.Background(), run, ans))
+			if always {
+				if len(evs[agent.EventToolResult]) != 2 || len(evs[agent.EventReplyEnd]) != 1 {
+					t.Errorf("after always: %v", evs)
+				}
+			} else if len(evs[agent.EventNeedApproval]) != 1 || evs[agent.EventNeedApproval][0].Call.ID != "2" {
+				t.Errorf("after a plain yes, the second read should be asked: %v", evs)
+			}
+		})
+	}
+}
