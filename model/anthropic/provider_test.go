@@ -165,3 +165,50 @@ func TestMessagesError(t *testing.T) {
 	}
 	t.Error("no error")
 }
+
+// Over the Messages protocol: a write that needs approval pauses the run,
+// which goes through JSON into a fresh Agent and Model and completes.
+func TestPauseResumeOverMessages(t *testing.T) {
+	root := t.TempDir()
+	f := filepath.Join(root, "n.txt")
+	args, _ := json.Marshal(map[string]string{"file_path": f, "content": "note"})
+	srv := &messagesServer{answers: [][]string{
+		answer(toolBlock(0, "toolu_w", "Write", string(args)), end("tool_use")),
+		answer(textBlock(0, "Written."), end("end_turn")),
+	}}
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	newAgent := func() *agent.Agent {
+		tk, _ := tool.NewToolkit(&tool.ToolkitOptions{Tools: builtin.All(&builtin.Options{Root: root})})
+		return &agent.Agent{Model: anthropic.New("claude-test", &anthropic.Options{APIKey: "test-key", BaseURL: hs.URL}), Toolkit: tk}
+	}
+	run := agent.NewRun(nil)
+	var last agent.Event
+	for ev, err := range newAgent().Run(context.Background(), run, "Write a note") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = ev
+	}
+	if last.Kind != agent.EventPaused {
+		t.Fatalf("last event %v", last.Kind)
+	}
+	saved, _ := json.Marshal(run)
+	var back agent.Run
+	if err := json.Unmarshal(saved, &back); err != nil {
+		t.Fatal(err)
+	}
+	for ev, err := range newAgent().Resume(context.Background(), &back, agent.Answer{CallID: "toolu_w", Approve: true}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = ev
+	}
+	if b, _ := os.ReadFile(f); string(b) != "note" || last.Kind != agent.EventReplyEnd || last.Text != "Written." {
+		t.Errorf("file %q, last %+v", b, last)
+	}
+	msgs, _ := json.Marshal(srv.bodies[1]["messages"])
+	if !strings.Contains(string(msgs), `"tool_use_id":"toolu_w"`) {
+		t.Errorf("the resumed request lacks the tool result: %s", msgs)
+	}
+}
