@@ -340,3 +340,21 @@ func TestBatchAsksOnceForCoveredCalls(t *testing.T) {
 		})
 	}
 }
+
+// The user may edit a call's input when approving it; the edited input is
+// validated and runs.
+func TestResumeWithEditedInput(t *testing.T) {
+	root := t.TempDir()
+	f := filepath.Join(root, "e.txt")
+	m := &scripted{steps: []func(*agent.Request) []agent.ModelEvent{
+		calls(agent.ToolCall{ID: "w", Name: "Write", Input: input(map[string]any{"file_path": f, "content": "model's"})}),
+		say("ok"),
+	}}
+	a := newAgent(t, root, m)
+	run := agent.NewRun(nil)
+	collect(t, a.Run(context.Background(), run, "write"))
+	collect(t, a.Resume(context.Background(), run, agent.Answer{CallID: "w", Approve: true, Input: input(map[string]any{"file_path": f, "content": "user's"})}))
+	if b, _ := os.ReadFile(f); string(b) != "user's" {
+		t.Errorf("file: %q", b)
+	}
+}
