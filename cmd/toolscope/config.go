@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"iter"
 	"log/slog"
 	"maps"
 	"os"
@@ -25,8 +26,25 @@ import (
 // settings file, and toolscope's "groups". Other keys (env, hooks, ...)
 // are ignored.
 type config struct {
-	path       string
+	path string
+	// files are the settings files merged into this one, lowest
+	// precedence first (the Claude Code hierarchy, then --config); empty
+	// for a single file.
+	files []*config
+	// mcpFrom says where each merged server came from.
+	mcpFrom map[string]string
+	// claudeFile marks a file of Claude Code's hierarchy.
+	claudeFile bool
+	// hookEvents are the hook events the file configures (not run).
+	hookEvents []string
+
 	MCPServers map[string]serverConfig `json:"mcpServers"`
+	// AllowedTools is Claude Code's legacy list of allow rules.
+	AllowedTools []json.RawMessage `json:"allowedTools"`
+	// Which servers of the project's .mcp.json run (Claude Code's keys).
+	EnableAllProjectMcpServers *bool    `json:"enableAllProjectMcpServers"`
+	EnabledMcpjsonServers      []string `json:"enabledMcpjsonServers"`
+	DisabledMcpjsonServers     []string `json:"disabledMcpjsonServers"`
 	// Groups are tool groups the model switches on with reset_tools; a
 	// server joins one with its "group" key.
 	Groups map[string]groupConfig `json:"groups"`
@@ -87,9 +105,6 @@ func (c *config) skillSources(dirs []string, warn io.Writer) []tool.SkillSource 
 		return a
 	}}))
 	for _, d := range dirs {
-		if !filepath.IsAbs(d) && !strings.HasPrefix(d, "~") && c.path != "" {
-			d = filepath.Join(filepath.Dir(c.path), d)
-		}
 		out = append(out, skill.Local(d, &skill.Options{Logger: log}))
 	}
 	return out
@@ -136,7 +151,10 @@ func (c *config) mcpClients() ([]*mcp.Client, error) {
 		if sc.Disabled {
 			continue
 		}
-		where := fmt.Sprintf("--config %s: mcpServers.%s", c.path, name)
+		where := c.mcpFrom[name]
+		if where == "" {
+			where = fmt.Sprintf("--config %s: mcpServers.%s", c.path, name)
+		}
 		srv := mcp.ServerConfig{Command: sc.Command, Args: sc.Args, Env: sc.Env, Dir: sc.Cwd, URL: sc.URL, Headers: sc.Headers}
 		switch sc.Type {
 		case "", "stdio":
@@ -166,27 +184,6 @@ func (c *config) mcpClients() ([]*mcp.Client, error) {
 		out = append(out, cl)
 	}
 	return out, nil
-}
-
-// loadConfig reads the --config file. Every failure is a usage error naming
-// the file and, for a value of the wrong type, the field.
-func loadConfig(path string) (*config, error) {
-	c := &config{path: path}
-	if path == "" {
-		return c, nil
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, usageErr("--config %s: cannot read it: %v", path, pathErr(err))
-	}
-	if err := tool.DecodeInput(b, c); err != nil {
-		var ie *tool.InputError
-		if errors.As(err, &ie) && slices.Contains([]string{"permissions.allow", "permissions.deny", "permissions.ask"}, ie.Field) {
-			ie.Want = `an array of rules such as ["Bash(git log:*)", "Read(src/**)"]`
-		}
-		return nil, usageErr("--config %s: %s", path, describe(err))
-	}
-	return c, nil
 }
 
 // pathErr is the reason of a file system error, without the path the
@@ -259,15 +256,24 @@ type ruleSet struct {
 // one of Claude Code's gets a warning with the nearest name.
 func (c *config) context(base *permission.Context, f *common, known []string, warn io.Writer) (*permission.Context, error) {
 	pc := base.Clone()
-	for _, m := range []struct{ key, val string }{{"defaultMode", c.Permissions.DefaultMode}, {"mode", c.Permissions.Mode}} {
-		if m.val == "" {
-			continue
+	files := c.files
+	if len(files) == 0 {
+		files = []*config{c}
+	}
+	for _, fc := range files {
+		for _, m := range []struct{ key, val string }{{"defaultMode", fc.Permissions.DefaultMode}, {"mode", fc.Permissions.Mode}} {
+			if m.val == "" {
+				continue
+			}
+			mode, err := parseMode(m.val)
+			if err != nil {
+				// Claude Code has modes toolscope does not ("auto"): the
+				// file still loads, in the mode it would have without it.
+				fmt.Fprintf(warn, "toolscope: warning: %s: permissions.%s: %v; ignored\n", fc.label(), m.key, err)
+				continue
+			}
+			pc.Mode = mode
 		}
-		mode, err := parseMode(m.val)
-		if err != nil {
-			return nil, usageErr("--config %s: permissions.%s: %v", c.path, m.key, err)
-		}
-		pc.Mode = mode
 	}
 	if f.mode != "" {
 		m, err := parseMode(f.mode)
@@ -276,8 +282,10 @@ func (c *config) context(base *permission.Context, f *common, known []string, wa
 		}
 		pc.Mode = m
 	}
-	pc.WorkingDirs = append(pc.WorkingDirs, c.Permissions.AdditionalDirectories...)
-	pc.WorkingDirs = append(pc.WorkingDirs, c.Permissions.WorkingDirectories...)
+	for _, fc := range files {
+		pc.WorkingDirs = append(pc.WorkingDirs, fc.Permissions.AdditionalDirectories...)
+		pc.WorkingDirs = append(pc.WorkingDirs, fc.Permissions.WorkingDirectories...)
+	}
 	strs := func(l []string) []json.RawMessage {
 		var out []json.RawMessage
 		for _, s := range l {
@@ -286,15 +294,20 @@ func (c *config) context(base *permission.Context, f *common, known []string, wa
 		}
 		return out
 	}
-	cfg := "--config " + c.path + ": permissions."
-	for _, set := range []ruleSet{
-		{cfg + "allow", c.Permissions.Allow, permission.Allow, "config", false},
-		{cfg + "deny", c.Permissions.Deny, permission.Deny, "config", false},
-		{cfg + "ask", c.Permissions.Ask, permission.Ask, "config", false},
+	var sets []ruleSet
+	for _, fc := range files {
+		l := fc.label()
+		sets = append(sets,
+			ruleSet{l + ": permissions.allow", fc.Permissions.Allow, permission.Allow, l, false},
+			ruleSet{l + ": allowedTools", fc.AllowedTools, permission.Allow, l, false},
+			ruleSet{l + ": permissions.deny", fc.Permissions.Deny, permission.Deny, l, false},
+			ruleSet{l + ": permissions.ask", fc.Permissions.Ask, permission.Ask, l, false})
+	}
+	for _, set := range append(sets, []ruleSet{
 		{"--allow", strs(f.allow), permission.Allow, "cli", true},
 		{"--deny", strs(f.deny), permission.Deny, "cli", true},
 		{"--ask", strs(f.ask), permission.Ask, "cli", true},
-	} {
+	}...) {
 		for i, raw := range set.raw {
 			where := fmt.Sprintf("%s[%d]", set.where, i)
 			if set.strict {
@@ -316,7 +329,10 @@ func (c *config) context(base *permission.Context, f *common, known []string, wa
 			if msg := unknownTool(r.Tool, known); msg != "" {
 				fmt.Fprintf(warn, "toolscope: warning: %s: rule %q: %s\n", where, s, msg)
 			}
-			r.Behavior, r.Source = set.b, set.source
+			r.Behavior, r.Source = set.b, where
+			if set.strict {
+				r.Source = "cli"
+			}
 			pc.AddRule(r)
 		}
 	}
@@ -336,3 +352,173 @@ func unknownTool(name string, known []string) string {
 	}
 	return msg
 }
+
+// label names a settings file in messages: "--config PATH" for the one
+// given on the command line, the path itself for the others.
+func (c *config) label() string {
+	if c.claudeFile {
+		return c.path
+	}
+	return "--config " + c.path
+}
+
+// readSettings reads one settings file, in JSON with comments and trailing
+// commas as Claude Code accepts them. A missing file is nil, nil unless it
+// must exist.
+func readSettings(path string, claudeFile, mustExist bool) (*config, error) {
+	c := &config{path: path, claudeFile: claudeFile}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) && !mustExist {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, usageErr("%s: cannot read it: %v", c.label(), pathErr(err))
+	}
+	if err := tool.DecodeInput(stripJSONC(b), c); err != nil {
+		var ie *tool.InputError
+		if errors.As(err, &ie) && slices.Contains([]string{"permissions.allow", "permissions.deny", "permissions.ask", "allowedTools"}, ie.Field) {
+			ie.Want = `an array of rules such as ["Bash(git log:*)", "Read(src/**)"]`
+		}
+		return nil, usageErr("%s: %s", c.label(), describe(err))
+	}
+	// Hooks are not run yet: say so, loudly, rather than let a safety gate
+	// (a PreToolUse hook that blocks something) silently do nothing.
+	var raw struct {
+		Hooks map[string]json.RawMessage `json:"hooks"`
+	}
+	if json.Unmarshal(stripJSONC(b), &raw) == nil && len(raw.Hooks) > 0 {
+		c.hookEvents = slices.Sorted(maps.Keys(raw.Hooks))
+	}
+	// Skill directories are relative to the file that names them.
+	dir := filepath.Dir(path)
+	abs := func(ds []string) []string {
+		out := slices.Clone(ds)
+		for i, d := range out {
+			if !filepath.IsAbs(d) && !strings.HasPrefix(d, "~") {
+				out[i] = filepath.Join(dir, d)
+			}
+		}
+		return out
+	}
+	c.Skills = abs(c.Skills)
+	for name, g := range c.Groups {
+		g.Skills = abs(g.Skills)
+		c.Groups[name] = g
+	}
+	return c, nil
+}
+
+// loadSettings reads the settings of a command: Claude Code's hierarchy
+// for the project at root (unless claude is false) — the user's
+// ~/.claude/settings.json, the project's .claude/settings.json and
+// .claude/settings.local.json, and the servers of its .mcp.json — then the
+// --config file, each over the ones before. Rules of every file apply; the
+// last file that sets a mode wins.
+func loadSettings(root, configPath string, claude bool, warn io.Writer) (*config, error) {
+	var files []*config
+	add := func(path string, claudeFile, mustExist bool) error {
+		c, err := readSettings(path, claudeFile, mustExist)
+		if c != nil {
+			files = append(files, c)
+		}
+		return err
+	}
+	if claude {
+		if home, err := os.UserHomeDir(); err == nil {
+			if err := add(filepath.Join(home, ".claude", "settings.json"), true, false); err != nil {
+				return nil, err
+			}
+		}
+		for _, f := range []string{"settings.json", "settings.local.json"} {
+			if err := add(filepath.Join(root, ".claude", f), true, false); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if configPath != "" {
+		if err := add(configPath, false, true); err != nil {
+			return nil, err
+		}
+	}
+	m := &config{path: configPath, files: files, MCPServers: map[string]serverConfig{}, Groups: map[string]groupConfig{}, mcpFrom: map[string]string{}}
+	if len(files) > 0 {
+		m.path = files[len(files)-1].path
+	}
+	for _, f := range files {
+		if len(f.hookEvents) > 0 {
+			fmt.Fprintf(warn, "toolscope: warning: %s: hooks (%s) are not run by toolscope: a check they make (a PreToolUse gate, say) does not happen here; the permission rules still apply\n", f.label(), strings.Join(f.hookEvents, ", "))
+		}
+		for name, sc := range f.MCPServers {
+			m.MCPServers[name] = sc
+			m.mcpFrom[name] = f.label() + ": mcpServers." + name
+		}
+		for name, g := range f.Groups {
+			m.Groups[name] = g
+		}
+		m.Skills = append(m.Skills, f.Skills...)
+	}
+	if claude {
+		if err := m.addProjectServers(root, warn); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// addProjectServers adds the servers of the project's .mcp.json that the
+// settings enable. Only the user's own files say which: ~/.claude/settings.json,
+// .claude/settings.local.json (not committed) and --config. The committed
+// .claude/settings.json cannot enable the servers of the repository it
+// comes with: a cloned project would otherwise start programs of its
+// choosing.
+func (m *config) addProjectServers(root string, warn io.Writer) error {
+	path := filepath.Join(root, ".mcp.json")
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return usageErr("%s: cannot read it: %v", path, pathErr(err))
+	}
+	var mj struct {
+		MCPServers map[string]serverConfig `json:"mcpServers"`
+	}
+	if err := tool.DecodeInput(stripJSONC(b), &mj); err != nil {
+		return usageErr("%s: %s", path, describe(err))
+	}
+	all := false
+	var enabled, disabled []string
+	for _, f := range m.files {
+		if f.claudeFile && f.path == filepath.Join(root, ".claude", "settings.json") {
+			continue
+		}
+		if f.EnableAllProjectMcpServers != nil {
+			all = *f.EnableAllProjectMcpServers
+		}
+		enabled = append(enabled, f.EnabledMcpjsonServers...)
+		disabled = append(disabled, f.DisabledMcpjsonServers...)
+	}
+	var waiting []string
+	for _, name := range slices.Sorted(maps.Keys(mj.MCPServers)) {
+		switch {
+		case slices.Contains(disabled, name):
+		case all || slices.Contains(enabled, name):
+			if _, set := m.MCPServers[name]; !set {
+				m.MCPServers[name] = mj.MCPServers[name]
+				m.mcpFrom[name] = path + ": mcpServers." + name
+			}
+		default:
+			waiting = append(waiting, name)
+		}
+	}
+	if len(waiting) > 0 {
+		fmt.Fprintf(warn, "toolscope: warning: %s: the project's MCP servers %s are not enabled; enable them in ~/.claude/settings.json or .claude/settings.local.json with \"enabledMcpjsonServers\" (or \"enableAllProjectMcpServers\": true)\n", path, strings.Join(waiting, ", "))
+	}
+	return nil
+}
+
+// readRaw reads a settings file again, for the keys it holds.
+func readRaw(path string) ([]byte, error) { return os.ReadFile(path) }
+
+// mapKeys returns the keys of m.
+func mapKeys[V any](m map[string]V) iter.Seq[string] { return maps.Keys(m) }

@@ -29,6 +29,7 @@ type common struct {
 	deny       listFlag
 	ask        listFlag
 	statePath  string
+	noClaude   bool
 	// args are the arguments that are not flags, in order; dashdash
 	// reports that "--" ended the flags.
 	args     []string
@@ -43,6 +44,7 @@ func newFlags(name string, stdout io.Writer, withRules bool) *common {
 	c.fs.SetOutput(io.Discard) // errors are reported by parse, help by run
 	c.fs.StringVar(&c.configPath, "config", "", "JSON config file: \"permissions\" as Claude Code writes them")
 	c.fs.StringVar(&c.cwd, "cwd", "", "project root (default: the current directory)")
+	c.fs.BoolVar(&c.noClaude, "no-claude-settings", false, "do not read Claude Code's settings (~/.claude/settings.json, .claude/settings.json, .claude/settings.local.json, .mcp.json)")
 	c.fs.StringVar(&c.statePath, "state", "", "agent state file (read cache, shell directory, rules added with \"always\")")
 	if withRules {
 		c.fs.StringVar(&c.mode, "mode", "", "permission mode: default, accept_edits, explore, bypass, dont_ask")

@@ -130,11 +130,11 @@ func decidingRule(reason string, rules []permission.Rule, c *common) (string, bo
 		if r.Tool != want.Tool || r.Content != want.Content {
 			continue
 		}
-		switch r.Source {
-		case "cli":
+		switch {
+		case r.Source == "cli":
 			return text + " (given with --" + string(r.Behavior) + ")", true
-		case "config":
-			return text + " (from --config " + c.configPath + ")", true
+		case strings.Contains(r.Source, ": "): // a settings file and its key
+			return text + " (from " + r.Source + ")", true
 		}
 		return text + " (saved in --state " + c.statePath + ")", true
 	}

@@ -100,6 +100,7 @@ const usage = `usage:
   toolscope serve [--http ADDR [--stateless]] [--mode M] [--allow R]... [--deny R]... [--ask R]...
   toolscope run [--model openai:M|anthropic:M] [--state FILE] [--mode M] [--allow R]... 'PROMPT'
   toolscope run --resume FILE (--approve ID [--always] | --deny ID)...
+  toolscope config [--json] (the effective settings, with the origin of every rule and server)
   toolscope chat [--model openai:M|anthropic:M] [--state FILE] [--mode M] [--allow R]...
   toolscope version
 Every command takes --config FILE, --cwd DIR and --state FILE. Flags may follow the
@@ -125,6 +126,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runServe(ctx, args[1:], stdin, stdout, stderr)
 	case "run":
 		return runRun(ctx, args[1:], stdin, stdout, stderr)
+	case "config":
+		return runConfig(ctx, args[1:], stdout, stderr)
 	case "chat":
 		return runChat(ctx, args[1:], stdin, stdout, stderr)
 	case "version", "--version":
@@ -191,7 +194,7 @@ func (c *common) setup(ctx context.Context, warn io.Writer, save bool) (*setup, 
 		return nil, usageErr("--cwd %s: not a directory", s.root)
 	}
 	s.root = abs
-	if s.cfg, err = loadConfig(c.configPath); err != nil {
+	if s.cfg, err = loadSettings(s.root, c.configPath, !c.noClaude, warn); err != nil {
 		return nil, err
 	}
 	clients, err := s.cfg.mcpClients()
@@ -215,7 +218,7 @@ func (c *common) setup(ctx context.Context, warn io.Writer, save bool) (*setup, 
 	}
 	builtins := builtin.All(&builtin.Options{Root: s.root})
 	if s.tk, err = tool.NewToolkit(&tool.ToolkitOptions{Tools: builtins, Sources: basic, Skills: s.cfg.skillSources(s.cfg.Skills, warn), Groups: groups, Asker: c.asker}); err != nil {
-		return nil, usageErr("--config %s: %v", s.cfg.path, err)
+		return nil, usageErr("settings: %v", err)
 	}
 	if s.st, err = loadState(c.statePath); err != nil {
 		return nil, err

@@ -98,6 +98,20 @@ func TestMCPConfigExitCodes(t *testing.T) {
 	}
 }
 
+// A mode toolscope does not know ("auto" in some projects' settings) is a
+// warning, and the file's rules still apply, in the mode it would have
+// without it.
+func TestUnknownModeWarns(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "cfg.json")
+	os.WriteFile(cfg, []byte(`{"permissions": {"defaultMode": "auto", "deny": ["Bash(rm:*)"]}}`), 0o644)
+	var out, errb bytes.Buffer
+	code := exitCode(run(context.Background(), []string{"check", "--cwd", dir, "--config", cfg, "--", "rm x"}, strings.NewReader(""), &out, &errb), &errb)
+	if code != 0 || !strings.Contains(errb.String(), `permissions.defaultMode: unknown permission mode "auto"`) || !strings.Contains(errb.String(), "ignored") || !strings.Contains(out.String(), `"behavior":"deny"`) {
+		t.Errorf("exit %d; stdout %s; stderr %s", code, out.String(), errb.String())
+	}
+}
+
 func TestPrompt(t *testing.T) {
 	d := &permission.Decision{Message: "Permission required for Bash", Reason: "Mode: default",
 		Suggestions: []permission.Rule{{Tool: "Bash", Content: "git push:*", Behavior: permission.Allow}}}
@@ -181,7 +195,6 @@ func TestSameErrorSameExitCode(t *testing.T) {
 	settings := write("settings.json", `{"permissions":{"allow":["Bash(ls)"]},"env":{}}`)
 	badJSON := write("bad.json", `{"permissions":`)
 	badType := write("type.json", `{"permissions":{"deny":"Bash"}}`)
-	badMode := write("mode.json", `{"permissions":{"defaultMode":"yolo"}}`)
 	touch := `{"command":"touch ran"}`
 	for _, tt := range []struct {
 		name        string
@@ -201,7 +214,6 @@ func TestSameErrorSameExitCode(t *testing.T) {
 		{"--config missing", []string{"--config", filepath.Join(dir, "nope.json"), "--", "touch ran"}, []string{"--config", filepath.Join(dir, "nope.json"), "Bash", touch}, "", "cannot read it: no such file or directory"},
 		{"--config not JSON", []string{"--config", badJSON, "--", "touch ran"}, []string{"--config", badJSON, "Bash", touch}, "", "not valid JSON: unexpected end of JSON input"},
 		{"--config of the wrong type", []string{"--config", badType, "--", "touch ran"}, []string{"--config", badType, "Bash", touch}, "", `field "permissions.deny" must be an array of rules`},
-		{"--config with a bad mode", []string{"--config", badMode, "--", "touch ran"}, []string{"--config", badMode, "Bash", touch}, "", `permissions.defaultMode: unknown permission mode "yolo"`},
 		{"--state not a state", []string{"--state", settings, "--", "touch ran"}, []string{"--state", settings, "Bash", touch}, "", "is not a toolscope state file"},
 		{"--state a directory", []string{"--state", dir, "--", "touch ran"}, []string{"--state", dir, "Bash", touch}, "", "is a directory"},
 		{"unknown flag", []string{"--frob", "--", "touch ran"}, []string{"--frob", "Bash", touch}, "", "unknown flag --frob"},

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/toolscope/toolscope/permission"
+)
+
+// configOutput is what `toolscope config --json` prints.
+type configOutput struct {
+	Files       []string       `json:"files"`
+	Mode        string         `json:"mode"`
+	WorkingDirs []string       `json:"working_dirs"`
+	Rules       []configRule   `json:"rules"`
+	MCPServers  []configServer `json:"mcp_servers"`
+	Ignored     []string       `json:"ignored_keys"`
+	Warnings    []string       `json:"warnings"`
+}
+
+type configRule struct {
+	Behavior permission.Behavior `json:"behavior"`
+	Rule     string              `json:"rule"`
+	Origin   string              `json:"origin"`
+}
+
+type configServer struct {
+	Name   string `json:"name"`
+	Origin string `json:"origin"`
+}
+
+// knownKeys are the top-level keys toolscope uses; the others are listed
+// as ignored.
+var knownKeys = []string{"permissions", "mcpServers", "allowedTools", "enableAllProjectMcpServers",
+	"enabledMcpjsonServers", "disabledMcpjsonServers", "groups", "skills"}
+
+// runConfig is `toolscope config`: the effective settings, with where
+// every rule and server comes from, like git config --show-origin.
+func runConfig(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c := newFlags("config", stdout, true)
+	asJSON := c.fs.Bool("json", false, "print JSON")
+	if err := c.parse(args); err != nil {
+		return err
+	}
+	if len(c.args) > 0 {
+		return usageErr("config takes no arguments, got %q", c.args[0])
+	}
+	var warn bytes.Buffer
+	s, err := c.setup(ctx, &warn, false)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	out := configOutput{Mode: string(s.effective.Mode), WorkingDirs: append([]string{s.root}, s.effective.WorkingDirs...),
+		Files: []string{}, Rules: []configRule{}, MCPServers: []configServer{}, Ignored: []string{}, Warnings: []string{}}
+	for _, f := range s.cfg.files {
+		out.Files = append(out.Files, f.label())
+		var raw map[string]json.RawMessage
+		if b, err := readRaw(f.path); err == nil && json.Unmarshal(stripJSONC(b), &raw) == nil {
+			for k := range raw {
+				if !slices.Contains(knownKeys, k) {
+					out.Ignored = append(out.Ignored, f.label()+": "+k)
+				}
+			}
+		}
+	}
+	slices.Sort(out.Ignored)
+	for _, l := range []struct {
+		b     permission.Behavior
+		rules []permission.Rule
+	}{{permission.Deny, s.effective.Deny}, {permission.Ask, s.effective.Ask}, {permission.Allow, s.effective.Allow}} {
+		for _, r := range l.rules {
+			origin := r.Source
+			switch origin {
+			case "cli":
+				origin = "--" + string(l.b)
+			case "":
+				origin = "--state " + c.statePath
+			}
+			out.Rules = append(out.Rules, configRule{Behavior: l.b, Rule: r.String(), Origin: origin})
+		}
+	}
+	for _, name := range slices.Sorted(mapKeys(s.cfg.MCPServers)) {
+		if s.cfg.MCPServers[name].Disabled {
+			continue
+		}
+		out.MCPServers = append(out.MCPServers, configServer{Name: name, Origin: s.cfg.mcpFrom[name]})
+	}
+	for _, l := range strings.Split(strings.TrimSpace(warn.String()), "\n") {
+		if l != "" {
+			out.Warnings = append(out.Warnings, strings.TrimPrefix(l, "toolscope: warning: "))
+		}
+	}
+	if *asJSON {
+		b, _ := json.MarshalIndent(out, "", "  ")
+		fmt.Fprintln(stdout, string(b))
+		return nil
+	}
+	fmt.Fprintf(stdout, "mode\t%s\n", out.Mode)
+	for _, f := range out.Files {
+		fmt.Fprintf(stdout, "file\t%s\n", f)
+	}
+	for _, d := range out.WorkingDirs {
+		fmt.Fprintf(stdout, "dir\t%s\n", d)
+	}
+	for _, r := range out.Rules {
+		fmt.Fprintf(stdout, "%s\t%s\t%s\n", r.Behavior, r.Rule, r.Origin)
+	}
+	for _, sv := range out.MCPServers {
+		fmt.Fprintf(stdout, "mcp\t%s\t%s\n", sv.Name, sv.Origin)
+	}
+	for _, k := range out.Ignored {
+		fmt.Fprintf(stdout, "ignored\t%s\n", k)
+	}
+	for _, w := range out.Warnings {
+		fmt.Fprintf(stdout, "warning\t%s\n", w)
+	}
+	return nil
+}
