@@ -35,7 +35,9 @@ type config struct {
 	mcpFrom map[string]string
 	// claudeFile marks a file of Claude Code's hierarchy.
 	claudeFile bool
-	// hookEvents are the hook events the file configures (not run).
+	// hooks are the file's PreToolUse and PostToolUse hooks; hookEvents
+	// the other events it configures, which are not run.
+	hooks      []hook
 	hookEvents []string
 
 	MCPServers map[string]serverConfig `json:"mcpServers"`
@@ -387,7 +389,12 @@ func readSettings(path string, claudeFile, mustExist bool) (*config, error) {
 		Hooks map[string]json.RawMessage `json:"hooks"`
 	}
 	if json.Unmarshal(stripJSONC(b), &raw) == nil && len(raw.Hooks) > 0 {
-		c.hookEvents = slices.Sorted(maps.Keys(raw.Hooks))
+		var other []string
+		if c.hooks, other, err = parseHooks(raw.Hooks, c.label()); err != nil {
+			return nil, usageErr("%v", err)
+		}
+		slices.Sort(other)
+		c.hookEvents = other
 	}
 	// Skill directories are relative to the file that names them.
 	dir := filepath.Dir(path)
@@ -446,8 +453,9 @@ func loadSettings(root, configPath string, claude bool, warn io.Writer) (*config
 	}
 	for _, f := range files {
 		if len(f.hookEvents) > 0 {
-			fmt.Fprintf(warn, "toolscope: warning: %s: hooks (%s) are not run by toolscope: a check they make (a PreToolUse gate, say) does not happen here; the permission rules still apply\n", f.label(), strings.Join(f.hookEvents, ", "))
+			fmt.Fprintf(warn, "toolscope: warning: %s: hooks of %s are not run by toolscope (only PreToolUse and PostToolUse are)\n", f.label(), strings.Join(f.hookEvents, ", "))
 		}
+		m.hooks = append(m.hooks, f.hooks...)
 		for name, sc := range f.MCPServers {
 			m.MCPServers[name] = sc
 			m.mcpFrom[name] = f.label() + ": mcpServers." + name

@@ -217,7 +217,13 @@ func (c *common) setup(ctx context.Context, warn io.Writer, save bool) (*setup, 
 		return nil, err
 	}
 	builtins := builtin.All(&builtin.Options{Root: s.root})
-	if s.tk, err = tool.NewToolkit(&tool.ToolkitOptions{Tools: builtins, Sources: basic, Skills: s.cfg.skillSources(s.cfg.Skills, warn), Groups: groups, Asker: c.asker}); err != nil {
+	opts := &tool.ToolkitOptions{Tools: builtins, Sources: basic, Skills: s.cfg.skillSources(s.cfg.Skills, warn), Groups: groups, Asker: c.asker}
+	if len(s.cfg.hooks) > 0 {
+		hs := &hooks{list: s.cfg.hooks, root: s.root, session: fmt.Sprintf("toolscope-%d", os.Getpid()), warn: warn}
+		opts.PermissionHook = hs.permissionHook
+		opts.Middleware = []tool.Middleware{hs.postToolUse}
+	}
+	if s.tk, err = tool.NewToolkit(opts); err != nil {
 		return nil, usageErr("settings: %v", err)
 	}
 	if s.st, err = loadState(c.statePath); err != nil {
@@ -415,7 +421,9 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	call := &tool.Call{ID: "cli", Name: name, Input: json.RawMessage(input), State: s.st}
 	// A call that cannot run as given is a usage error, as in check; the
 	// state file is not touched.
-	if _, err := s.tk.Check(ctx, call); err != nil {
+	// The check only finds calls that cannot run: the hooks run once, at
+	// the call.
+	if _, err := s.tk.Check(context.WithValue(ctx, noHooksKey{}, true), call); err != nil {
 		return s.invalidCall(name, err)
 	}
 	var added []permission.Rule

@@ -1,0 +1,279 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/tool"
+)
+
+// hookConfig is one entry of a settings file's hooks.EVENT list, as Claude
+// Code writes it.
+type hookConfig struct {
+	Matcher string `json:"matcher"`
+	Hooks   []struct {
+		Type    string  `json:"type"`
+		Command string  `json:"command"`
+		Timeout float64 `json:"timeout"` // seconds; 0 means 60
+	} `json:"hooks"`
+}
+
+// hook is one command hook, with where it was configured.
+type hook struct {
+	event   string
+	matcher *regexp.Regexp // nil: every tool
+	command string
+	timeout time.Duration
+	origin  string
+}
+
+// hooks are the command hooks of the settings, run as Claude Code runs
+// them: PreToolUse before a call is judged, PostToolUse after it ran.
+type hooks struct {
+	list    []hook
+	root    string
+	session string
+	warn    io.Writer
+}
+
+// parseHooks reads the PreToolUse and PostToolUse hooks of a file's raw
+// "hooks" object. Hooks of other events are left out (the caller warns).
+func parseHooks(raw map[string]json.RawMessage, origin string) ([]hook, []string, error) {
+	var out []hook
+	var other []string
+	for event, v := range raw {
+		if event != "PreToolUse" && event != "PostToolUse" {
+			other = append(other, event)
+			continue
+		}
+		var entries []hookConfig
+		if err := json.Unmarshal(v, &entries); err != nil {
+			return nil, nil, fmt.Errorf("%s: hooks.%s: %v", origin, event, err)
+		}
+		for i, e := range entries {
+			var re *regexp.Regexp
+			if m := e.Matcher; m != "" && m != "*" {
+				var err error
+				if re, err = regexp.Compile("^(?:" + m + ")$"); err != nil {
+					return nil, nil, fmt.Errorf("%s: hooks.%s[%d].matcher %q: %v", origin, event, i, m, err)
+				}
+			}
+			for j, h := range e.Hooks {
+				if h.Type != "command" || strings.TrimSpace(h.Command) == "" {
+					return nil, nil, fmt.Errorf("%s: hooks.%s[%d].hooks[%d]: only hooks of type \"command\" with a command run here", origin, event, i, j)
+				}
+				t := time.Duration(h.Timeout * float64(time.Second))
+				if t <= 0 {
+					t = 60 * time.Second
+				}
+				out = append(out, hook{event: event, matcher: re, command: h.Command, timeout: t,
+					origin: fmt.Sprintf("%s: hooks.%s[%d].hooks[%d]", origin, event, i, j)})
+			}
+		}
+	}
+	return out, other, nil
+}
+
+// hookResult is what a hook run said.
+type hookResult struct {
+	code   int // exit status; -1 when it could not run or timed out
+	stdout []byte
+	stderr string
+	err    error
+}
+
+// run runs h with the event on its standard input, in the project, with
+// CLAUDE_PROJECT_DIR set, in its own process group (killed on timeout).
+func (hs *hooks) run(ctx context.Context, h hook, event map[string]any) hookResult {
+	ctx, cancel := context.WithTimeout(ctx, h.timeout)
+	defer cancel()
+	in, _ := json.Marshal(event)
+	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", h.command)
+	cmd.Dir = hs.root
+	cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+hs.root)
+	cmd.Stdin = bytes.NewReader(in)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second
+	err := cmd.Run()
+	r := hookResult{stdout: out.Bytes(), stderr: strings.TrimSpace(errb.String())}
+	var ee *exec.ExitError
+	switch {
+	case ctx.Err() == context.DeadlineExceeded:
+		r.code, r.err = -1, fmt.Errorf("timed out after %v", h.timeout)
+	case errors.As(err, &ee):
+		r.code = ee.ExitCode()
+	case err != nil:
+		r.code, r.err = -1, err
+	}
+	return r
+}
+
+func (hs *hooks) matching(event, toolName string) []hook {
+	var out []hook
+	for _, h := range hs.list {
+		if h.event == event && (h.matcher == nil || h.matcher.MatchString(toolName)) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+type noHooksKey struct{}
+
+// permissionHook runs the PreToolUse hooks of a call: exit 2, or a JSON
+// permissionDecision "deny", denies it (the hook's words go to the model);
+// "ask" asks even when the engine would allow; "allow" allows it, but a
+// deny rule still wins (the Toolkit sees to that); an updatedInput
+// replaces the input. Any other exit status is reported and changes
+// nothing.
+func (hs *hooks) permissionHook(ctx context.Context, call *tool.Call, engine func() (permission.Decision, error)) (permission.Decision, error) {
+	list := hs.matching("PreToolUse", call.Name)
+	if len(list) == 0 || ctx.Value(noHooksKey{}) != nil {
+		return engine()
+	}
+	var input any
+	json.Unmarshal(call.Input, &input)
+	event := map[string]any{"session_id": hs.session, "cwd": hs.root, "hook_event_name": "PreToolUse", "tool_name": call.Name, "tool_input": input}
+	var ask, allow *permission.Decision
+	var updated json.RawMessage
+	for _, h := range list {
+		r := hs.run(ctx, h, event)
+		switch {
+		case r.code == 2:
+			msg := r.stderr
+			if msg == "" {
+				msg = "blocked by a hook"
+			}
+			return permission.Decision{Behavior: permission.Deny, Message: msg, Reason: "PreToolUse hook " + h.origin}, nil
+		case r.code != 0:
+			fmt.Fprintf(hs.warn, "toolscope: warning: PreToolUse hook %s failed (%s): %s; the call goes on\n", h.origin, hookFailure(r), r.stderr)
+			continue
+		}
+		var out struct {
+			Decision string `json:"decision"` // older form: "block" or "approve"
+			Reason   string `json:"reason"`
+			Specific struct {
+				PermissionDecision       string          `json:"permissionDecision"`
+				PermissionDecisionReason string          `json:"permissionDecisionReason"`
+				UpdatedInput             json.RawMessage `json:"updatedInput"`
+			} `json:"hookSpecificOutput"`
+		}
+		if len(bytes.TrimSpace(r.stdout)) == 0 || json.Unmarshal(r.stdout, &out) != nil {
+			continue
+		}
+		why := out.Specific.PermissionDecisionReason
+		if why == "" {
+			why = out.Reason
+		}
+		switch {
+		case out.Specific.PermissionDecision == "deny" || out.Decision == "block":
+			if why == "" {
+				why = "denied by a hook"
+			}
+			return permission.Decision{Behavior: permission.Deny, Message: why, Reason: "PreToolUse hook " + h.origin}, nil
+		case out.Specific.PermissionDecision == "ask":
+			ask = &permission.Decision{Behavior: permission.Ask, Message: cmpOr(why, "A hook asks for approval of this call"), Reason: "PreToolUse hook " + h.origin}
+		case out.Specific.PermissionDecision == "allow" || out.Decision == "approve":
+			allow = &permission.Decision{Behavior: permission.Allow, Message: cmpOr(why, "Allowed by a hook"), Reason: "PreToolUse hook " + h.origin}
+		}
+		if len(out.Specific.UpdatedInput) > 0 {
+			updated = out.Specific.UpdatedInput
+		}
+	}
+	var d permission.Decision
+	var err error
+	switch {
+	case ask != nil:
+		d = *ask
+		if e, eerr := engine(); eerr == nil && e.Behavior == permission.Deny {
+			d = e // a deny of the engine stands
+		} else if eerr == nil {
+			d.Suggestions = e.Suggestions
+		}
+	case allow != nil:
+		d = *allow
+	default:
+		d, err = engine()
+	}
+	if len(updated) > 0 && err == nil {
+		d.UpdatedInput = updated
+	}
+	return d, err
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func hookFailure(r hookResult) string {
+	if r.err != nil {
+		return r.err.Error()
+	}
+	return fmt.Sprintf("exit status %d", r.code)
+}
+
+// postToolUse is a middleware that runs the PostToolUse hooks of a call
+// once it ran, with its result: exit 2, or a JSON "decision": "block",
+// gives the hook's words to the model after the result.
+func (hs *hooks) postToolUse(next tool.Handler) tool.Handler {
+	return tool.HandlerFunc(func(ctx context.Context, c *tool.Call) iter.Seq2[*tool.Chunk, error] {
+		list := hs.matching("PostToolUse", c.Name)
+		if len(list) == 0 {
+			return next.Handle(ctx, c)
+		}
+		return func(yield func(*tool.Chunk, error) bool) {
+			res := &tool.Result{ID: c.ID, Name: c.Name, Input: c.Input}
+			for ch, err := range next.Handle(ctx, c) {
+				if ch != nil {
+					res.Append(ch)
+				}
+				if !yield(ch, err) || err != nil {
+					return
+				}
+			}
+			res.Finish()
+			if res.Status != tool.StatusSuccess && res.Status != tool.StatusError {
+				return // it did not run
+			}
+			var input any
+			json.Unmarshal(c.Input, &input)
+			event := map[string]any{"session_id": hs.session, "cwd": hs.root, "hook_event_name": "PostToolUse", "tool_name": c.Name,
+				"tool_input": input, "tool_response": map[string]any{"status": res.Status, "text": res.Text()}}
+			for _, h := range list {
+				r := hs.run(ctx, h, event)
+				var out struct {
+					Decision string `json:"decision"`
+					Reason   string `json:"reason"`
+				}
+				json.Unmarshal(r.stdout, &out)
+				switch {
+				case r.code == 2 || r.code == 0 && out.Decision == "block":
+					msg := cmpOr(r.stderr, out.Reason)
+					if !yield(tool.Text("\n\nPostToolUse hook feedback: "+msg), nil) {
+						return
+					}
+				case r.code != 0:
+					fmt.Fprintf(hs.warn, "toolscope: warning: PostToolUse hook %s failed (%s): %s\n", h.origin, hookFailure(r), r.stderr)
+				}
+			}
+		}
+	})
+}
