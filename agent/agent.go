@@ -147,7 +147,18 @@ type Agent struct {
 	// are used up the model is asked once more, without tools, for its
 	// final answer.
 	MaxIters int
+	// PromptHook, when set, sees each user input before the model does
+	// (Claude Code's UserPromptSubmit): it returns the input to send,
+	// with any context it adds, or an error that refuses the input.
+	PromptHook func(ctx context.Context, input string) (string, error)
+	// StopHook, when set, is asked when the model answers without tools
+	// (Claude Code's Stop): a non-empty reason keeps the reply going, the
+	// reason given to the model as the next user message.
+	StopHook func(ctx context.Context, r *Run, answer string) (reason string)
 }
+
+// ErrPromptRefused wraps the error of a PromptHook that refused an input.
+var ErrPromptRefused = errors.New("agent: the prompt was refused")
 
 // ErrWaiting is returned by Run when the run waits on calls: answer them
 // with Resume first.
@@ -160,6 +171,14 @@ func (a *Agent) Run(ctx context.Context, r *Run, input string) iter.Seq2[Event, 
 		if len(r.Waiting) > 0 {
 			yield(Event{}, ErrWaiting)
 			return
+		}
+		if a.PromptHook != nil {
+			in, err := a.PromptHook(ctx, input)
+			if err != nil {
+				yield(Event{}, fmt.Errorf("%w: %w", ErrPromptRefused, err))
+				return
+			}
+			input = in
 		}
 		r.Messages = append(r.Messages, Message{Role: User, Text: input})
 		r.Iters = 0
@@ -319,6 +338,12 @@ func (a *Agent) loop(ctx context.Context, r *Run, yield func(Event, error) bool)
 		}
 		r.Messages = append(r.Messages, msg)
 		if len(msg.ToolCalls) == 0 {
+			if a.StopHook != nil && !final {
+				if why := a.StopHook(ctx, r, msg.Text); why != "" {
+					r.Messages = append(r.Messages, Message{Role: User, Text: why})
+					continue
+				}
+			}
 			yield(Event{Kind: EventReplyEnd, Text: msg.Text, Run: r}, nil)
 			return
 		}

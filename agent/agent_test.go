@@ -358,3 +358,45 @@ func TestResumeWithEditedInput(t *testing.T) {
 		t.Errorf("file: %q", b)
 	}
 }
+
+// A prompt hook adds context or refuses the input; a stop hook keeps the
+// reply going with its reason.
+func TestPromptAndStopHooks(t *testing.T) {
+	m := &scripted{steps: []func(*agent.Request) []agent.ModelEvent{
+		func(req *agent.Request) []agent.ModelEvent {
+			if got := req.Messages[0].Text; got != "fix it\n\n(context: branch main)" {
+				t.Errorf("the model got %q", got)
+			}
+			return []agent.ModelEvent{{Text: "Fixed."}}
+		},
+		func(req *agent.Request) []agent.ModelEvent {
+			if got := req.Messages[len(req.Messages)-1].Text; got != "Run the tests before you stop." {
+				t.Errorf("the model got %q", got)
+			}
+			return []agent.ModelEvent{{Text: "Tests pass."}}
+		},
+	}}
+	a := newAgent(t, t.TempDir(), m)
+	a.PromptHook = func(_ context.Context, in string) (string, error) {
+		if strings.Contains(in, "password") {
+			return "", errors.New("prompts may not hold passwords")
+		}
+		return in + "\n\n(context: branch main)", nil
+	}
+	stops := 0
+	a.StopHook = func(_ context.Context, _ *agent.Run, answer string) string {
+		stops++
+		if answer == "Fixed." {
+			return "Run the tests before you stop."
+		}
+		return ""
+	}
+	run := agent.NewRun(nil)
+	evs := collect(t, a.Run(context.Background(), run, "fix it"))
+	if len(evs[agent.EventReplyEnd]) != 1 || evs[agent.EventReplyEnd][0].Text != "Tests pass." || stops != 2 {
+		t.Errorf("events %v, %d stop checks", evs, stops)
+	}
+	if _, err := firstErr(a.Run(context.Background(), run, "my password is x")); !errors.Is(err, agent.ErrPromptRefused) {
+		t.Errorf("refused prompt: %v", err)
+	}
+}

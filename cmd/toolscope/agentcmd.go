@@ -101,7 +101,16 @@ func agentSetup(ctx context.Context, f agentFlags, r *agent.Run, stderr io.Write
 		return nil, nil, err
 	}
 	r.State.SetPermissions(pc)
-	return &agent.Agent{Model: m, Toolkit: s.tk, SystemPrompt: *f.system}, s, nil
+	a := &agent.Agent{Model: m, Toolkit: s.tk, SystemPrompt: *f.system}
+	if s.hooks != nil {
+		if len(s.hooks.matching("UserPromptSubmit", "")) > 0 {
+			a.PromptHook = s.hooks.promptHook
+		}
+		if len(s.hooks.matching("Stop", "")) > 0 {
+			a.StopHook = s.hooks.stopHook()
+		}
+	}
+	return a, s, nil
 }
 
 // show prints a run's events: the model's text on stdout, the tool calls

@@ -453,7 +453,7 @@ func loadSettings(root, configPath string, claude bool, warn io.Writer) (*config
 	}
 	for _, f := range files {
 		if len(f.hookEvents) > 0 {
-			fmt.Fprintf(warn, "toolscope: warning: %s: hooks of %s are not run by toolscope (only PreToolUse and PostToolUse are)\n", f.label(), strings.Join(f.hookEvents, ", "))
+			fmt.Fprintf(warn, "toolscope: warning: %s: hooks of %s are not run by toolscope (PreToolUse, PostToolUse, UserPromptSubmit and Stop are)\n", f.label(), strings.Join(f.hookEvents, ", "))
 		}
 		m.hooks = append(m.hooks, f.hooks...)
 		for name, sc := range f.MCPServers {

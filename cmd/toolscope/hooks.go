@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/toolscope/toolscope/agent"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )
@@ -54,7 +55,7 @@ func parseHooks(raw map[string]json.RawMessage, origin string) ([]hook, []string
 	var out []hook
 	var other []string
 	for event, v := range raw {
-		if event != "PreToolUse" && event != "PostToolUse" {
+		if event != "PreToolUse" && event != "PostToolUse" && event != "UserPromptSubmit" && event != "Stop" {
 			other = append(other, event)
 			continue
 		}
@@ -126,7 +127,7 @@ func (hs *hooks) run(ctx context.Context, h hook, event map[string]any) hookResu
 func (hs *hooks) matching(event, toolName string) []hook {
 	var out []hook
 	for _, h := range hs.list {
-		if h.event == event && (h.matcher == nil || h.matcher.MatchString(toolName)) {
+		if h.event == event && (h.matcher == nil || toolName == "" || h.matcher.MatchString(toolName)) {
 			out = append(out, h)
 		}
 	}
@@ -276,4 +277,61 @@ func (hs *hooks) postToolUse(next tool.Handler) tool.Handler {
 			}
 		}
 	})
+}
+
+// promptHook runs the UserPromptSubmit hooks (run and chat): exit 2, or a
+// JSON "decision": "block", refuses the prompt with the hook's words; what
+// a hook prints (or its additionalContext) is added to the prompt.
+func (hs *hooks) promptHook(ctx context.Context, prompt string) (string, error) {
+	event := map[string]any{"session_id": hs.session, "cwd": hs.root, "hook_event_name": "UserPromptSubmit", "prompt": prompt}
+	for _, h := range hs.matching("UserPromptSubmit", "") {
+		r := hs.run(ctx, h, event)
+		var out struct {
+			Decision string `json:"decision"`
+			Reason   string `json:"reason"`
+			Specific struct {
+				AdditionalContext string `json:"additionalContext"`
+			} `json:"hookSpecificOutput"`
+		}
+		isJSON := json.Unmarshal(r.stdout, &out) == nil
+		switch {
+		case r.code == 2 || r.code == 0 && isJSON && out.Decision == "block":
+			return "", fmt.Errorf("UserPromptSubmit hook %s: %s", h.origin, cmpOr(r.stderr, out.Reason))
+		case r.code != 0:
+			fmt.Fprintf(hs.warn, "toolscope: warning: UserPromptSubmit hook %s failed (%s): %s\n", h.origin, hookFailure(r), r.stderr)
+		case isJSON && out.Specific.AdditionalContext != "":
+			prompt += "\n\n" + out.Specific.AdditionalContext
+		case !isJSON && len(bytes.TrimSpace(r.stdout)) > 0:
+			prompt += "\n\n" + strings.TrimSpace(string(r.stdout))
+		}
+	}
+	return prompt, nil
+}
+
+// stopHook runs the Stop hooks when the model would end its reply: exit
+// 2, or a JSON "decision": "block", keeps it going with the hook's words.
+// stop_hook_active tells a hook that the reply already went on for one,
+// so that it can let it end.
+func (hs *hooks) stopHook() func(ctx context.Context, r *agent.Run, answer string) string {
+	active := false
+	return func(ctx context.Context, r *agent.Run, answer string) string {
+		event := map[string]any{"session_id": hs.session, "cwd": hs.root, "hook_event_name": "Stop", "stop_hook_active": active}
+		for _, h := range hs.matching("Stop", "") {
+			res := hs.run(ctx, h, event)
+			var out struct {
+				Decision string `json:"decision"`
+				Reason   string `json:"reason"`
+			}
+			json.Unmarshal(res.stdout, &out)
+			switch {
+			case res.code == 2 || res.code == 0 && out.Decision == "block":
+				active = true
+				return cmpOr(cmpOr(res.stderr, out.Reason), "A Stop hook asks you to go on.")
+			case res.code != 0:
+				fmt.Fprintf(hs.warn, "toolscope: warning: Stop hook %s failed (%s): %s\n", h.origin, hookFailure(res), res.stderr)
+			}
+		}
+		active = false
+		return ""
+	}
 }

@@ -168,6 +168,8 @@ type setup struct {
 	base []byte
 	// servers are the configured MCP servers.
 	servers []*lazyServer
+	// hooks are the settings' command hooks; nil when there are none.
+	hooks *hooks
 }
 
 // close stops the MCP servers the command started.
@@ -219,9 +221,9 @@ func (c *common) setup(ctx context.Context, warn io.Writer, save bool) (*setup, 
 	builtins := builtin.All(&builtin.Options{Root: s.root})
 	opts := &tool.ToolkitOptions{Tools: builtins, Sources: basic, Skills: s.cfg.skillSources(s.cfg.Skills, warn), Groups: groups, Asker: c.asker}
 	if len(s.cfg.hooks) > 0 {
-		hs := &hooks{list: s.cfg.hooks, root: s.root, session: fmt.Sprintf("toolscope-%d", os.Getpid()), warn: warn}
-		opts.PermissionHook = hs.permissionHook
-		opts.Middleware = []tool.Middleware{hs.postToolUse}
+		s.hooks = &hooks{list: s.cfg.hooks, root: s.root, session: fmt.Sprintf("toolscope-%d", os.Getpid()), warn: warn}
+		opts.PermissionHook = s.hooks.permissionHook
+		opts.Middleware = []tool.Middleware{s.hooks.postToolUse}
 	}
 	if s.tk, err = tool.NewToolkit(opts); err != nil {
 		return nil, usageErr("settings: %v", err)
