@@ -19,6 +19,7 @@ type configOutput struct {
 	WorkingDirs []string       `json:"working_dirs"`
 	Rules       []configRule   `json:"rules"`
 	MCPServers  []configServer `json:"mcp_servers"`
+	Hooks       []configHook   `json:"hooks"`
 	Ignored     []string       `json:"ignored_keys"`
 	Warnings    []string       `json:"warnings"`
 }
@@ -27,6 +28,13 @@ type configRule struct {
 	Behavior permission.Behavior `json:"behavior"`
 	Rule     string              `json:"rule"`
 	Origin   string              `json:"origin"`
+}
+
+type configHook struct {
+	Event   string `json:"event"`
+	Matcher string `json:"matcher,omitempty"`
+	Command string `json:"command"`
+	Origin  string `json:"origin"`
 }
 
 type configServer struct {
@@ -57,7 +65,14 @@ func runConfig(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	defer s.close()
 	out := configOutput{Mode: string(s.effective.Mode), WorkingDirs: append([]string{s.root}, s.effective.WorkingDirs...),
-		Files: []string{}, Rules: []configRule{}, MCPServers: []configServer{}, Ignored: []string{}, Warnings: []string{}}
+		Files: []string{}, Rules: []configRule{}, MCPServers: []configServer{}, Hooks: []configHook{}, Ignored: []string{}, Warnings: []string{}}
+	for _, h := range s.cfg.hooks {
+		m := ""
+		if h.matcher != nil {
+			m = strings.TrimSuffix(strings.TrimPrefix(h.matcher.String(), "^(?:"), ")$")
+		}
+		out.Hooks = append(out.Hooks, configHook{Event: h.event, Matcher: m, Command: h.command, Origin: h.origin})
+	}
 	for _, f := range s.cfg.files {
 		out.Files = append(out.Files, f.label())
 		var raw map[string]json.RawMessage
@@ -113,6 +128,9 @@ func runConfig(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	for _, sv := range out.MCPServers {
 		fmt.Fprintf(stdout, "mcp\t%s\t%s\n", sv.Name, sv.Origin)
+	}
+	for _, h := range out.Hooks {
+		fmt.Fprintf(stdout, "hook\t%s\t%s\t%s\t%s\n", h.Event, cmpOr(h.Matcher, "*"), h.Command, h.Origin)
 	}
 	for _, k := range out.Ignored {
 		fmt.Fprintf(stdout, "ignored\t%s\n", k)
