@@ -114,6 +114,12 @@ func TestCrossProcessEditsLoseNothing(t *testing.T) {
 // left.
 func TestStateUnderConcurrentLoops(t *testing.T) {
 	loops, calls := 4, 150
+	if raceEnabled {
+		// What crosses processes is the file, which the race detector
+		// does not watch: fewer rounds keep make test short, and the
+		// plain go test ./... runs them all.
+		calls = 50
+	}
 	bin := buildCLI(t)
 	if testing.Short() {
 		calls = 20
