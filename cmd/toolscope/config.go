@@ -421,7 +421,7 @@ func readSettings(path string, claudeFile, mustExist bool) (*config, error) {
 // .claude/settings.local.json, and the servers of its .mcp.json — then the
 // --config file, each over the ones before. Rules of every file apply; the
 // last file that sets a mode wins.
-func loadSettings(root, configPath string, claude bool, warn io.Writer) (*config, error) {
+func loadSettings(root, configPath string, claude, trust bool, warn io.Writer) (*config, error) {
 	var files []*config
 	add := func(path string, claudeFile, mustExist bool) error {
 		c, err := readSettings(path, claudeFile, mustExist)
@@ -430,6 +430,7 @@ func loadSettings(root, configPath string, claude bool, warn io.Writer) (*config
 		}
 		return err
 	}
+	trusted := trust || claudeTrusted(root)
 	if claude {
 		if home, err := os.UserHomeDir(); err == nil {
 			if err := add(filepath.Join(home, ".claude", "settings.json"), true, false); err != nil {
@@ -439,6 +440,11 @@ func loadSettings(root, configPath string, claude bool, warn io.Writer) (*config
 		for _, f := range []string{"settings.json", "settings.local.json"} {
 			if err := add(filepath.Join(root, ".claude", f), true, false); err != nil {
 				return nil, err
+			}
+			if n := len(files); n > 0 && files[n-1].path == filepath.Join(root, ".claude", f) && !trusted {
+				if dropped := files[n-1].untrusted(); len(dropped) > 0 {
+					fmt.Fprintf(warn, "toolscope: warning: %s: the project is not trusted, so its %s are ignored (its deny and ask rules apply); trust the folder in Claude Code, or pass --trust-project\n", files[n-1].label(), strings.Join(dropped, ", "))
+				}
 			}
 		}
 	}
@@ -500,6 +506,7 @@ func (m *config) addProjectServers(root string, warn io.Writer) error {
 		if f.claudeFile && f.path == filepath.Join(root, ".claude", "settings.json") {
 			continue
 		}
+		// (An untrusted project's local file has had these keys removed.)
 		if f.EnableAllProjectMcpServers != nil {
 			all = *f.EnableAllProjectMcpServers
 		}
@@ -530,3 +537,64 @@ func readRaw(path string) ([]byte, error) { return os.ReadFile(path) }
 
 // mapKeys returns the keys of m.
 func mapKeys[V any](m map[string]V) iter.Seq[string] { return maps.Keys(m) }
+
+// untrusted removes from a project's settings file what would widen what
+// may happen or run code of the repository's choosing, keeping what only
+// restricts (deny and ask rules, a stricter mode), and says what it
+// removed. A repository can ship .claude/settings.json (and even a
+// settings.local.json): until the user trusts the folder, its allow rules,
+// hooks and servers must not apply.
+func (c *config) untrusted() []string {
+	var dropped []string
+	drop := func(cond bool, what string) {
+		if cond {
+			dropped = append(dropped, what)
+		}
+	}
+	drop(len(c.Permissions.Allow) > 0 || len(c.AllowedTools) > 0, "allow rules")
+	c.Permissions.Allow, c.AllowedTools = nil, nil
+	for _, m := range []*string{&c.Permissions.DefaultMode, &c.Permissions.Mode} {
+		if mode, err := parseMode(*m); err == nil && (mode == permission.AcceptEdits || mode == permission.Bypass) {
+			drop(true, "mode "+*m)
+			*m = ""
+		}
+	}
+	drop(len(c.Permissions.AdditionalDirectories)+len(c.Permissions.WorkingDirectories) > 0, "extra working directories")
+	c.Permissions.AdditionalDirectories, c.Permissions.WorkingDirectories = nil, nil
+	drop(len(c.hooks) > 0, "hooks")
+	c.hooks = nil
+	drop(len(c.MCPServers) > 0 || c.EnableAllProjectMcpServers != nil || len(c.EnabledMcpjsonServers) > 0, "MCP servers")
+	c.MCPServers, c.EnableAllProjectMcpServers, c.EnabledMcpjsonServers = nil, nil, nil
+	drop(len(c.Groups) > 0 || len(c.Skills) > 0, "groups and skills")
+	c.Groups, c.Skills = nil, nil
+	return dropped
+}
+
+// claudeTrusted reports whether the user accepted Claude Code's trust
+// dialog for the project at root (~/.claude.json, projects.ROOT).
+func claudeTrusted(root string) bool {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return false
+	}
+	b, err := os.ReadFile(filepath.Join(home, ".claude.json"))
+	if err != nil {
+		return false
+	}
+	var v struct {
+		Projects map[string]struct {
+			HasTrustDialogAccepted bool `json:"hasTrustDialogAccepted"`
+		} `json:"projects"`
+	}
+	if json.Unmarshal(b, &v) != nil {
+		return false
+	}
+	for dir := root; ; dir = filepath.Dir(dir) {
+		if p, ok := v.Projects[dir]; ok && p.HasTrustDialogAccepted {
+			return true
+		}
+		if dir == filepath.Dir(dir) {
+			return false
+		}
+	}
+}

@@ -19,17 +19,18 @@ func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
 // common are the flags every command takes, and the arguments left over.
 type common struct {
-	name       string
-	fs         *flag.FlagSet
-	stdout     io.Writer
-	configPath string
-	cwd        string
-	mode       string
-	allow      listFlag
-	deny       listFlag
-	ask        listFlag
-	statePath  string
-	noClaude   bool
+	name         string
+	fs           *flag.FlagSet
+	stdout       io.Writer
+	configPath   string
+	cwd          string
+	mode         string
+	allow        listFlag
+	deny         listFlag
+	ask          listFlag
+	statePath    string
+	noClaude     bool
+	trustProject bool
 	// args are the arguments that are not flags, in order; dashdash
 	// reports that "--" ended the flags.
 	args     []string
@@ -45,6 +46,7 @@ func newFlags(name string, stdout io.Writer, withRules bool) *common {
 	c.fs.StringVar(&c.configPath, "config", "", "JSON config file: \"permissions\" as Claude Code writes them")
 	c.fs.StringVar(&c.cwd, "cwd", "", "project root (default: the current directory)")
 	c.fs.BoolVar(&c.noClaude, "no-claude-settings", false, "do not read Claude Code's settings (~/.claude/settings.json, .claude/settings.json, .claude/settings.local.json, .mcp.json)")
+	c.fs.BoolVar(&c.trustProject, "trust-project", false, "apply the project's .claude settings in full (allow rules, hooks, servers) as if the folder were trusted in Claude Code")
 	c.fs.StringVar(&c.statePath, "state", "", "agent state file (read cache, shell directory, rules added with \"always\")")
 	if withRules {
 		c.fs.StringVar(&c.mode, "mode", "", "permission mode: default, accept_edits, explore, bypass, dont_ask")

@@ -196,7 +196,7 @@ func (c *common) setup(ctx context.Context, warn io.Writer, save bool) (*setup, 
 		return nil, usageErr("--cwd %s: not a directory", s.root)
 	}
 	s.root = abs
-	if s.cfg, err = loadSettings(s.root, c.configPath, !c.noClaude, warn); err != nil {
+	if s.cfg, err = loadSettings(s.root, c.configPath, !c.noClaude, c.trustProject, warn); err != nil {
 		return nil, err
 	}
 	clients, err := s.cfg.mcpClients()
