@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"iter"
 	"slices"
+	"strings"
 
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
@@ -473,4 +474,30 @@ func (a *Agent) pause(r *Run, yield func(Event, error) bool) {
 		}
 	}
 	yield(Event{Kind: EventPaused, Run: r}, nil)
+}
+
+// ResultText is a tool result as the text of a protocol whose tool results
+// hold text only (Chat Completions' tool messages, Messages' tool_result
+// blocks as the providers send them): its text, data blocks named, the
+// structured content when there is no text, and the status when the call
+// did not succeed.
+func ResultText(r *tool.Result) string {
+	var b strings.Builder
+	for _, bl := range r.Content {
+		switch {
+		case bl.Kind == tool.KindText:
+			b.WriteString(bl.Text)
+		case bl.URL != "":
+			fmt.Fprintf(&b, "[%s at %s]", bl.MediaType, bl.URL)
+		default:
+			fmt.Fprintf(&b, "[%s, %d bytes, not shown]", bl.MediaType, len(bl.Data))
+		}
+	}
+	if b.Len() == 0 && len(r.StructuredContent) > 0 {
+		b.Write(r.StructuredContent)
+	}
+	if r.Status != tool.StatusSuccess && r.Status != "" && !strings.HasPrefix(b.String(), "Error") {
+		return "[" + string(r.Status) + "] " + b.String()
+	}
+	return b.String()
 }

@@ -142,7 +142,7 @@ func (m *Model) params(req *agent.Request) (an.MessageNewParams, error) {
 			userBlocks = append(userBlocks, an.NewTextBlock(msg.Text))
 		case agent.ToolRole:
 			if r := msg.Result; r != nil {
-				userBlocks = append(userBlocks, an.NewToolResultBlock(r.ID, resultText(r), r.Status != tool.StatusSuccess))
+				userBlocks = append(userBlocks, an.NewToolResultBlock(r.ID, agent.ResultText(r), r.Status != tool.StatusSuccess))
 			}
 		case agent.Assistant:
 			flush()
@@ -184,23 +184,4 @@ func (m *Model) params(req *agent.Request) (an.MessageNewParams, error) {
 		p.Tools = append(p.Tools, an.ToolUnionParam{OfTool: &tp})
 	}
 	return p, nil
-}
-
-// resultText is a tool result as the text of a tool_result block.
-func resultText(r *tool.Result) string {
-	var b strings.Builder
-	for _, bl := range r.Content {
-		switch {
-		case bl.Kind == tool.KindText:
-			b.WriteString(bl.Text)
-		case bl.URL != "":
-			fmt.Fprintf(&b, "[%s at %s]", bl.MediaType, bl.URL)
-		default:
-			fmt.Fprintf(&b, "[%s, %d bytes, not shown]", bl.MediaType, len(bl.Data))
-		}
-	}
-	if b.Len() == 0 && len(r.StructuredContent) > 0 {
-		b.Write(r.StructuredContent)
-	}
-	return b.String()
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/toolscope/toolscope/agent"
-	"github.com/toolscope/toolscope/tool"
 )
 
 // Options configures a [Model]; nil means the defaults.
@@ -149,7 +148,7 @@ func (m *Model) params(req *agent.Request) (oa.ChatCompletionNewParams, error) {
 			p.Messages = append(p.Messages, oa.ChatCompletionMessageParamUnion{OfAssistant: &a})
 		case agent.ToolRole:
 			if msg.Result != nil {
-				p.Messages = append(p.Messages, oa.ToolMessage(ResultText(msg.Result), msg.Result.ID))
+				p.Messages = append(p.Messages, oa.ToolMessage(agent.ResultText(msg.Result), msg.Result.ID))
 			}
 		}
 	}
@@ -165,28 +164,4 @@ func (m *Model) params(req *agent.Request) (oa.ChatCompletionNewParams, error) {
 		p.Tools = append(p.Tools, oa.ChatCompletionFunctionTool(fd))
 	}
 	return p, nil
-}
-
-// ResultText is a tool result as the text a Chat Completions tool message
-// carries: its text, with data blocks named (the protocol's tool messages
-// hold text only), and its status when it is not a success.
-func ResultText(r *tool.Result) string {
-	var b strings.Builder
-	for _, bl := range r.Content {
-		switch {
-		case bl.Kind == tool.KindText:
-			b.WriteString(bl.Text)
-		case bl.URL != "":
-			fmt.Fprintf(&b, "[%s at %s]", bl.MediaType, bl.URL)
-		default:
-			fmt.Fprintf(&b, "[%s, %d bytes, not shown]", bl.MediaType, len(bl.Data))
-		}
-	}
-	if b.Len() == 0 && len(r.StructuredContent) > 0 {
-		b.Write(r.StructuredContent)
-	}
-	if r.Status != tool.StatusSuccess && r.Status != "" && !strings.HasPrefix(b.String(), "Error") {
-		return "[" + string(r.Status) + "] " + b.String()
-	}
-	return b.String()
 }
