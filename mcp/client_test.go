@@ -183,16 +183,8 @@ func TestClientTools(t *testing.T) {
 // the server reports reaches the host as progress chunks, not the result.
 func TestClientTimeoutAndProgress(t *testing.T) {
 	u, _ := serve(t, "", false, newServer())
-	c, err := mcp.NewClient("peer", mcp.ServerConfig{URL: u}, &mcp.ClientOptions{CallTimeout: 300 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, tk := connect(t, "peer", mcp.ServerConfig{URL: u}, &mcp.ClientOptions{CallTimeout: 300 * time.Millisecond})
 	ctx := context.Background()
-	if err := c.Connect(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	tk := newKit(t, c)
 	st := tool.NewState(nil)
 	start := time.Now()
 	r := call(t, tk, st, "mcp__peer__slow", `{"seconds":30}`)
@@ -224,16 +216,7 @@ func TestClientTimeoutAndProgress(t *testing.T) {
 // renews the session and the second call succeeds.
 func TestClientReconnects(t *testing.T) {
 	u, stop := serve(t, "", false, newServer())
-	c, err := mcp.NewClient("peer", mcp.ServerConfig{URL: u}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if err := c.Connect(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	tk := newKit(t, c)
+	_, tk := connect(t, "peer", mcp.ServerConfig{URL: u}, nil)
 	st := tool.NewState(nil)
 	if r := call(t, tk, st, "mcp__peer__echo", `{"message":"one"}`); r.Text() != "Echo: one" {
 		t.Fatalf("first call: %s %q", r.Status, r.Text())
@@ -249,16 +232,8 @@ func TestClientReconnects(t *testing.T) {
 func TestClientFollowsListChanged(t *testing.T) {
 	srv := newServer()
 	u, _ := serve(t, "", false, srv)
-	c, err := mcp.NewClient("peer", mcp.ServerConfig{URL: u}, &mcp.ClientOptions{DisableTools: []string{"fail"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, tk := connect(t, "peer", mcp.ServerConfig{URL: u}, &mcp.ClientOptions{DisableTools: []string{"fail"}})
 	ctx := context.Background()
-	if err := c.Connect(ctx); err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	tk := newKit(t, c)
 	if n := len(tk.Tools(ctx, nil)); n != 3 {
 		t.Fatalf("%d tools before, want 3 (fail disabled)", n)
 	}
