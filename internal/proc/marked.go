@@ -147,6 +147,25 @@ func endMarked(marker string, grace time.Duration) int {
 	}
 	for _, p := range procs {
 		pidfdSignal(p.fd, syscall.SIGKILL)
+	}
+	// SIGKILL is not instant: wait (briefly) until they are gone, so that
+	// nothing the command started outlives the call, even for a moment.
+	deadline = time.Now().Add(time.Second)
+	for len(procs) > 0 && time.Now().Before(deadline) {
+		alive := procs[:0]
+		for _, p := range procs {
+			if pidfdSignal(p.fd, 0) == nil && !isZombie(p.pid) {
+				alive = append(alive, p)
+			} else {
+				syscall.Close(p.fd)
+			}
+		}
+		procs = alive
+		if len(procs) > 0 {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	for _, p := range procs {
 		syscall.Close(p.fd)
 	}
 	return found
