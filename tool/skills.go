@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"iter"
+	"slices"
 	"strings"
 
 	"github.com/toolscope/toolscope/permission"
@@ -42,7 +43,7 @@ func (tk *Toolkit) skills(ctx context.Context, active []string) []Skill {
 	tk.mu.RLock()
 	var sources []SkillSource
 	for _, g := range tk.groups {
-		if g.Name == BasicGroup || containsString(active, g.Name) {
+		if g.Name == BasicGroup || slices.Contains(active, g.Name) {
 			sources = append(sources, g.Skills...)
 		}
 	}
@@ -66,21 +67,7 @@ func (tk *Toolkit) skills(ctx context.Context, active []string) []Skill {
 }
 
 func indexSkill(list []Skill, name string) int {
-	for i, s := range list {
-		if s.Name == name {
-			return i
-		}
-	}
-	return -1
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	return slices.IndexFunc(list, func(s Skill) bool { return s.Name == name })
 }
 
 // SkillPrompt returns the part of the system prompt that tells the model

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"iter"
 	"log/slog"
 	"maps"
 	"os"
@@ -39,6 +38,8 @@ type config struct {
 	// the other events it configures, which are not run.
 	hooks      []hook
 	hookEvents []string
+	// keys are the file's top-level keys.
+	keys []string
 
 	MCPServers map[string]serverConfig `json:"mcpServers"`
 	// AllowedTools is Claude Code's legacy list of allow rules.
@@ -385,12 +386,15 @@ func readSettings(path string, claudeFile, mustExist bool) (*config, error) {
 	}
 	// Hooks are not run yet: say so, loudly, rather than let a safety gate
 	// (a PreToolUse hook that blocks something) silently do nothing.
-	var raw struct {
-		Hooks map[string]json.RawMessage `json:"hooks"`
-	}
-	if json.Unmarshal(stripJSONC(b), &raw) == nil && len(raw.Hooks) > 0 {
+	// The file's top-level keys (toolscope config lists those it does not
+	// use) and its hooks, from the same text.
+	var raw map[string]json.RawMessage
+	json.Unmarshal(stripJSONC(b), &raw)
+	c.keys = slices.Sorted(maps.Keys(raw))
+	var hooksRaw map[string]json.RawMessage
+	if json.Unmarshal(raw["hooks"], &hooksRaw) == nil && len(hooksRaw) > 0 {
 		var other []string
-		if c.hooks, other, err = parseHooks(raw.Hooks, c.label()); err != nil {
+		if c.hooks, other, err = parseHooks(hooksRaw, c.label()); err != nil {
 			return nil, usageErr("%v", err)
 		}
 		slices.Sort(other)
@@ -531,12 +535,6 @@ func (m *config) addProjectServers(root string, warn io.Writer) error {
 	}
 	return nil
 }
-
-// readRaw reads a settings file again, for the keys it holds.
-func readRaw(path string) ([]byte, error) { return os.ReadFile(path) }
-
-// mapKeys returns the keys of m.
-func mapKeys[V any](m map[string]V) iter.Seq[string] { return maps.Keys(m) }
 
 // untrusted removes from a project's settings file what would widen what
 // may happen or run code of the repository's choosing, keeping what only

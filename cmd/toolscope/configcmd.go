@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -75,12 +76,9 @@ func runConfig(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	for _, f := range s.cfg.files {
 		out.Files = append(out.Files, f.label())
-		var raw map[string]json.RawMessage
-		if b, err := readRaw(f.path); err == nil && json.Unmarshal(stripJSONC(b), &raw) == nil {
-			for k := range raw {
-				if !slices.Contains(knownKeys, k) {
-					out.Ignored = append(out.Ignored, f.label()+": "+k)
-				}
+		for _, k := range f.keys {
+			if !slices.Contains(knownKeys, k) {
+				out.Ignored = append(out.Ignored, f.label()+": "+k)
 			}
 		}
 	}
@@ -100,7 +98,7 @@ func runConfig(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			out.Rules = append(out.Rules, configRule{Behavior: l.b, Rule: r.String(), Origin: origin})
 		}
 	}
-	for _, name := range slices.Sorted(mapKeys(s.cfg.MCPServers)) {
+	for _, name := range slices.Sorted(maps.Keys(s.cfg.MCPServers)) {
 		if s.cfg.MCPServers[name].Disabled {
 			continue
 		}
