@@ -552,7 +552,9 @@ func (c *config) untrusted() []string {
 	drop(len(c.Permissions.Allow) > 0 || len(c.AllowedTools) > 0, "allow rules")
 	c.Permissions.Allow, c.AllowedTools = nil, nil
 	for _, m := range []*string{&c.Permissions.DefaultMode, &c.Permissions.Mode} {
-		if mode, err := parseMode(*m); err == nil && (mode == permission.AcceptEdits || mode == permission.Bypass) {
+		// Only modes that allow less than default stay: dont_ask, too,
+		// allows edits inside the project without asking.
+		if mode, err := parseMode(*m); err == nil && mode != permission.Default && mode != permission.Explore {
 			drop(true, "mode "+*m)
 			*m = ""
 		}
