@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolscope/toolscope/internal/proc"
 	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/sandbox"
 	"github.com/toolscope/toolscope/shell"
 	"github.com/toolscope/toolscope/tool"
 )
@@ -129,6 +130,9 @@ func (b *Bash) CheckPermissions(ctx context.Context, input json.RawMessage, pc *
 	}
 	a := b.analyze(cmd, tool.StateFromContext(ctx), pc)
 	d := permission.Decision{Message: a.Message, Reason: a.Reason, BypassImmune: a.BypassImmune}
+	if sd, ok := b.sandboxAllow(ctx, cmd, a, input); ok {
+		return sd, nil
+	}
 	switch a.Verdict {
 	case shell.Allow:
 		d.Behavior = permission.Allow
@@ -223,14 +227,28 @@ func (b *Bash) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 			pc = st.Permissions()
 		}
 		analysedAllow := b.analyze(in.Command, st, pc).Verdict == shell.Allow
-		runCtx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		stopped := false
-		res, err := proc.Run(runCtx, in.Command, &proc.Options{
+		popts := &proc.Options{
 			Dir: dir, Env: b.env(analysedAllow), Shell: b.c.opts.Shell, TrackDir: true,
 			Timeout:   time.Duration(timeout) * time.Millisecond,
 			HeadLimit: maxOut * 2 / 3, TailLimit: maxOut - maxOut*2/3,
-		}, func(s string) {
+		}
+		var sbStatus *sandbox.Status
+		excludedBy, excluded := b.excluded(in.Command)
+		sandboxed := b.c.opts.Sandbox != nil && !excluded
+		if sandboxed {
+			run, err := b.c.opts.Sandbox.NewRun(b.c.workingDirs(pc))
+			if err != nil {
+				yield(tool.Errorf("Command not run: %v", err), nil)
+				return
+			}
+			defer run.Close()
+			popts.TempDir = run.TempDir()
+			popts.Start = sandboxStart(run, &sbStatus)
+		}
+		runCtx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		stopped := false
+		res, err := proc.Run(runCtx, in.Command, popts, func(s string) {
 			if !stopped && !yield(tool.Text(s), nil) {
 				stopped = true
 				cancel()
@@ -261,6 +279,9 @@ func (b *Bash) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 			}
 		}
 		meta["cwd"] = b.cwd(st)
+		if b.c.opts.Sandbox != nil {
+			meta["sandbox"] = sandboxMeta(sbStatus, excludedBy)
+		}
 		status := tool.StatusRunning
 		switch {
 		case res.Canceled:
@@ -275,6 +296,11 @@ func (b *Bash) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 				fmt.Fprintf(&tail, "\nCommand was killed by a signal (%s).", res.Signal)
 			} else {
 				fmt.Fprintf(&tail, "\nCommand exited with code %d.", res.ExitCode)
+			}
+			if sandboxed {
+				if n := sandboxNote(res.Head + res.Tail); n != "" {
+					notes = append(notes, n)
+				}
 			}
 		case res.Total == 0:
 			tail.WriteString("(no output)")

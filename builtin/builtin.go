@@ -37,6 +37,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/toolscope/toolscope/internal/pathpolicy"
 	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/sandbox"
 	"github.com/toolscope/toolscope/shell"
 	"github.com/toolscope/toolscope/tool"
 )
@@ -63,6 +64,26 @@ type Options struct {
 	MaxOutput int
 	// GrepEngine is "auto" (ripgrep when on PATH, the default), "rg" or "go".
 	GrepEngine string
+	// Sandbox, when set, runs every Bash command inside this OS sandbox
+	// (see package sandbox): it may write only beneath the working
+	// directories, the sandbox's extra paths and a private temporary
+	// directory, cannot read the secret list, and has no network. Bash
+	// results then say in their metadata which protections were in force.
+	// Where the sandbox confines a command fully, Bash allows without
+	// asking a command the analyser only asks about because it is unknown
+	// or writes (Claude Code's auto-allow when sandboxed), but never one
+	// that a deny or ask rule matches, that the analyser judged dangerous,
+	// or that does harm inside the sandbox (git push, rm -r, git reset,
+	// git clean, ...).
+	Sandbox *sandbox.Sandbox
+	// ExcludedCommands are Bash rule contents ("docker:*", "gh pr create")
+	// of commands that run outside the sandbox, and so are judged as
+	// without one. A command runs outside when any of its simple commands
+	// matches (wrappers such as env or sudo looked through).
+	ExcludedCommands []string
+	// NoSandboxAutoAllow keeps asking about commands the sandbox would
+	// have let run (Claude Code's autoAllowBashIfSandboxed: false).
+	NoSandboxAutoAllow bool
 }
 
 // All returns the built-in tools: Bash, Read, Write, Edit, Glob and Grep,

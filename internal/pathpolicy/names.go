@@ -264,3 +264,35 @@ func SecretGlobs() []string {
 	out = append(out, "/proc", "/etc/ssh/ssh_host_*_key")
 	return out
 }
+
+// SecretName reports whether a file or directory name is secret wherever
+// it is (".env", ".netrc", "id_rsa", ".ssh"), compared case-insensitively.
+func SecretName(name string) bool {
+	l := strings.ToLower(name)
+	return secretName(l) || isSecretDir(l)
+}
+
+// SecretPaths returns the secret list made concrete for a home directory:
+// home's credential directories (~/.ssh, ~/.aws, ...), the component
+// sequences under it (~/.config/gh, ~/.docker/config.json, ...), its
+// secret files (~/.netrc, ~/.git-credentials, the shell histories, ...),
+// and the system's secret paths (/etc/shadow, /run/secrets, ...). The OS
+// sandbox hides those that exist; the analyser asks before any command
+// touches them. Names matched by prefix (".env.local", "id_ed25519") are
+// not listed: [SecretName] tells them.
+func SecretPaths(home string) []string {
+	var out []string
+	if home != "" {
+		for _, d := range secretDirs {
+			out = append(out, home+"/"+d)
+		}
+		for _, seq := range secretSeqs {
+			out = append(out, home+"/"+strings.Join(seq, "/"))
+		}
+		out = append(out, home+"/.env")
+		for _, f := range secretFiles {
+			out = append(out, home+"/"+f)
+		}
+	}
+	return append(out, secretRoots...)
+}

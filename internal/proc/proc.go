@@ -25,6 +25,10 @@ type Options struct {
 	TailLimit int           // bytes kept from the end; 0 = 10000, <0 = none
 	Shell     string        // "" = DefaultShell()
 	TrackDir  bool          // report the shell's final working directory in Result.Dir
+	TempDir   string        // where the TrackDir file goes ("" = os.TempDir()); the command must be able to write there
+	// Start starts cmd in place of cmd.Start (a sandbox wraps it first).
+	// When it fails, cmd must not be running, or must have been waited for.
+	Start func(cmd *exec.Cmd) error
 }
 
 const (
@@ -110,7 +114,7 @@ func Run(ctx context.Context, command string, opts *Options, onOutput func(strin
 	args := []string{"-c", command}
 	var dirFile string
 	if o.TrackDir {
-		f, err := os.CreateTemp("", "toolscope-cwd-*")
+		f, err := os.CreateTemp(o.TempDir, "toolscope-cwd-*")
 		if err != nil {
 			return nil, fmt.Errorf("proc: track dir: %w", err)
 		}
@@ -134,7 +138,11 @@ func Run(ctx context.Context, command string, opts *Options, onOutput func(strin
 	cmd.Stdout = pw
 	cmd.Stderr = pw
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	startCmd := cmd.Start
+	if o.Start != nil {
+		startCmd = func() error { return o.Start(cmd) }
+	}
+	if err := startCmd(); err != nil {
 		pw.Close()
 		return nil, fmt.Errorf("proc: start %s: %w", o.Shell, err)
 	}

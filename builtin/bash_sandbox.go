@@ -1,0 +1,130 @@
+package builtin
+
+import (
+	"context"
+	"encoding/json"
+	"os/exec"
+	"strings"
+
+	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/sandbox"
+	"github.com/toolscope/toolscope/shell"
+)
+
+// sandboxRisks are the commands that do harm inside the sandbox: they lose
+// work in the project, or reach beyond it through the remote. The
+// sandbox never lets them run without asking. They are matched the way
+// deny rules are (any simple command; wrappers, sh -c and git's global
+// options looked through).
+var sandboxRisks = []string{
+	"git push:*", "git send-email:*", "git reset:*", "git clean:*", "git restore:*",
+	"git checkout --:*", "git checkout -f:*", "git checkout --force:*", "git checkout .:*",
+	"git stash drop:*", "git stash clear:*", "git branch -D:*", "git branch --delete:*",
+	"git update-ref:*", "git gc:*", "git filter-branch:*", "git worktree remove:*",
+	"rm -r:*", "rm -R:*", "rm --recursive:*", "shred:*",
+}
+
+// signalRisks reach processes outside the sandbox unless Landlock scopes
+// signals (ABI 6).
+var signalRisks = []string{"kill:*", "pkill:*", "killall:*"}
+
+// excluded reports whether command runs outside the sandbox, and the
+// exclusion that matched.
+func (b *Bash) excluded(command string) (string, bool) {
+	for _, p := range b.c.opts.ExcludedCommands {
+		if _, any := shell.MatchRule(p, command); any {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+func matchesAny(rules []string, command string) string {
+	for _, r := range rules {
+		if _, any := shell.MatchRule(r, command); any {
+			return r
+		}
+	}
+	return ""
+}
+
+// sandboxAllow is the decision for a command the analyser passes to the
+// engine (unknown, or not read-only), when the sandbox confines it: allow,
+// with a reason that says so. ok is false when the command must be judged
+// as without a sandbox.
+func (b *Bash) sandboxAllow(ctx context.Context, command string, a *shell.Analysis, input json.RawMessage) (permission.Decision, bool) {
+	sb := b.c.opts.Sandbox
+	if sb == nil || b.c.opts.NoSandboxAutoAllow || a.Verdict != shell.Passthrough || a.BypassImmune {
+		return permission.Decision{}, false
+	}
+	if _, ex := b.excluded(command); ex {
+		return permission.Decision{}, false
+	}
+	st, err := sb.Status(ctx)
+	if err != nil || !st.Confines() {
+		return permission.Decision{}, false
+	}
+	if matchesAny(sandboxRisks, command) != "" {
+		return permission.Decision{}, false
+	}
+	if !st.Has(sandbox.Signals) && matchesAny(signalRisks, command) != "" {
+		return permission.Decision{}, false
+	}
+	return permission.Decision{
+		Behavior:     permission.Allow,
+		Message:      "Permission granted for Bash (sandboxed)",
+		Reason:       "Sandboxed: writes only inside the working directories, no network, secrets hidden; " + a.Reason,
+		UpdatedInput: input,
+	}, true
+}
+
+// sandboxStart returns the proc start hook that runs the command in run's
+// sandbox, and stores the protections in force in *status.
+func sandboxStart(run *sandbox.Run, status **sandbox.Status) func(cmd *exec.Cmd) error {
+	return func(cmd *exec.Cmd) error {
+		if err := run.Wrap(cmd); err != nil {
+			return err
+		}
+		if err := cmd.Start(); err != nil {
+			return err
+		}
+		st, err := run.Report()
+		if err != nil {
+			_ = cmd.Wait()
+			return err
+		}
+		*status = st
+		return nil
+	}
+}
+
+// sandboxMeta is the "sandbox" entry of a Bash result's metadata.
+func sandboxMeta(st *sandbox.Status, excludedBy string) map[string]any {
+	if st == nil {
+		return map[string]any{"enabled": false, "reason": "excluded by " + excludedBy + "; the command ran outside the sandbox"}
+	}
+	m := map[string]any{"enabled": true, "active": st.Active}
+	if len(st.Missing) > 0 {
+		var miss []string
+		for _, x := range st.Missing {
+			miss = append(miss, x.Name+": "+x.Why)
+		}
+		m["missing"] = miss
+	}
+	return m
+}
+
+// sandboxNote explains a failure that the sandbox probably caused, so the
+// model does not retry blindly.
+func sandboxNote(out string) string {
+	l := strings.ToLower(out)
+	switch {
+	case strings.Contains(l, "read-only file system"):
+		return "The sandbox keeps .git/hooks, .git/config and the other protected paths read-only."
+	case strings.Contains(l, "permission denied") || strings.Contains(l, "operation not permitted"):
+		return "The command ran in the sandbox: it may write only inside the working directories and $TMPDIR, and cannot read secrets (~/.ssh, ~/.aws, .env, ...)."
+	case strings.Contains(l, "network is unreachable") || strings.Contains(l, "could not resolve") || strings.Contains(l, "temporary failure in name resolution") || strings.Contains(l, "connection refused"):
+		return "The command ran in the sandbox, which has no network."
+	}
+	return ""
+}

@@ -1,0 +1,244 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Protection names, as [Status] and the Bash tool's result metadata report
+// them.
+const (
+	// FilesystemWrites: writes only to the working directories, the
+	// configured extra paths, the private temporary directory and the
+	// sandbox's cache (Landlock).
+	FilesystemWrites = "filesystem-writes"
+	// ProtectedPaths: .git/hooks, .git/config and the other protected
+	// names at the top of each writable directory are read-only, and .git
+	// cannot be renamed away (read-only bind mounts in a private mount
+	// namespace).
+	ProtectedPaths = "protected-paths"
+	// SecretReads: the secret paths (~/.ssh, ~/.aws, ~/.netrc, .env, ...)
+	// cannot be read: each is covered by an empty directory or by a socket
+	// inode that open(2) refuses.
+	SecretReads = "secret-reads"
+	// Network: no network at all; the command has a private loopback, so
+	// its own servers on 127.0.0.1 work while the host's are unreachable
+	// (a network namespace).
+	Network = "network"
+	// NetworkTCP: TCP connect and bind fail (Landlock ABI 4), the fallback
+	// where network namespaces are not available; UDP is not covered.
+	NetworkTCP = "network-tcp"
+	// UnixSockets: socket(AF_UNIX) fails, so pathname sockets outside the
+	// sandbox (Docker's, systemd's, an SSH agent) are out of reach (seccomp).
+	UnixSockets = "unix-sockets"
+	// Signals: signals and abstract sockets cannot reach processes outside
+	// the sandbox (Landlock ABI 6 scopes).
+	Signals = "signals"
+	// SyscallFilter: no 32-bit syscalls and no io_uring (seccomp).
+	SyscallFilter = "syscall-filter"
+	// NoNewPrivileges: setuid programs gain nothing.
+	NoNewPrivileges = "no-new-privileges"
+	// UserNamespace: the command's root (if any) has no privilege over the
+	// host.
+	UserNamespace = "user-namespace"
+	// NoCapabilities: root without a user namespace runs with no
+	// capabilities.
+	NoCapabilities = "no-capabilities"
+)
+
+// Config says what a sandboxed command may do. The zero value is the
+// strictest useful sandbox: write only to the working directories and a
+// private temporary directory, no network, no Unix sockets, secrets
+// hidden. Field names follow Claude Code's sandbox settings where they
+// exist.
+type Config struct {
+	// Required refuses to run a command when a protection the Config asks
+	// for is not in force here (instead of running it with what there is).
+	Required bool
+	// AllowWrite are extra absolute paths the command may write beneath.
+	AllowWrite []string
+	// DenyRead are extra absolute paths the command may not read, besides
+	// the secret list.
+	DenyRead []string
+	// Network is "" or "off" (no network; a private loopback), or "on"
+	// (the host's network, unrestricted). Allow-lists of hosts are not
+	// built yet (a proxy is the next step); New refuses them.
+	Network string
+	// AllowUnixSockets lets the command create Unix sockets (and so reach
+	// pathname sockets outside the sandbox, such as Docker's).
+	AllowUnixSockets bool
+	// CacheDir is a writable directory for build caches private to
+	// sandboxed commands (GOCACHE, XDG_CACHE_HOME and npm's cache point
+	// into it, so a sandboxed command cannot poison the caches that
+	// unsandboxed builds use). "" means the user cache directory's
+	// toolscope/sandbox.
+	CacheDir string
+	// Home is where the secret list is looked up (~/.ssh, ...); "" means
+	// the HOME of the command's environment, else os.UserHomeDir.
+	Home string
+}
+
+// Sandbox runs commands under a Config. It is safe for concurrent use.
+type Sandbox struct {
+	cfg Config
+
+	probeOnce sync.Once
+	level     level
+	status    *Status
+	probeErr  error
+}
+
+// New returns a sandbox for cfg (nil means the zero Config). It fails on a
+// Config it cannot honour.
+func New(cfg *Config) (*Sandbox, error) {
+	s := &Sandbox{}
+	if cfg != nil {
+		s.cfg = *cfg
+	}
+	switch s.cfg.Network {
+	case "", "off", "on":
+	default:
+		return nil, fmt.Errorf("sandbox: network %q: use \"off\" or \"on\" (allow-lists of hosts are not supported yet)", s.cfg.Network)
+	}
+	for _, list := range [][]string{s.cfg.AllowWrite, s.cfg.DenyRead} {
+		for _, p := range list {
+			if !filepath.IsAbs(p) {
+				return nil, fmt.Errorf("sandbox: %q is not an absolute path", p)
+			}
+		}
+	}
+	if s.cfg.CacheDir == "" {
+		if d, err := os.UserCacheDir(); err == nil {
+			s.cfg.CacheDir = filepath.Join(d, "toolscope", "sandbox")
+		}
+	}
+	return s, nil
+}
+
+// Config returns the sandbox's configuration.
+func (s *Sandbox) Config() Config { return s.cfg }
+
+func (s *Sandbox) networkOff() bool { return s.cfg.Network != "on" }
+
+// Missing is a protection that is not in force, and why.
+type Missing struct {
+	Name string `json:"name"`
+	Why  string `json:"why"`
+}
+
+// Status lists the protections in force for a command, or, from
+// [Sandbox.Status], for the commands this sandbox would run on this
+// machine. It never names a protection that is not in force: each active
+// entry is what the helper process reported after it had set it up.
+type Status struct {
+	Platform    string    `json:"platform"`
+	LandlockABI int       `json:"landlock_abi"`
+	Active      []string  `json:"active"`
+	Missing     []Missing `json:"missing,omitempty"`
+}
+
+// Has reports whether protection name is in force.
+func (st *Status) Has(name string) bool { return st != nil && slices.Contains(st.Active, name) }
+
+// Confines reports whether the status bounds what a command can do well
+// enough to run it without asking: writes confined to the writable paths,
+// with the protected paths read-only, secrets hidden, and no network.
+func (st *Status) Confines() bool {
+	return st.Has(FilesystemWrites) && st.Has(ProtectedPaths) && st.Has(SecretReads) && st.Has(Network)
+}
+
+// String is a one-line summary: "filesystem-writes, network, ...; missing:
+// signals (needs Landlock ABI 6)".
+func (st *Status) String() string {
+	if st == nil {
+		return "off"
+	}
+	s := strings.Join(st.Active, ", ")
+	if len(st.Missing) > 0 {
+		var m []string
+		for _, x := range st.Missing {
+			m = append(m, x.Name+" ("+x.Why+")")
+		}
+		s += "; missing: " + strings.Join(m, ", ")
+	}
+	return s
+}
+
+// ErrUnsupported is returned where the platform has no sandbox.
+var ErrUnsupported = errors.New("sandbox: not supported on this platform")
+
+// Run is one command's sandbox: its private temporary directory and the
+// plan the helper carries out. Make one with [Sandbox.NewRun], attach it
+// to an exec.Cmd with [Run.Wrap], start the command, call [Run.Report],
+// and Close it after the command has been waited for.
+type Run struct {
+	s       *Sandbox
+	dirs    []string
+	tmp     string
+	cmd     *exec.Cmd
+	closers []*os.File
+	report  *os.File
+	extra   []Missing
+	level   level
+	probing bool // the status probe: Required does not refuse
+	env     []string
+}
+
+// TempDir is the run's private temporary directory: writable, and the
+// command's TMPDIR. Close removes it.
+func (r *Run) TempDir() string { return r.tmp }
+
+// Close removes the private temporary directory and releases the pipes.
+func (r *Run) Close() error {
+	for _, f := range r.closers {
+		f.Close()
+	}
+	r.closers = nil
+	if r.report != nil {
+		r.report.Close()
+		r.report = nil
+	}
+	if r.tmp == "" {
+		return nil
+	}
+	err := os.RemoveAll(r.tmp)
+	r.tmp = ""
+	return err
+}
+
+// cacheEnv points the usual build caches into dir.
+func cacheEnv(dir string) []string {
+	return []string{
+		"GOCACHE=" + filepath.Join(dir, "go-build"),
+		"XDG_CACHE_HOME=" + filepath.Join(dir, "xdg"),
+		"npm_config_cache=" + filepath.Join(dir, "npm"),
+	}
+}
+
+// setEnv returns env with the given KEY=VALUE entries replacing any of the
+// same keys.
+func setEnv(env []string, kv ...string) []string {
+	out := make([]string, 0, len(env)+len(kv))
+	for _, e := range env {
+		k, _, _ := strings.Cut(e, "=")
+		if !slices.ContainsFunc(kv, func(x string) bool { return strings.HasPrefix(x, k+"=") }) {
+			out = append(out, e)
+		}
+	}
+	return append(out, kv...)
+}
+
+func envValue(env []string, key string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(env[i], key+"="); ok {
+			return v
+		}
+	}
+	return ""
+}

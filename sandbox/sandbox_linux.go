@@ -1,0 +1,425 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+
+	"github.com/toolscope/toolscope/internal/pathpolicy"
+	"github.com/toolscope/toolscope/internal/sbinit"
+)
+
+type level int
+
+const (
+	levelNone   level = iota // Landlock, seccomp and no_new_privs only
+	levelUserNS              // also a user, mount and (network off) network namespace
+)
+
+// forceLevel, set by tests, makes the probe start at a lower level (what a
+// machine without user namespaces gets).
+var forceLevel *level
+
+// devices the command may open for writing.
+var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"}
+
+// maxSpec keeps the spec within a pipe's buffer, so it can be written
+// before the helper starts.
+const maxSpec = 60 << 10
+
+// Status probes this machine once (it runs the helper with an empty shell
+// command, about as long as one sandboxed command takes to start) and
+// reports the protections the sandbox's commands run under. The error is
+// set only when the helper cannot run at all.
+func (s *Sandbox) Status(ctx context.Context) (*Status, error) {
+	s.probeOnce.Do(s.probe)
+	return s.status, s.probeErr
+}
+
+func (s *Sandbox) probe() {
+	sh := "/bin/sh"
+	try := func(l level) (*Status, error) {
+		r, err := s.newRun(nil, l)
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close()
+		r.probing = true
+		cmd := exec.Command(sh, "-c", ":")
+		cmd.Dir = "/"
+		if err := r.Wrap(cmd); err != nil {
+			return nil, err
+		}
+		if err := cmd.Start(); err != nil {
+			return nil, err
+		}
+		st, rerr := r.Report()
+		werr := cmd.Wait()
+		if rerr != nil {
+			return st, rerr
+		}
+		if werr != nil {
+			return st, fmt.Errorf("sandbox: the probe command failed: %w", werr)
+		}
+		return st, nil
+	}
+	first := levelUserNS
+	if forceLevel != nil {
+		first = *forceLevel
+	}
+	st, err := try(first)
+	s.level = first
+	var nsErr bool
+	if err != nil && first == levelUserNS {
+		var pe *os.SyscallError
+		var errno syscall.Errno
+		nsErr = errors.As(err, &pe) || errors.As(err, &errno)
+	}
+	if err != nil && nsErr {
+		// User namespaces refused (a sysctl, AppArmor's restriction, a
+		// container without them): Landlock and seccomp only.
+		why := "user namespaces are not available: " + err.Error()
+		s.level = levelNone
+		st, err = try(levelNone)
+		if st != nil {
+			for i, m := range st.Missing {
+				if m.Name == UserNamespace {
+					st.Missing[i].Why = why
+				}
+			}
+		}
+	}
+	s.status, s.probeErr = st, err
+}
+
+// NewRun prepares a sandbox for one command that may write beneath
+// workingDirs (absolute). It creates the private temporary directory.
+func (s *Sandbox) NewRun(workingDirs []string) (*Run, error) {
+	s.probeOnce.Do(s.probe)
+	if s.probeErr != nil {
+		return nil, s.probeErr
+	}
+	return s.newRun(workingDirs, s.level)
+}
+
+func (s *Sandbox) newRun(dirs []string, l level) (*Run, error) {
+	tmp, err := os.MkdirTemp("", "toolscope-sandbox-")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: private temporary directory: %w", err)
+	}
+	if t, err := filepath.EvalSymlinks(tmp); err == nil {
+		tmp = t
+	}
+	r := &Run{s: s, dirs: dirs, tmp: tmp, level: l}
+	if l == levelNone {
+		r.extra = append(r.extra,
+			Missing{UserNamespace, "user namespaces are not available (kernel.unprivileged_userns_clone, user.max_user_namespaces or AppArmor's restriction)"},
+			Missing{ProtectedPaths, "needs a mount namespace (user namespaces are not available)"},
+			Missing{SecretReads, "needs a mount namespace (user namespaces are not available)"})
+		if s.networkOff() {
+			r.extra = append(r.extra, Missing{Network, "needs a network namespace (user namespaces are not available); TCP is blocked by Landlock instead"})
+		}
+	}
+	if !s.networkOff() {
+		r.extra = append(r.extra, Missing{Network, "the configuration turns the network on"})
+	}
+	return r, nil
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+// canonical resolves links, so Landlock and the mounts see the paths the
+// kernel will.
+func canonical(p string) (string, bool) {
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", false
+	}
+	return r, true
+}
+
+// plan encodes what the helper does for cmd.
+func (r *Run) plan(home string) ([]byte, int, error) {
+	s := r.s
+	var spec []byte
+	flags := 0
+	if s.networkOff() {
+		if r.level == levelUserNS {
+			flags |= sbinit.FlagNetNS
+		} else {
+			flags |= sbinit.FlagLandlockNet
+		}
+	}
+	if !s.cfg.AllowUnixSockets {
+		flags |= sbinit.FlagNoUnix
+	}
+	if s.cfg.Required && !r.probing {
+		flags |= sbinit.FlagStrict
+	}
+	if r.level == levelUserNS {
+		flags |= sbinit.FlagMountNS
+	} else if os.Getuid() == 0 {
+		flags |= sbinit.FlagDropCaps
+	}
+	spec = sbinit.Append(spec, sbinit.TagFlags, strconv.Itoa(flags))
+	spec = sbinit.Append(spec, sbinit.TagRead, "/")
+
+	var roots []string // writable directories the user's work lives in
+	for _, d := range append(append([]string(nil), r.dirs...), s.cfg.AllowWrite...) {
+		if c, ok := canonical(d); ok {
+			roots = append(roots, c)
+		}
+	}
+	writable := append([]string{r.tmp}, roots...)
+	if s.cfg.CacheDir != "" {
+		if err := os.MkdirAll(s.cfg.CacheDir, 0o700); err == nil {
+			if c, ok := canonical(s.cfg.CacheDir); ok {
+				writable = append(writable, c)
+			}
+		}
+	}
+	for _, w := range writable {
+		spec = sbinit.Append(spec, sbinit.TagWrite, w)
+	}
+	for _, d := range devices {
+		spec = sbinit.Append(spec, sbinit.TagWriteFile, d)
+	}
+	if r.level == levelUserNS {
+		if exists("/dev/shm") {
+			spec = sbinit.Append(spec, sbinit.TagTmpfs, "/dev/shm")
+			spec = sbinit.Append(spec, sbinit.TagWrite, "/dev/shm")
+		}
+		var masks []string
+		for _, root := range roots {
+			git := filepath.Join(root, ".git")
+			if fi, err := os.Lstat(git); err == nil {
+				if fi.IsDir() {
+					spec = sbinit.Append(spec, sbinit.TagBindSelf, git)
+					for _, n := range []string{"hooks", "config", "config.worktree", "info"} {
+						if exists(filepath.Join(git, n)) {
+							spec = sbinit.Append(spec, sbinit.TagReadOnly, filepath.Join(git, n))
+						}
+					}
+				} else {
+					spec = sbinit.Append(spec, sbinit.TagReadOnly, git)
+				}
+			}
+			for _, n := range append(append([]string(nil), pathpolicy.DefaultProtectedFiles...), pathpolicy.DefaultProtectedDirs...) {
+				p := filepath.Join(root, n)
+				if n == ".git" || !exists(p) {
+					continue
+				}
+				if pathpolicy.SecretName(filepath.Base(n)) {
+					masks = append(masks, p)
+				} else {
+					spec = sbinit.Append(spec, sbinit.TagReadOnly, p)
+				}
+			}
+			if ents, err := os.ReadDir(root); err == nil {
+				for _, e := range ents {
+					if pathpolicy.SecretName(e.Name()) {
+						masks = append(masks, filepath.Join(root, e.Name()))
+					}
+				}
+			}
+		}
+		for _, p := range append(pathpolicy.SecretPaths(home), s.cfg.DenyRead...) {
+			if exists(p) {
+				masks = append(masks, p)
+			}
+		}
+		if keys, _ := filepath.Glob("/etc/ssh/ssh_host_*_key"); len(keys) > 0 {
+			masks = append(masks, keys...)
+		}
+		if len(masks) > 0 {
+			src := filepath.Join(r.tmp, ".mask")
+			if err := syscall.Mknod(src, syscall.S_IFSOCK, 0); err != nil {
+				return nil, 0, fmt.Errorf("sandbox: mask inode: %w", err)
+			}
+			spec = sbinit.Append(spec, sbinit.TagMaskSrc, src)
+			for _, m := range masks {
+				spec = sbinit.Append(spec, sbinit.TagMask, m)
+			}
+		}
+	}
+	return spec, flags, nil
+}
+
+// Wrap changes cmd, which must not have been started, so that it runs in
+// the sandbox: cmd then starts the helper (this binary, re-executed), which
+// sets the sandbox up and executes the original command. The command's
+// TMPDIR is the run's private directory, and GOCACHE, XDG_CACHE_HOME and
+// npm's cache point into the sandbox's cache. A process-group leader
+// (Setpgid) becomes a session leader (Setsid), so it has no controlling
+// terminal to inject input into.
+func (r *Run) Wrap(cmd *exec.Cmd) error {
+	if r.tmp == "" {
+		return errors.New("sandbox: Wrap on a closed Run")
+	}
+	if r.cmd != nil {
+		return errors.New("sandbox: a Run wraps one command")
+	}
+	env := cmd.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	home := r.s.cfg.Home
+	if home == "" {
+		home = envValue(env, "HOME")
+	}
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	if c, ok := canonical(home); ok {
+		home = c
+	}
+	spec, flags, err := r.plan(home)
+	if err != nil {
+		return err
+	}
+	if r.s.cfg.Required && !r.probing {
+		for _, m := range r.extra {
+			if m.Name == Network && !r.s.networkOff() {
+				continue
+			}
+			return fmt.Errorf("sandbox: required, but %s is not in force here: %s", m.Name, m.Why)
+		}
+	}
+	path := cmd.Path
+	if cmd.Err == nil && !filepath.IsAbs(path) && cmd.Dir != "" && filepath.Base(path) != path {
+		path = filepath.Join(cmd.Dir, path)
+	}
+	spec = sbinit.Append(spec, sbinit.TagExec, path)
+	for _, a := range cmd.Args {
+		spec = sbinit.Append(spec, sbinit.TagArgv, a)
+	}
+	if len(spec) > maxSpec {
+		return fmt.Errorf("sandbox: the plan is too large (%d bytes; too many paths)", len(spec))
+	}
+	specR, specW, err := os.Pipe()
+	if err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	_, werr := specW.Write(spec)
+	specW.Close()
+	if werr != nil {
+		specR.Close()
+		return fmt.Errorf("sandbox: writing the plan: %w", werr)
+	}
+	repR, repW, err := os.Pipe()
+	if err != nil {
+		specR.Close()
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	base := 3 + len(cmd.ExtraFiles)
+	cmd.ExtraFiles = append(cmd.ExtraFiles, specR, repW)
+	cmd.Path = "/proc/self/exe"
+	cmd.Args = []string{sbinit.Arg0, strconv.Itoa(base), strconv.Itoa(base + 1)}
+	kv := append([]string{"TMPDIR=" + r.tmp}, cacheEnv(r.s.cfg.CacheDir)...)
+	if r.s.cfg.CacheDir == "" {
+		kv = kv[:1]
+	}
+	cmd.Env = setEnv(env, kv...)
+	attr := &syscall.SysProcAttr{}
+	if cmd.SysProcAttr != nil {
+		a := *cmd.SysProcAttr
+		attr = &a
+	}
+	if attr.Setpgid && attr.Pgid == 0 {
+		attr.Setpgid, attr.Setsid = false, true
+	}
+	if r.level == levelUserNS {
+		attr.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS
+		if flags&sbinit.FlagNetNS != 0 {
+			attr.Cloneflags |= syscall.CLONE_NEWNET
+		}
+		uid, gid := os.Getuid(), os.Getgid()
+		if uid == 0 {
+			// Root maps every id to itself: files keep their owners, and
+			// root keeps its access to them, but holds no capability over
+			// the host.
+			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1<<32 - 1}}
+			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1<<32 - 1}}
+			attr.GidMappingsEnableSetgroups = true
+		} else {
+			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+		}
+	}
+	cmd.SysProcAttr = attr
+	r.cmd = cmd
+	r.closers = []*os.File{specR, repW}
+	r.report = repR
+	return nil
+}
+
+// Report waits until the helper has set the sandbox up and executed the
+// command, and returns the protections in force. Call it after cmd.Start.
+// An error means the command was not executed: the helper exits with
+// status 125 (the caller still waits for it).
+func (r *Run) Report() (*Status, error) {
+	if r.report == nil {
+		return nil, errors.New("sandbox: Report before Wrap")
+	}
+	for _, f := range r.closers {
+		f.Close()
+	}
+	r.closers = nil
+	b, err := io.ReadAll(r.report)
+	r.report.Close()
+	r.report = nil
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: reading the helper's report: %w", err)
+	}
+	st := &Status{Platform: "linux"}
+	var failed string
+	seen := false
+	for len(b) > 0 {
+		tag, data, rest, ok := sbinit.Next(b)
+		if !ok {
+			return nil, errors.New("sandbox: malformed report from the helper")
+		}
+		b = rest
+		seen = true
+		switch tag {
+		case sbinit.RepActive:
+			st.Active = append(st.Active, data)
+		case sbinit.RepMissing:
+			name, why, _ := cutNUL(data)
+			st.Missing = append(st.Missing, Missing{name, why})
+		case sbinit.RepABI:
+			st.LandlockABI, _ = strconv.Atoi(data)
+		case sbinit.RepError:
+			failed = data
+		}
+	}
+	if r.level == levelUserNS {
+		st.Active = append(st.Active, UserNamespace)
+	}
+	st.Missing = append(st.Missing, r.extra...)
+	if failed != "" {
+		return st, fmt.Errorf("sandbox: %s", failed)
+	}
+	if !seen {
+		return nil, errors.New("sandbox: the helper exited without setting the sandbox up (is this binary's init hook linked? it is when the program imports the sandbox package)")
+	}
+	return st, nil
+}
+
+func cutNUL(s string) (string, string, bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0 {
+			return s[:i], s[i+1:], true
+		}
+	}
+	return s, "", false
+}
