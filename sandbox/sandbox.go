@@ -23,6 +23,10 @@ const (
 	// cannot be renamed away (read-only bind mounts in a private mount
 	// namespace).
 	ProtectedPaths = "protected-paths"
+	// ReadOnlyRoot: every mount but the writable paths is read-only, so
+	// chmod, chown, timestamps and extended attributes cannot change
+	// outside them either (Landlock does not restrict those).
+	ReadOnlyRoot = "read-only-root"
 	// SecretReads: the secret paths (~/.ssh, ~/.aws, ~/.netrc, .env, ...)
 	// cannot be read: each is covered by an empty directory or by a socket
 	// inode that open(2) refuses.
@@ -150,7 +154,7 @@ func (st *Status) Has(name string) bool { return st != nil && slices.Contains(st
 // enough to run it without asking: writes confined to the writable paths,
 // with the protected paths read-only, secrets hidden, and no network.
 func (st *Status) Confines() bool {
-	return st.Has(FilesystemWrites) && st.Has(ProtectedPaths) && st.Has(SecretReads) && st.Has(Network)
+	return st.Has(FilesystemWrites) && st.Has(ReadOnlyRoot) && st.Has(ProtectedPaths) && st.Has(SecretReads) && st.Has(Network)
 }
 
 // String is a one-line summary: "filesystem-writes, network, ...; missing:

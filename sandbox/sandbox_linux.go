@@ -121,6 +121,7 @@ func (s *Sandbox) newRun(dirs []string, l level) (*Run, error) {
 		r.extra = append(r.extra,
 			Missing{UserNamespace, "user namespaces are not available (kernel.unprivileged_userns_clone, user.max_user_namespaces or AppArmor's restriction)"},
 			Missing{ProtectedPaths, "needs a mount namespace (user namespaces are not available)"},
+			Missing{ReadOnlyRoot, "needs a mount namespace (user namespaces are not available)"},
 			Missing{SecretReads, "needs a mount namespace (user namespaces are not available)"})
 		if s.networkOff() {
 			r.extra = append(r.extra, Missing{Network, "needs a network namespace (user namespaces are not available); TCP is blocked by Landlock instead"})

@@ -188,8 +188,18 @@ func helper(specArg, reportArg string) int {
 	h.strict = p.flags&FlagStrict != 0
 
 	if p.flags&FlagMountNS != 0 {
-		if msg := doMounts(p); msg != "" {
+		// The working directory still refers to the mounts it was opened
+		// on; after the mounts it is entered again by name, so that it is
+		// on the new ones (writable, with the masks).
+		wd, err := syscall.Getwd()
+		if err != nil {
+			return h.fail("getcwd: " + err.Error())
+		}
+		if msg := doMounts(h, p); msg != "" {
 			return h.fail(msg)
+		}
+		if err := syscall.Chdir(wd); err != nil {
+			return h.fail("chdir " + wd + ": " + err.Error())
 		}
 		h.active("protected-paths")
 		h.active("secret-reads")
@@ -270,10 +280,50 @@ func bindReadOnly(src, dst string, rec bool) error {
 	return syscall.Mount("", dst, "", msBind|msRemount|msRdonly|lockedFlags(dst), "")
 }
 
-func doMounts(p *plan) string {
+// mountSetattr makes every mount of the namespace read-only (Linux 5.12).
+func readOnlyTree() error {
+	const (
+		sysMountSetattr = 442
+		atFdcwd         = -100
+		atRecursive     = 0x8000
+		mountAttrRdonly = 0x1
+	)
+	attr := struct{ set, clr, propagation, userns uint64 }{set: mountAttrRdonly}
+	root := [2]byte{'/', 0}
+	fd := atFdcwd
+	_, _, e := syscall.Syscall6(sysMountSetattr, uintptr(fd), uintptr(unsafe.Pointer(&root[0])), atRecursive,
+		uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
+	if e != 0 {
+		return e
+	}
+	return nil
+}
+
+func doMounts(h *helperState, p *plan) string {
 	// Nothing done here may reach the parent's mount namespace.
 	if err := syscall.Mount("", "/", "", msRec|msPrivate, ""); err != nil {
 		return mountErr("make private", "/", err)
+	}
+	// Everything read-only, then the writable paths writable again: chmod,
+	// chown, utimes and xattrs, which Landlock does not cover, fail
+	// outside them too.
+	if err := readOnlyTree(); err == syscall.ENOSYS {
+		h.missing("read-only-root", "needs mount_setattr (Linux 5.12)")
+	} else if err != nil {
+		return mountErr("read-only", "/", err)
+	} else {
+		for _, w := range p.write {
+			if err := syscall.Mount(w, w, "", msBind|msRec, ""); err != nil {
+				if err == syscall.ENOENT {
+					continue
+				}
+				return mountErr("bind", w, err)
+			}
+			if err := syscall.Mount("", w, "", msBind|msRemount|lockedFlags(w), ""); err != nil {
+				return mountErr("make writable", w, err)
+			}
+		}
+		h.active("read-only-root")
 	}
 	for _, d := range p.bindSelf {
 		if err := syscall.Mount(d, d, "", msBind|msRec, ""); err != nil && err != syscall.ENOENT {
