@@ -119,10 +119,8 @@ func sandboxMeta(st *sandbox.Status, excludedBy string) map[string]any {
 func sandboxNote(out string) string {
 	l := strings.ToLower(out)
 	switch {
-	case strings.Contains(l, "read-only file system"):
-		return "The sandbox keeps .git/hooks, .git/config and the other protected paths read-only."
-	case strings.Contains(l, "permission denied") || strings.Contains(l, "operation not permitted"):
-		return "The command ran in the sandbox: it may write only inside the working directories and $TMPDIR, and cannot read secrets (~/.ssh, ~/.aws, .env, ...)."
+	case strings.Contains(l, "read-only file system") || strings.Contains(l, "permission denied") || strings.Contains(l, "operation not permitted") || strings.Contains(l, "no such device or address"):
+		return "The command ran in the sandbox: it may write only inside the working directories and $TMPDIR (.git/hooks, .git/config and the other protected files stay read-only), and cannot read secrets (~/.ssh, ~/.aws, .env, ...)."
 	case strings.Contains(l, "network is unreachable") || strings.Contains(l, "could not resolve") || strings.Contains(l, "temporary failure in name resolution") || strings.Contains(l, "connection refused"):
 		return "The command ran in the sandbox, which has no network."
 	}

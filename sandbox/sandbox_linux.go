@@ -1,3 +1,5 @@
+//go:build linux
+
 package sandbox
 
 import (
@@ -8,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"syscall"
 
@@ -200,7 +203,16 @@ func (r *Run) plan(home string) ([]byte, int, error) {
 			spec = sbinit.Append(spec, sbinit.TagWrite, "/dev/shm")
 		}
 		var masks []string
+		protect := roots
 		for _, root := range roots {
+			if pathpolicy.Within(home, root) && home != root {
+				// A home inside a writable directory: its start-up files
+				// are protected like the project's.
+				protect = append(slices.Clone(roots), home)
+				break
+			}
+		}
+		for _, root := range protect {
 			git := filepath.Join(root, ".git")
 			if fi, err := os.Lstat(git); err == nil {
 				if fi.IsDir() {

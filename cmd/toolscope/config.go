@@ -52,7 +52,9 @@ type config struct {
 	// server joins one with its "group" key.
 	Groups map[string]groupConfig `json:"groups"`
 	// Skills are directories of Agent Skills, always available.
-	Skills      []string `json:"skills"`
+	Skills []string `json:"skills"`
+	// Sandbox runs Bash in the OS sandbox (see sandboxConfig).
+	Sandbox     *sandboxConfig `json:"sandbox"`
 	Permissions struct {
 		// Rules are kept raw so that one bad rule is skipped with a warning
 		// instead of failing the whole file.
@@ -567,6 +569,7 @@ func (c *config) untrusted() []string {
 	c.MCPServers, c.EnableAllProjectMcpServers, c.EnabledMcpjsonServers = nil, nil, nil
 	drop(len(c.Groups) > 0 || len(c.Skills) > 0, "groups and skills")
 	c.Groups, c.Skills = nil, nil
+	drop(untrustedSandbox(c.Sandbox), "sandbox relaxations")
 	return dropped
 }
 

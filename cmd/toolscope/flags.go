@@ -31,6 +31,7 @@ type common struct {
 	statePath    string
 	noClaude     bool
 	trustProject bool
+	sandbox      bool
 	// args are the arguments that are not flags, in order; dashdash
 	// reports that "--" ended the flags.
 	args     []string
@@ -48,6 +49,7 @@ func newFlags(name string, stdout io.Writer, withRules bool) *common {
 	c.fs.BoolVar(&c.noClaude, "no-claude-settings", false, "do not read Claude Code's settings (~/.claude/settings.json, .claude/settings.json, .claude/settings.local.json, .mcp.json)")
 	c.fs.BoolVar(&c.trustProject, "trust-project", false, "apply the project's .claude settings in full (allow rules, hooks, servers) as if the folder were trusted in Claude Code")
 	c.fs.StringVar(&c.statePath, "state", "", "agent state file (read cache, shell directory, rules added with \"always\")")
+	c.fs.BoolVar(&c.sandbox, "sandbox", false, "run Bash commands in the OS sandbox: writes only inside the project, no network, secrets hidden (see toolscope sandbox status)")
 	if withRules {
 		c.fs.StringVar(&c.mode, "mode", "", "permission mode: default, accept_edits, explore, bypass, dont_ask")
 		c.fs.Var(&c.allow, "allow", "allow rule, e.g. 'Bash(git log:*)' (repeatable)")

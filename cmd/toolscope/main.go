@@ -102,8 +102,10 @@ const usage = `usage:
   toolscope run --resume FILE (--approve ID [--always] | --deny ID)...
   toolscope config [--json] (the effective settings, with the origin of every rule and server)
   toolscope chat [--model openai:M|anthropic:M] [--state FILE] [--mode M] [--allow R]...
+  toolscope sandbox status [--json] (the OS sandbox's protections on this machine)
   toolscope version
-Every command takes --config FILE, --cwd DIR and --state FILE. Flags may follow the
+Every command takes --config FILE, --cwd DIR and --state FILE; --sandbox runs Bash
+in the OS sandbox (settings: "sandbox": {"enabled": true, ...}). Flags may follow the
 arguments; -- ends them (check: the shell command follows). "-" reads the input from stdin.
 Modes: default, accept_edits, explore, bypass, dont_ask.
 Exit status: 0 ok; 1 the tool failed; 2 usage error (bad flag, unknown tool, invalid
@@ -130,6 +132,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runConfig(ctx, args[1:], stdout, stderr)
 	case "chat":
 		return runChat(ctx, args[1:], stdin, stdout, stderr)
+	case "sandbox":
+		return runSandbox(ctx, args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "toolscope", version())
 		return nil
@@ -183,19 +187,28 @@ func (s *setup) close() {
 // Every failure is a usage error (exit 2). With save set, the --state file
 // must also be writable, so that a call never runs when its state could not
 // be saved.
-func (c *common) setup(ctx context.Context, warn io.Writer, save bool) (*setup, error) {
-	s := &setup{root: c.cwd}
-	if s.root == "" {
-		s.root, _ = os.Getwd()
+// root is the project root: --cwd, else the working directory, absolute.
+func (c *common) root() (string, error) {
+	root := c.cwd
+	if root == "" {
+		root, _ = os.Getwd()
 	}
-	abs, err := filepath.Abs(s.root)
+	abs, err := filepath.Abs(root)
 	if err != nil {
-		return nil, usageErr("--cwd %s: %v", s.root, err)
+		return "", usageErr("--cwd %s: %v", root, err)
 	}
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-		return nil, usageErr("--cwd %s: not a directory", s.root)
+		return "", usageErr("--cwd %s: not a directory", root)
 	}
-	s.root = abs
+	return abs, nil
+}
+
+func (c *common) setup(ctx context.Context, warn io.Writer, save bool) (*setup, error) {
+	s := &setup{}
+	var err error
+	if s.root, err = c.root(); err != nil {
+		return nil, err
+	}
 	if s.cfg, err = loadSettings(s.root, c.configPath, !c.noClaude, c.trustProject, warn); err != nil {
 		return nil, err
 	}
@@ -218,7 +231,11 @@ func (c *common) setup(ctx context.Context, warn io.Writer, save bool) (*setup, 
 	if err != nil {
 		return nil, err
 	}
-	builtins := builtin.All(&builtin.Options{Root: s.root})
+	bopts := &builtin.Options{Root: s.root}
+	if err := s.cfg.builtinSandbox(s.root, c.sandbox, bopts); err != nil {
+		return nil, err
+	}
+	builtins := builtin.All(bopts)
 	opts := &tool.ToolkitOptions{Tools: builtins, Sources: basic, Skills: s.cfg.skillSources(s.cfg.Skills, warn), Groups: groups, Asker: c.asker}
 	if len(s.cfg.hooks) > 0 {
 		s.hooks = &hooks{list: s.cfg.hooks, root: s.root, session: fmt.Sprintf("toolscope-%d", os.Getpid()), warn: warn}

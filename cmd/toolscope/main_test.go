@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http/httptest"
 	"os"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/sandbox"
 )
 
 func TestMain(m *testing.M) {
@@ -44,6 +46,20 @@ func TestScripts(t *testing.T) {
 		e.Setenv("OPENAI_API_KEY", "test")
 		e.Setenv("TOOLSCOPE_MODEL", "openai:scripted")
 		return nil
+	}, Condition: func(cond string) (bool, error) {
+		if cond != "sandbox" {
+			return false, fmt.Errorf("unknown condition %q", cond)
+		}
+		// [sandbox]: the OS sandbox confines commands here. In CI it must.
+		sb, err := sandbox.New(nil)
+		if err != nil {
+			return false, err
+		}
+		st, err := sb.Status(context.Background())
+		if (err != nil || !st.Confines()) && os.Getenv("CI") != "" {
+			return false, fmt.Errorf("the OS sandbox does not confine commands on this CI machine (%v): %s", err, st)
+		}
+		return err == nil && st.Confines(), nil
 	}})
 }
 

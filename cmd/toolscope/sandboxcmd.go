@@ -1,0 +1,232 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/toolscope/toolscope/builtin"
+	"github.com/toolscope/toolscope/sandbox"
+)
+
+// sandboxConfig is the "sandbox" key of a settings file, in the spirit of
+// Claude Code's: whether Bash runs in the OS sandbox, and what it may do
+// there.
+type sandboxConfig struct {
+	Enabled  *bool `json:"enabled"`
+	Required bool  `json:"required"`
+	// AllowWrite and DenyRead are paths: absolute, ~/..., or relative to
+	// the project root.
+	AllowWrite []string `json:"allowWrite"`
+	DenyRead   []string `json:"denyRead"`
+	// Network is "off" (the default) or "on"; a list of hosts is refused
+	// (an allow-list through a proxy is not built yet); Claude Code's
+	// object form means off.
+	Network                  json.RawMessage `json:"network"`
+	ExcludedCommands         []string        `json:"excludedCommands"`
+	AutoAllowBashIfSandboxed *bool           `json:"autoAllowBashIfSandboxed"`
+	AllowUnixSockets         bool            `json:"allowUnixSockets"`
+}
+
+// network returns "off", "on" or an error for the "network" value.
+func (sc *sandboxConfig) network() (string, error) {
+	raw := strings.TrimSpace(string(sc.Network))
+	if raw == "" || raw == "null" {
+		return "", nil
+	}
+	var s string
+	if json.Unmarshal(sc.Network, &s) == nil {
+		if s != "off" && s != "on" {
+			return "", fmt.Errorf("sandbox.network: %q: use \"off\" or \"on\"", s)
+		}
+		return s, nil
+	}
+	if strings.HasPrefix(raw, "[") {
+		return "", fmt.Errorf("sandbox.network: allow-lists of hosts are not supported yet; use \"off\" (no network) or \"on\"")
+	}
+	if strings.HasPrefix(raw, "{") {
+		return "off", nil // Claude Code's object: its hosts come from WebFetch rules, which toolscope does not proxy
+	}
+	return "", fmt.Errorf("sandbox.network: use \"off\" or \"on\"")
+}
+
+// untrustedSandbox keeps what only restricts of an untrusted project's
+// sandbox settings: turning the sandbox on, requiring it, more secret
+// paths, the network off.
+func untrustedSandbox(sc *sandboxConfig) (dropped bool) {
+	if sc == nil {
+		return false
+	}
+	if sc.Enabled != nil && !*sc.Enabled {
+		sc.Enabled, dropped = nil, true
+	}
+	if len(sc.AllowWrite)+len(sc.ExcludedCommands) > 0 || sc.AllowUnixSockets || sc.AutoAllowBashIfSandboxed != nil {
+		dropped = true
+	}
+	sc.AllowWrite, sc.ExcludedCommands, sc.AllowUnixSockets = nil, nil, false
+	// A project that turns the sandbox on does not make commands run
+	// without asking: that is the user's call.
+	f := false
+	sc.AutoAllowBashIfSandboxed = &f
+	if n, err := sc.network(); err != nil || n == "on" {
+		sc.Network, dropped = nil, true
+	}
+	return dropped
+}
+
+// sandboxSettings merges the files' "sandbox" keys (later files win for
+// single values; lists add up; any file can require it) and applies
+// --sandbox. It returns nil when the sandbox is off.
+func (m *config) sandboxSettings(root string, flagOn bool) (*sandboxConfig, string, error) {
+	out := &sandboxConfig{}
+	network := ""
+	for _, f := range m.files {
+		sc := f.Sandbox
+		if sc == nil {
+			continue
+		}
+		if sc.Enabled != nil {
+			out.Enabled = sc.Enabled
+		}
+		out.Required = out.Required || sc.Required
+		out.AllowWrite = append(out.AllowWrite, resolvePaths(root, sc.AllowWrite)...)
+		out.DenyRead = append(out.DenyRead, resolvePaths(root, sc.DenyRead)...)
+		out.ExcludedCommands = append(out.ExcludedCommands, sc.ExcludedCommands...)
+		if sc.AutoAllowBashIfSandboxed != nil {
+			out.AutoAllowBashIfSandboxed = sc.AutoAllowBashIfSandboxed
+		}
+		out.AllowUnixSockets = out.AllowUnixSockets || sc.AllowUnixSockets
+		n, err := sc.network()
+		if err != nil {
+			return nil, "", usageErr("%s: %v", f.label(), err)
+		}
+		if n != "" {
+			network = n
+		}
+	}
+	if flagOn {
+		t := true
+		out.Enabled = &t
+	}
+	if out.Enabled == nil || !*out.Enabled {
+		if out.Required {
+			return nil, "", usageErr("settings: sandbox.required is set but the sandbox is not enabled; set \"enabled\": true or pass --sandbox")
+		}
+		return nil, "", nil
+	}
+	return out, network, nil
+}
+
+func resolvePaths(root string, ps []string) []string {
+	out := make([]string, 0, len(ps))
+	home, _ := os.UserHomeDir()
+	for _, p := range ps {
+		switch {
+		case p == "~":
+			p = home
+		case strings.HasPrefix(p, "~/"):
+			p = filepath.Join(home, p[2:])
+		case !filepath.IsAbs(p):
+			p = filepath.Join(root, p)
+		}
+		out = append(out, filepath.Clean(p))
+	}
+	return out
+}
+
+// builtinSandbox fills the sandbox fields of the built-in tools' options.
+func (m *config) builtinSandbox(root string, flagOn bool, opts *builtin.Options) error {
+	sc, network, err := m.sandboxSettings(root, flagOn)
+	if err != nil || sc == nil {
+		return err
+	}
+	sb, err := sandbox.New(&sandbox.Config{Required: sc.Required, AllowWrite: sc.AllowWrite, DenyRead: sc.DenyRead,
+		Network: network, AllowUnixSockets: sc.AllowUnixSockets})
+	if err != nil {
+		return usageErr("settings: %v", err)
+	}
+	opts.Sandbox = sb
+	opts.ExcludedCommands = sc.ExcludedCommands
+	opts.NoSandboxAutoAllow = sc.AutoAllowBashIfSandboxed != nil && !*sc.AutoAllowBashIfSandboxed
+	return nil
+}
+
+// runSandbox is `toolscope sandbox status [--json]`: the protections a
+// sandboxed command gets on this machine, each as the helper reported it
+// after setting it up (the command runs one empty sandboxed command).
+func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c := newFlags("sandbox", stdout, false)
+	asJSON := c.fs.Bool("json", false, "print the status as JSON")
+	if err := c.parse(args); err != nil {
+		return err
+	}
+	if len(c.args) != 1 || c.args[0] != "status" {
+		return usageErr("usage: toolscope sandbox status [--json] [--config FILE] [--cwd DIR]")
+	}
+	root, err := c.root()
+	if err != nil {
+		return err
+	}
+	cfg, err := loadSettings(root, c.configPath, !c.noClaude, c.trustProject, stderr)
+	if err != nil {
+		return err
+	}
+	var opts builtin.Options
+	if err := cfg.builtinSandbox(root, true, &opts); err != nil {
+		return err
+	}
+	sc, _, _ := cfg.sandboxSettings(root, false)
+	enabled := sc != nil
+	st, err := opts.Sandbox.Status(ctx)
+	if err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	if *asJSON {
+		return json.NewEncoder(stdout).Encode(struct {
+			Enabled bool `json:"enabled"`
+			*sandbox.Status
+			Confines bool `json:"confines"`
+		}{enabled, st, st.Confines()})
+	}
+	on := "off (turn it on with --sandbox or \"sandbox\": {\"enabled\": true})"
+	if enabled {
+		on = "on"
+	}
+	fmt.Fprintf(stdout, "sandbox: %s\nplatform: %s, Landlock ABI %d\n", on, st.Platform, st.LandlockABI)
+	fmt.Fprintln(stdout, "active:")
+	for _, a := range st.Active {
+		fmt.Fprintf(stdout, "  %-18s %s\n", a, protectionText[a])
+	}
+	if len(st.Missing) > 0 {
+		fmt.Fprintln(stdout, "missing:")
+		for _, m := range slices.Clone(st.Missing) {
+			fmt.Fprintf(stdout, "  %-18s %s\n", m.Name, m.Why)
+		}
+	}
+	if st.Confines() {
+		fmt.Fprintln(stdout, "Bash commands that would only ask because they are unknown or write run without asking when the sandbox is on.")
+	} else {
+		fmt.Fprintln(stdout, "The sandbox does not confine commands fully here: Bash asks as without it.")
+	}
+	return nil
+}
+
+var protectionText = map[string]string{
+	sandbox.FilesystemWrites: "writes only inside the working directories, the extra write paths, $TMPDIR and the sandbox cache (Landlock)",
+	sandbox.ReadOnlyRoot:     "every other mount is read-only: no chmod, chown or timestamps outside either",
+	sandbox.ProtectedPaths:   ".git/hooks, .git/config and the protected files stay read-only; .git cannot be moved",
+	sandbox.SecretReads:      "~/.ssh, ~/.aws, ~/.netrc, .env and the rest of the secret list cannot be read",
+	sandbox.Network:          "no network; a private loopback",
+	sandbox.NetworkTCP:       "TCP connect and bind fail (Landlock)",
+	sandbox.UnixSockets:      "no Unix sockets (Docker's, systemd's, ssh-agent's are out of reach)",
+	sandbox.Signals:          "signals cannot reach processes outside the sandbox (Landlock scope)",
+	sandbox.SyscallFilter:    "no 32-bit syscalls, no io_uring (seccomp)",
+	sandbox.NoNewPrivileges:  "setuid programs gain nothing",
+	sandbox.UserNamespace:    "root inside has no privilege over the host",
+	sandbox.NoCapabilities:   "root runs without capabilities",
+}
