@@ -297,3 +297,36 @@ func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// BenchmarkBashStart times a Bash call of "true" through the toolkit,
+// plain and sandboxed: what the sandbox adds to a command's start in a
+// binary that links the whole tool stack.
+func BenchmarkBashStart(b *testing.B) {
+	for _, on := range []bool{false, true} {
+		name := "plain"
+		opts := &builtin.Options{}
+		if on {
+			name = "sandboxed"
+			sb, err := sandbox.New(nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			opts.Sandbox = sb
+		}
+		b.Run(name, func(b *testing.B) {
+			root := b.TempDir()
+			opts.Root = root
+			tk, err := tool.NewToolkit(&tool.ToolkitOptions{Tools: builtin.All(opts)})
+			if err != nil {
+				b.Fatal(err)
+			}
+			st := tool.NewState(&permission.Context{Mode: permission.Bypass})
+			for b.Loop() {
+				r, err := tk.Call(context.Background(), &tool.Call{ID: "b", Name: "Bash", Input: []byte(`{"command":"true"}`), State: st})
+				if err != nil || r.Status != tool.StatusSuccess {
+					b.Fatalf("%v %v", err, r)
+				}
+			}
+		})
+	}
+}

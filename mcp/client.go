@@ -22,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolscope/toolscope/sandbox"
 	"github.com/toolscope/toolscope/tool"
 )
 
@@ -50,6 +51,11 @@ type ServerConfig struct {
 	// started elsewhere, or an in-process [Server]. The client speaks MCP
 	// over it, for one session: it cannot reconnect once Conn is closed.
 	Conn io.ReadWriteCloser
+	// Sandbox, when set, runs a stdio server inside this OS sandbox (see
+	// package sandbox), writable only beneath SandboxDirs (nil means Dir, or
+	// this process's working directory): no network, secrets hidden.
+	Sandbox     *sandbox.Sandbox
+	SandboxDirs []string
 }
 
 // ClientOptions configures a [Client]; nil means the defaults.
@@ -276,6 +282,7 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *tail, error) {
 	var (
 		t      sdk.Transport
 		stderr *tail
+		run    *sandbox.Run // the stdio server's sandbox, released with the session
 	)
 	switch {
 	case c.srv.Conn != nil:
@@ -291,6 +298,25 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *tail, error) {
 		}
 		stderr = &tail{max: 4096}
 		cmd.Stderr = stderr
+		if c.srv.Sandbox != nil {
+			dirs := c.srv.SandboxDirs
+			if dirs == nil {
+				d := c.srv.Dir
+				if d == "" {
+					d, _ = os.Getwd()
+				}
+				dirs = []string{d}
+			}
+			r, err := c.srv.Sandbox.NewRun(dirs)
+			if err != nil {
+				return nil, nil, fmt.Errorf("mcp: server %q: %w", c.name, err)
+			}
+			if err := r.Wrap(cmd); err != nil {
+				r.Close()
+				return nil, nil, fmt.Errorf("mcp: server %q: %w", c.name, err)
+			}
+			run = r
+		}
 		t = &sdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
 	case c.sse():
 		t = &sdk.SSEClientTransport{Endpoint: c.srv.URL, HTTPClient: c.httpClient()}
@@ -311,9 +337,15 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *tail, error) {
 		go func() {
 			s.Wait()
 			cancel()
+			if run != nil {
+				run.Close()
+			}
 		}()
 	} else {
 		cancel()
+		if run != nil {
+			run.Close()
+		}
 	}
 	if err != nil {
 		msg := fmt.Sprintf("mcp: cannot connect to server %q: %v", c.name, err)

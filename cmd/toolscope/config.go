@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolscope/toolscope/mcp"
 	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/sandbox"
 	"github.com/toolscope/toolscope/skill"
 	"github.com/toolscope/toolscope/tool"
 )
@@ -40,6 +41,8 @@ type config struct {
 	hookEvents []string
 	// keys are the file's top-level keys.
 	keys []string
+	// sandboxOnce is the sandbox of MCP servers marked "sandbox".
+	sandboxOnce *sandbox.Sandbox
 
 	MCPServers map[string]serverConfig `json:"mcpServers"`
 	// AllowedTools is Claude Code's legacy list of allow rules.
@@ -90,6 +93,10 @@ type serverConfig struct {
 	// Group puts the server's tools in a group of "groups" (default: always
 	// available).
 	Group string `json:"group"`
+	// Sandbox runs a stdio server in the OS sandbox (the "sandbox"
+	// settings, whether or not Bash's is enabled), writable only beneath
+	// the project root (and the sandbox's allowWrite).
+	Sandbox bool `json:"sandbox"`
 }
 
 // groupConfig is one entry of "groups".
@@ -148,7 +155,7 @@ func (c *config) groups(sources map[string]tool.Source, warn io.Writer) ([]tool.
 // mcpClients makes a client for every server of the config (not yet
 // connected), in name order. A server described wrongly is a usage error
 // naming the file, the server and the problem.
-func (c *config) mcpClients() ([]*mcp.Client, error) {
+func (c *config) mcpClients(root string) ([]*mcp.Client, error) {
 	names := slices.Sorted(maps.Keys(c.MCPServers))
 	var out []*mcp.Client
 	for _, name := range names {
@@ -161,6 +168,16 @@ func (c *config) mcpClients() ([]*mcp.Client, error) {
 			where = fmt.Sprintf("--config %s: mcpServers.%s", c.path, name)
 		}
 		srv := mcp.ServerConfig{Command: sc.Command, Args: sc.Args, Env: sc.Env, Dir: sc.Cwd, URL: sc.URL, Headers: sc.Headers}
+		if sc.Sandbox {
+			if sc.Command == "" {
+				return nil, usageErr("%s: \"sandbox\" applies to stdio servers (with \"command\") only", where)
+			}
+			sb, err := c.serverSandbox(root)
+			if err != nil {
+				return nil, err
+			}
+			srv.Sandbox, srv.SandboxDirs = sb, []string{root}
+		}
 		switch sc.Type {
 		case "", "stdio":
 			if sc.Type == "stdio" && sc.Command == "" {

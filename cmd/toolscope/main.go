@@ -212,7 +212,7 @@ func (c *common) setup(ctx context.Context, warn io.Writer, save bool) (*setup, 
 	if s.cfg, err = loadSettings(s.root, c.configPath, !c.noClaude, c.trustProject, warn); err != nil {
 		return nil, err
 	}
-	clients, err := s.cfg.mcpClients()
+	clients, err := s.cfg.mcpClients(s.root)
 	if err != nil {
 		return nil, err
 	}

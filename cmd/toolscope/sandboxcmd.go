@@ -139,6 +139,24 @@ func resolvePaths(root string, ps []string) []string {
 	return out
 }
 
+// serverSandbox is the sandbox of MCP servers marked "sandbox": the
+// settings' sandbox, enabled or not.
+func (m *config) serverSandbox(root string) (*sandbox.Sandbox, error) {
+	if m.sandboxOnce == nil {
+		sc, network, err := m.sandboxSettings(root, true)
+		if err != nil {
+			return nil, err
+		}
+		sb, err := sandbox.New(&sandbox.Config{Required: sc.Required, AllowWrite: sc.AllowWrite, DenyRead: sc.DenyRead,
+			Network: network, AllowUnixSockets: sc.AllowUnixSockets})
+		if err != nil {
+			return nil, usageErr("settings: %v", err)
+		}
+		m.sandboxOnce = sb
+	}
+	return m.sandboxOnce, nil
+}
+
 // builtinSandbox fills the sandbox fields of the built-in tools' options.
 func (m *config) builtinSandbox(root string, flagOn bool, opts *builtin.Options) error {
 	sc, network, err := m.sandboxSettings(root, flagOn)
