@@ -1,0 +1,62 @@
+// Package sandbox runs commands inside an OS sandbox, so that a command
+// the permission engine let through (or that a rule, a mode or the user
+// allowed) still cannot write outside the project, reach the network or
+// read secrets. The analyser in package shell is the convenience layer:
+// it decides what needs a human. The sandbox is the boundary: it bounds
+// what any command can do, whatever the analyser concluded.
+//
+// # What a sandboxed command gets (Linux)
+//
+// The sandbox re-executes the running binary as a small helper (package
+// internal/sbinit, linked by importing this package: no code in main is
+// needed), in new user, mount and network namespaces. The helper, before
+// it executes the command:
+//
+//   - makes every mount read-only, then the writable paths writable again:
+//     the working directories, [Config.AllowWrite], a private temporary
+//     directory (the command's TMPDIR) and the sandbox's cache;
+//   - keeps .git/hooks, .git/config and the other protected names at the
+//     top of each writable directory read-only, and .git itself a mount
+//     point, so it cannot be moved aside and replaced;
+//   - hides the secret list (~/.ssh, ~/.aws, ~/.netrc, the project's .env,
+//     ..., the same list the analyser uses) behind an empty directory or
+//     a socket inode that open(2) refuses;
+//   - brings up a private loopback: no network, but the command's own
+//     servers on 127.0.0.1 work;
+//   - restricts itself with Landlock (writes only beneath the writable
+//     paths; from ABI 6 no signals to processes outside), sets
+//     no_new_privs, and installs a seccomp filter (no AF_UNIX sockets
+//     unless [Config.AllowUnixSockets], no io_uring, no 32-bit syscalls).
+//
+// Where a mechanism is missing (no user namespaces, an old kernel), the
+// sandbox keeps what it can and says what is missing: [Status] lists the
+// protections the helper reported after setting them up, never one that
+// is not in force, and [Config.Required] refuses to run a command instead.
+// Other platforms have no sandbox yet: [Sandbox.NewRun] fails there with
+// [ErrUnsupported].
+//
+// # Known limits
+//
+// Protected names are protected where they exist when the command starts,
+// at the top of each writable directory (and of a home inside one): a
+// command can still create a .vscode or .envrc that was not there, or a
+// protected file deeper in the tree. Network allow-lists (a proxy) are not
+// built; the network is off or on.
+//
+// # Use
+//
+// The Bash tool of package builtin takes a *Sandbox in its options; so
+// does an MCP stdio server (mcp.ServerConfig.Sandbox). To run a command of
+// your own, make a [Run], wrap the exec.Cmd, start it, and read the
+// report:
+//
+//	sb, err := sandbox.New(nil) // nil: the strictest useful sandbox
+//	run, err := sb.NewRun([]string{projectDir})
+//	defer run.Close()
+//	cmd := exec.Command("make", "test")
+//	cmd.Dir = projectDir
+//	err = run.Wrap(cmd)
+//	err = cmd.Start()
+//	status, err := run.Report() // what is in force; an error: it did not run
+//	err = cmd.Wait()
+package sandbox
