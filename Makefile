@@ -18,6 +18,7 @@ fuzz:
 	go test -run '^$$' -fuzz FuzzGlobPattern -fuzztime 20s ./internal/search
 	go test -run '^$$' -fuzz FuzzValidate -fuzztime 20s ./tool
 	go test -run '^$$' -fuzz FuzzDecodeInput -fuzztime 20s ./tool
+	go test -run '^$$' -fuzz FuzzNext -fuzztime 20s ./internal/sbinit
 	go test -run '^$$' -fuzz FuzzResolve -fuzztime 20s ./internal/pathpolicy
 	go test -run '^$$' -fuzz '^FuzzMatch$$' -fuzztime 20s ./internal/bashglob
 	go test -run '^$$' -fuzz FuzzMatchPrefix -fuzztime 20s ./internal/bashglob
