@@ -31,21 +31,7 @@ var signalRisks = []string{"kill:*", "pkill:*", "killall:*"}
 // excluded reports whether command runs outside the sandbox, and the
 // exclusion that matched.
 func (b *Bash) excluded(command string) (string, bool) {
-	for _, p := range b.c.opts.ExcludedCommands {
-		if _, any := shell.MatchRule(p, command); any {
-			return p, true
-		}
-	}
-	return "", false
-}
-
-func matchesAny(rules []string, command string) string {
-	for _, r := range rules {
-		if _, any := shell.MatchRule(r, command); any {
-			return r
-		}
-	}
-	return ""
+	return shell.MatchAnyRule(b.c.opts.ExcludedCommands, command)
 }
 
 // sandboxAllow is the decision for a command the analyser passes to the
@@ -64,10 +50,10 @@ func (b *Bash) sandboxAllow(ctx context.Context, command string, a *shell.Analys
 	if err != nil || !st.Confines() {
 		return permission.Decision{}, false
 	}
-	if matchesAny(sandboxRisks, command) != "" {
+	if _, risky := shell.MatchAnyRule(sandboxRisks, command); risky {
 		return permission.Decision{}, false
 	}
-	if !st.Has(sandbox.Signals) && matchesAny(signalRisks, command) != "" {
+	if _, risky := shell.MatchAnyRule(signalRisks, command); risky && !st.Has(sandbox.Signals) {
 		return permission.Decision{}, false
 	}
 	return permission.Decision{

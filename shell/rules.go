@@ -449,8 +449,36 @@ func MatchRule(content, command string) (all, any bool) {
 	return matchRule(compileRule(content), command, 0)
 }
 
+// MatchAnyRule returns the first of contents that matches command the way
+// a deny or ask rule does (MatchRule's any), parsing command once however
+// many contents there are. It never panics: on an internal failure the
+// first content matches (fail closed).
+func MatchAnyRule(contents []string, command string) (hit string, ok bool) {
+	if len(contents) == 0 {
+		return "", false
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			hit, ok = contents[0], true
+		}
+	}()
+	an, parsed, unsupported := ruleLeaves(command)
+	for _, c := range contents {
+		if _, any := matchLeaves(compileRule(c), command, an, parsed, unsupported, 0); any {
+			return c, true
+		}
+	}
+	return "", false
+}
+
 func matchRule(m *ruleMatcher, command string, depth int) (all, any bool) {
 	an, ok, unsupported := ruleLeaves(command)
+	return matchLeaves(m, command, an, ok, unsupported, depth)
+}
+
+// matchLeaves is matchRule on a command already split into leaves (an, ok
+// and unsupported are ruleLeaves' results); it does not change an.
+func matchLeaves(m *ruleMatcher, command string, an *analyzer, ok, unsupported bool, depth int) (all, any bool) {
 	if !ok {
 		return false, m.matchRaw(command) || m.matchSegments(command) || m.matchUnparsed(command)
 	}
