@@ -191,7 +191,6 @@ type Run struct {
 	extra   []Missing
 	level   level
 	probing bool // the status probe: Required does not refuse
-	env     []string
 }
 
 // TempDir is the run's private temporary directory: writable, and the

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/toolscope/toolscope/internal/pathpolicy"
@@ -307,11 +308,8 @@ func (r *Run) Wrap(cmd *exec.Cmd) error {
 			return fmt.Errorf("sandbox: required, but %s is not in force here: %s", m.Name, m.Why)
 		}
 	}
-	path := cmd.Path
-	if cmd.Err == nil && !filepath.IsAbs(path) && cmd.Dir != "" && filepath.Base(path) != path {
-		path = filepath.Join(cmd.Dir, path)
-	}
-	spec = sbinit.Append(spec, sbinit.TagExec, path)
+	// A relative Path is relative to cmd.Dir, where the helper runs too.
+	spec = sbinit.Append(spec, sbinit.TagExec, cmd.Path)
 	for _, a := range cmd.Args {
 		spec = sbinit.Append(spec, sbinit.TagArgv, a)
 	}
@@ -337,9 +335,9 @@ func (r *Run) Wrap(cmd *exec.Cmd) error {
 	cmd.ExtraFiles = append(cmd.ExtraFiles, specR, repW)
 	cmd.Path = "/proc/self/exe"
 	cmd.Args = []string{sbinit.Arg0, strconv.Itoa(base), strconv.Itoa(base + 1)}
-	kv := append([]string{"TMPDIR=" + r.tmp}, cacheEnv(r.s.cfg.CacheDir)...)
-	if r.s.cfg.CacheDir == "" {
-		kv = kv[:1]
+	kv := []string{"TMPDIR=" + r.tmp}
+	if r.s.cfg.CacheDir != "" {
+		kv = append(kv, cacheEnv(r.s.cfg.CacheDir)...)
 	}
 	cmd.Env = setEnv(env, kv...)
 	attr := &syscall.SysProcAttr{}
@@ -407,7 +405,7 @@ func (r *Run) Report() (*Status, error) {
 		case sbinit.RepActive:
 			st.Active = append(st.Active, data)
 		case sbinit.RepMissing:
-			name, why, _ := cutNUL(data)
+			name, why, _ := strings.Cut(data, "\x00")
 			st.Missing = append(st.Missing, Missing{name, why})
 		case sbinit.RepABI:
 			st.LandlockABI, _ = strconv.Atoi(data)
@@ -426,13 +424,4 @@ func (r *Run) Report() (*Status, error) {
 		return nil, errors.New("sandbox: the helper exited without setting the sandbox up (is this binary's init hook linked? it is when the program imports the sandbox package)")
 	}
 	return st, nil
-}
-
-func cutNUL(s string) (string, string, bool) {
-	for i := 0; i < len(s); i++ {
-		if s[i] == 0 {
-			return s[:i], s[i+1:], true
-		}
-	}
-	return s, "", false
 }

@@ -41,8 +41,9 @@ type config struct {
 	hookEvents []string
 	// keys are the file's top-level keys.
 	keys []string
-	// sandboxOnce is the sandbox of MCP servers marked "sandbox".
-	sandboxOnce *sandbox.Sandbox
+	// sb and sbConfig are the settings' sandbox, made once (see sandbox).
+	sb       *sandbox.Sandbox
+	sbConfig *sandboxConfig
 
 	MCPServers map[string]serverConfig `json:"mcpServers"`
 	// AllowedTools is Claude Code's legacy list of allow rules.
@@ -172,7 +173,7 @@ func (c *config) mcpClients(root string) ([]*mcp.Client, error) {
 			if sc.Command == "" {
 				return nil, usageErr("%s: \"sandbox\" applies to stdio servers (with \"command\") only", where)
 			}
-			sb, err := c.serverSandbox(root)
+			sb, _, err := c.sandbox(root)
 			if err != nil {
 				return nil, err
 			}

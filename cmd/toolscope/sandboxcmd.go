@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/toolscope/toolscope/builtin"
@@ -139,34 +138,35 @@ func resolvePaths(root string, ps []string) []string {
 	return out
 }
 
-// serverSandbox is the sandbox of MCP servers marked "sandbox": the
-// settings' sandbox, enabled or not.
-func (m *config) serverSandbox(root string) (*sandbox.Sandbox, error) {
-	if m.sandboxOnce == nil {
+// sandbox is the sandbox the settings describe, enabled or not: the one
+// Bash runs in when it is enabled, and MCP servers marked "sandbox" always.
+// It is made once, so a command probes the machine once.
+func (m *config) sandbox(root string) (*sandbox.Sandbox, *sandboxConfig, error) {
+	if m.sb == nil {
 		sc, network, err := m.sandboxSettings(root, true)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		sb, err := sandbox.New(&sandbox.Config{Required: sc.Required, AllowWrite: sc.AllowWrite, DenyRead: sc.DenyRead,
 			Network: network, AllowUnixSockets: sc.AllowUnixSockets})
 		if err != nil {
-			return nil, usageErr("settings: %v", err)
+			return nil, nil, usageErr("settings: %v", err)
 		}
-		m.sandboxOnce = sb
+		m.sb, m.sbConfig = sb, sc
 	}
-	return m.sandboxOnce, nil
+	return m.sb, m.sbConfig, nil
 }
 
-// builtinSandbox fills the sandbox fields of the built-in tools' options.
+// builtinSandbox fills the sandbox fields of the built-in tools' options
+// when the sandbox is enabled (by the settings or flagOn).
 func (m *config) builtinSandbox(root string, flagOn bool, opts *builtin.Options) error {
-	sc, network, err := m.sandboxSettings(root, flagOn)
-	if err != nil || sc == nil {
+	on, _, err := m.sandboxSettings(root, flagOn)
+	if err != nil || on == nil {
 		return err
 	}
-	sb, err := sandbox.New(&sandbox.Config{Required: sc.Required, AllowWrite: sc.AllowWrite, DenyRead: sc.DenyRead,
-		Network: network, AllowUnixSockets: sc.AllowUnixSockets})
+	sb, sc, err := m.sandbox(root)
 	if err != nil {
-		return usageErr("settings: %v", err)
+		return err
 	}
 	opts.Sandbox = sb
 	opts.ExcludedCommands = sc.ExcludedCommands
@@ -194,13 +194,16 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	var opts builtin.Options
-	if err := cfg.builtinSandbox(root, true, &opts); err != nil {
+	settings, _, err := cfg.sandboxSettings(root, false)
+	if err != nil {
 		return err
 	}
-	sc, _, _ := cfg.sandboxSettings(root, false)
-	enabled := sc != nil
-	st, err := opts.Sandbox.Status(ctx)
+	enabled := settings != nil
+	sb, _, err := cfg.sandbox(root)
+	if err != nil {
+		return err
+	}
+	st, err := sb.Status(ctx)
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
@@ -222,7 +225,7 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if len(st.Missing) > 0 {
 		fmt.Fprintln(stdout, "missing:")
-		for _, m := range slices.Clone(st.Missing) {
+		for _, m := range st.Missing {
 			fmt.Fprintf(stdout, "  %-18s %s\n", m.Name, m.Why)
 		}
 	}

@@ -431,11 +431,11 @@ func landlock(h *helperState, p *plan) string {
 	fileRights := uint64(llExecute|llWriteFile|llReadFile|llTruncate) & fs
 	readRights := uint64(llExecute|llReadFile|llReadDir) & fs
 	dirWrite := fs &^ (llIoctlDev | llResolveUnix)
-	add := func(path string, rights uint64, optional bool) string {
+	add := func(path string, rights uint64) string {
 		fd, err := syscall.Open(path, oPath|syscall.O_CLOEXEC, 0)
 		if err != nil {
-			if optional && (err == syscall.ENOENT || err == syscall.ENOTDIR) {
-				return ""
+			if err == syscall.ENOENT || err == syscall.ENOTDIR {
+				return "" // gone since the plan: nothing to allow
 			}
 			return "landlock rule for " + path + ": " + err.Error()
 		}
@@ -456,17 +456,17 @@ func landlock(h *helperState, p *plan) string {
 		return ""
 	}
 	for _, d := range p.read {
-		if msg := add(d, readRights, true); msg != "" {
+		if msg := add(d, readRights); msg != "" {
 			return msg
 		}
 	}
 	for _, d := range p.write {
-		if msg := add(d, dirWrite, true); msg != "" {
+		if msg := add(d, dirWrite); msg != "" {
 			return msg
 		}
 	}
 	for _, d := range p.writeFile {
-		if msg := add(d, fileRights&^llExecute, true); msg != "" {
+		if msg := add(d, fileRights&^llExecute); msg != "" {
 			return msg
 		}
 	}
