@@ -106,7 +106,7 @@ func sandboxNote(out string) string {
 	l := strings.ToLower(out)
 	switch {
 	case strings.Contains(l, "read-only file system") || strings.Contains(l, "permission denied") || strings.Contains(l, "operation not permitted") || strings.Contains(l, "no such device or address"):
-		return "The command ran in the sandbox: it may write only inside the working directories and $TMPDIR (.git/hooks, .git/config and the other protected files stay read-only), and cannot read secrets (~/.ssh, ~/.aws, .env, ...)."
+		return "The command ran in the sandbox: it may write only inside the working directories and $TMPDIR (the repository (.git) is read-only, as are the other protected files: git commands that change it must run outside the sandbox, through the sandbox's excludedCommands), and cannot read secrets (~/.ssh, ~/.aws, .env, ...)."
 	case strings.Contains(l, "network is unreachable") || strings.Contains(l, "could not resolve") || strings.Contains(l, "temporary failure in name resolution") || strings.Contains(l, "connection refused"):
 		return "The command ran in the sandbox, which has no network."
 	}

@@ -24,6 +24,7 @@ type sandboxed struct {
 	*env
 	home, outside string
 	files         map[string]string // path -> content that must not change
+	gitTree       string            // the listing of .git at the start
 }
 
 func newSandboxed(t *testing.T, mode permission.Mode, cfg *sandbox.Config, opts *builtin.Options) *sandboxed {
@@ -58,6 +59,7 @@ func newSandboxed(t *testing.T, mode permission.Mode, cfg *sandbox.Config, opts 
 	}
 	s.keep(filepath.Join(outside, "data.txt"), "outside data\n")
 	gitInit(t, s.root)
+	s.gitTree = listTree(t, s.path(".git"))
 	s.keep(filepath.Join(s.root, ".git", "config"), s.readAbs(filepath.Join(s.root, ".git", "config")))
 	s.keep(filepath.Join(s.root, ".env"), "API_KEY=FAKEDOTENV\n")
 	return s
@@ -75,6 +77,27 @@ func gitInit(t *testing.T, dir string) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v %s", err, out)
 	}
+}
+
+// listTree lists every path under dir with its size and mode.
+func listTree(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s %v %d\n", p, fi.Mode(), fi.Size())
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
 
 func (s *sandboxed) readAbs(p string) string {
@@ -107,7 +130,10 @@ func (s *sandboxed) unchanged(what string) {
 			s.t.Errorf("%s: %s changed: %q %v", what, p, b, err)
 		}
 	}
-	for _, dir := range []string{s.outside, s.home, filepath.Join(s.root, ".git", "hooks")} {
+	if got := listTree(s.t, s.path(".git")); got != s.gitTree {
+		s.t.Errorf("%s: .git changed:\n%s", what, got)
+	}
+	for _, dir := range []string{s.outside, s.home} {
 		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() {
 				if _, kept := s.files[p]; !kept && !strings.HasSuffix(p, ".sample") {
@@ -157,6 +183,9 @@ func TestSandboxStopsHarm(t *testing.T) {
 		{"write .git/hooks/pre-commit", `printf '#!/bin/sh\necho pwned\n' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit`},
 		{"git config core.hooksPath", `git config core.hooksPath /tmp/evil`},
 		{"move .git away", `mv .git .git-old && mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit`},
+		{"point .git/commondir at a config with hooks", `mkdir -p evil/hooks && printf '[core]\n\thooksPath = %s/evil/hooks\n' "$PWD" > evil/config && echo "$PWD/evil" > .git/commondir`},
+		{"hooks of a submodule's git dir", `mkdir -p .git/modules/sub/hooks && echo evil > .git/modules/sub/hooks/post-checkout`},
+		{"git commit with a hook path", `git -c core.hooksPath=/tmp commit --allow-empty -qm x; git update-ref refs/heads/evil HEAD`},
 		{"read ~/.ssh/id_rsa", `cat ~/.ssh/id_rsa`},
 		{"read ~/.aws/credentials", `cat ~/.aws/credentials; grep -r secret ~/.aws`},
 		{"read ~/.netrc", `cat ~/.netrc`},
@@ -204,7 +233,6 @@ func TestSandboxWorkInside(t *testing.T) {
 		{`echo t > "$TMPDIR/x" && cat "$TMPDIR/x"`, "t\n"},
 		{`cd a/b && pwd -P`, s.path("a/b") + "\n"},
 		{`pwd -P`, s.path("a/b") + "\n"},
-		{`cd ` + s.root + ` && git add f.txt && git -c user.name=t -c user.email=t@t commit -qm one && git log --format=%s`, "one\n"},
 		{`python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(); c=socket.create_connection(s.getsockname()); print("loopback ok")' 2>&1 || echo no python`, ""},
 	} {
 		got := s.mustOK(s.call("Bash", bash(c.cmd)))
@@ -225,7 +253,18 @@ func TestSandboxWorkInside(t *testing.T) {
 	} else if os.Getenv("CI") != "" {
 		t.Error("go is not on PATH")
 	}
-	r := s.call("Bash", `{"command":"sleep 30 & sleep 30","timeout":300}`)
+	// The repository is read-only inside: git commands that change it fail,
+	// and say why; excluded, they run outside the sandbox.
+	r := s.call("Bash", bash(`git add f.txt`))
+	if r.Status != tool.StatusError || !strings.Contains(r.Text(), "Read-only file system") || !strings.Contains(r.Text(), "the repository (.git) is read-only") {
+		t.Errorf("git add inside the sandbox: %s %q", r.Status, r.Text())
+	}
+	ex := newSandboxed(t, permission.Bypass, nil, &builtin.Options{ExcludedCommands: []string{"git add:*", "git commit:*"}})
+	ex.write("f.txt", "x\n")
+	if got := ex.mustOK(ex.call("Bash", bash(`git add f.txt && git -c user.name=t -c user.email=t@t commit -qm one && git log --format=%s`))); got != "one\n" {
+		t.Errorf("excluded git commit: %q", got)
+	}
+	r = s.call("Bash", `{"command":"sleep 30 & sleep 30","timeout":300}`)
 	if r.Status != tool.StatusError || r.Metadata["timed_out"] != true {
 		t.Errorf("timeout: %s %v", r.Status, r.Metadata)
 	}

@@ -15,9 +15,11 @@
 //   - makes every mount read-only, then the writable paths writable again:
 //     the working directories, [Config.AllowWrite], a private temporary
 //     directory (the command's TMPDIR) and the sandbox's cache;
-//   - keeps .git/hooks, .git/config and the other protected names at the
-//     top of each writable directory read-only, and .git itself a mount
-//     point, so it cannot be moved aside and replaced;
+//   - keeps the repository (.git, all of it: git finds code to run in
+//     hooks, config, commondir and the git dirs of submodules and
+//     worktrees) and the other protected names at the top of each writable
+//     directory read-only; git commands that change the repository fail
+//     inside, and run outside the sandbox when excluded;
 //   - hides the secret list (~/.ssh, ~/.aws, ~/.netrc, the project's .env,
 //     ..., the same list the analyser uses) behind an empty directory or
 //     a socket inode that open(2) refuses;

@@ -18,10 +18,9 @@ const (
 	// configured extra paths, the private temporary directory and the
 	// sandbox's cache (Landlock).
 	FilesystemWrites = "filesystem-writes"
-	// ProtectedPaths: .git/hooks, .git/config and the other protected
-	// names at the top of each writable directory are read-only, and .git
-	// cannot be renamed away (read-only bind mounts in a private mount
-	// namespace).
+	// ProtectedPaths: the repository (.git) and the other protected names
+	// at the top of each writable directory are read-only and cannot be
+	// renamed away (read-only bind mounts in a private mount namespace).
 	ProtectedPaths = "protected-paths"
 	// ReadOnlyRoot: every mount but the writable paths is read-only, so
 	// chmod, chown, timestamps and extended attributes cannot change

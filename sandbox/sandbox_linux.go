@@ -214,22 +214,16 @@ func (r *Run) plan(home string) ([]byte, int, error) {
 			}
 		}
 		for _, root := range protect {
-			git := filepath.Join(root, ".git")
-			if fi, err := os.Lstat(git); err == nil {
-				if fi.IsDir() {
-					spec = sbinit.Append(spec, sbinit.TagBindSelf, git)
-					for _, n := range []string{"hooks", "config", "config.worktree", "info"} {
-						if exists(filepath.Join(git, n)) {
-							spec = sbinit.Append(spec, sbinit.TagReadOnly, filepath.Join(git, n))
-						}
-					}
-				} else {
-					spec = sbinit.Append(spec, sbinit.TagReadOnly, git)
-				}
-			}
+			// The whole repository is read-only, not only hooks and config:
+			// git takes code to run from more places a command could
+			// create (.git/commondir pointing at a config of its own, the
+			// hooks and config of .git/modules/* and .git/worktrees/*). Git
+			// commands that write (add, commit, checkout) fail inside the
+			// sandbox; they run outside it as excludedCommands, or asked
+			// for. The read-only mount point cannot be moved either.
 			for _, n := range append(append([]string(nil), pathpolicy.DefaultProtectedFiles...), pathpolicy.DefaultProtectedDirs...) {
 				p := filepath.Join(root, n)
-				if n == ".git" || !exists(p) {
+				if !exists(p) {
 					continue
 				}
 				if pathpolicy.SecretName(filepath.Base(n)) {

@@ -240,7 +240,7 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 var protectionText = map[string]string{
 	sandbox.FilesystemWrites: "writes only inside the working directories, the extra write paths, $TMPDIR and the sandbox cache (Landlock)",
 	sandbox.ReadOnlyRoot:     "every other mount is read-only: no chmod, chown or timestamps outside either",
-	sandbox.ProtectedPaths:   ".git/hooks, .git/config and the protected files stay read-only; .git cannot be moved",
+	sandbox.ProtectedPaths:   "the repository (.git) and the protected files stay read-only and cannot be moved",
 	sandbox.SecretReads:      "~/.ssh, ~/.aws, ~/.netrc, .env and the rest of the secret list cannot be read",
 	sandbox.Network:          "no network; a private loopback",
 	sandbox.NetworkTCP:       "TCP connect and bind fail (Landlock)",

@@ -108,7 +108,7 @@ func atoi(s string) int {
 
 type plan struct {
 	flags                  int
-	bindSelf, readOnly     []string
+	readOnly               []string
 	mask, tmpfs            []string
 	maskSrc                string
 	write, writeFile, read []string
@@ -141,8 +141,6 @@ func readSpec(fd int) (*plan, string) {
 		}
 		buf = rest
 		switch tag {
-		case TagBindSelf:
-			p.bindSelf = append(p.bindSelf, data)
 		case TagReadOnly:
 			p.readOnly = append(p.readOnly, data)
 		case TagMask:
@@ -324,11 +322,6 @@ func doMounts(h *helperState, p *plan) string {
 			}
 		}
 		h.active("read-only-root")
-	}
-	for _, d := range p.bindSelf {
-		if err := syscall.Mount(d, d, "", msBind|msRec, ""); err != nil && err != syscall.ENOENT {
-			return mountErr("bind", d, err)
-		}
 	}
 	for _, d := range p.readOnly {
 		if err := bindReadOnly(d, d, true); err != nil && err != syscall.ENOENT {

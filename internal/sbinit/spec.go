@@ -22,7 +22,6 @@ const Arg0 = "toolscope-sandbox-init"
 
 // Spec record tags (parent to helper).
 const (
-	TagBindSelf  = 'B' // bind a directory onto itself, so it cannot be renamed or removed
 	TagReadOnly  = 'R' // bind a path onto itself read-only
 	TagMask      = 'D' // hide a path: an empty read-only tmpfs over a directory, the mask inode over a file
 	TagMaskSrc   = 'M' // the mask inode: a socket, which open(2) refuses with ENXIO
