@@ -176,7 +176,23 @@ func (r *Run) plan(home string) ([]byte, int, error) {
 		flags |= sbinit.FlagDropCaps
 	}
 	spec = sbinit.Append(spec, sbinit.TagFlags, strconv.Itoa(flags))
-	spec = sbinit.Append(spec, sbinit.TagRead, "/")
+	// Reads: everything but /dev, whose disks and terminals are no file of
+	// the command's (a raw disk holds every secret the masks hide); there
+	// only the harmless devices. Every directory may be listed.
+	spec = sbinit.Append(spec, sbinit.TagList, "/")
+	if ents, err := os.ReadDir("/"); err == nil {
+		for _, e := range ents {
+			if e.Name() != "dev" {
+				spec = sbinit.Append(spec, sbinit.TagRead, "/"+e.Name())
+			}
+		}
+	}
+	for _, d := range append(devices, "/dev/tty") {
+		spec = sbinit.Append(spec, sbinit.TagRead, d)
+	}
+	if exists("/dev/shm") {
+		spec = sbinit.Append(spec, sbinit.TagRead, "/dev/shm")
+	}
 
 	var roots []string // writable directories the user's work lives in
 	for _, d := range append(append([]string(nil), r.dirs...), s.cfg.AllowWrite...) {

@@ -112,6 +112,7 @@ type plan struct {
 	mask, tmpfs            []string
 	maskSrc                string
 	write, writeFile, read []string
+	list                   []string
 	path                   string
 	argv                   []string
 }
@@ -155,6 +156,8 @@ func readSpec(fd int) (*plan, string) {
 			p.writeFile = append(p.writeFile, data)
 		case TagRead:
 			p.read = append(p.read, data)
+		case TagList:
+			p.list = append(p.list, data)
 		case TagFlags:
 			p.flags = atoi(data)
 		case TagExec:
@@ -447,6 +450,11 @@ func landlock(h *helperState, p *plan) string {
 			return "landlock rule for " + path + ": " + e.Error()
 		}
 		return ""
+	}
+	for _, d := range p.list {
+		if msg := add(d, llReadDir&fs); msg != "" {
+			return msg
+		}
 	}
 	for _, d := range p.read {
 		if msg := add(d, readRights); msg != "" {

@@ -29,6 +29,7 @@ const (
 	TagWrite     = 'W' // Landlock: full access beneath this path
 	TagWriteFile = 'w' // Landlock: read and write this file (a device such as /dev/null)
 	TagRead      = 'X' // Landlock: read and execute beneath this path
+	TagList      = 'x' // Landlock: list directories beneath this path (not read files)
 	TagFlags     = 'G' // flags, as a decimal number (the Flag constants)
 	TagExec      = 'E' // the command: path, then argv, each its own record
 	TagArgv      = 'A'
