@@ -369,3 +369,24 @@ func BenchmarkBashStart(b *testing.B) {
 		})
 	}
 }
+
+// TestSandboxNestedSecrets: a command the sandbox lets run without asking
+// may open files by itself (a script); the secret files below the top of
+// the project are hidden from it too.
+func TestSandboxNestedSecrets(t *testing.T) {
+	s := newSandboxed(t, permission.Default, nil, nil)
+	s.keep(s.path("services/api/.env"), "DB_PASSWORD=FAKENESTED\n")
+	s.keep(s.path("deploy/keys/id_ed25519"), "FAKE NESTED KEY\n")
+	s.write("read.sh", "cat services/api/.env deploy/keys/id_ed25519\n")
+	in := `{"command":"sh read.sh"}`
+	if v, err := s.tk.Check(context.Background(), &tool.Call{Name: "Bash", Input: []byte(in), State: s.st}); err != nil || v.Decision.Behavior != permission.Allow {
+		t.Fatalf("sh read.sh is not allowed as sandboxed: %v %v", v, err)
+	}
+	out := s.call("Bash", in).Text()
+	for _, secret := range []string{"FAKENESTED", "FAKE NESTED KEY"} {
+		if strings.Contains(out, secret) {
+			t.Errorf("the output leaks %q:\n%s", secret, out)
+		}
+	}
+	s.unchanged("nested secrets")
+}

@@ -42,7 +42,10 @@
 // Protected names are protected where they exist when the command starts,
 // at the top of each writable directory (and of a home inside one): a
 // command can still create a .vscode or .envrc that was not there, or a
-// protected file deeper in the tree. Network allow-lists (a proxy) are not
+// protected file deeper in the tree. Secret names are hidden down to four
+// levels below each writable directory (node_modules and .git skipped, at
+// most 250 directories read); a secret file deeper than that, or in a
+// nested repository, can be read by a program that opens it by itself. Network allow-lists (a proxy) are not
 // built; the network is off or on.
 //
 // # Use

@@ -248,13 +248,7 @@ func (r *Run) plan(home string) ([]byte, int, error) {
 					spec = sbinit.Append(spec, sbinit.TagReadOnly, p)
 				}
 			}
-			if ents, err := os.ReadDir(root); err == nil {
-				for _, e := range ents {
-					if pathpolicy.SecretName(e.Name()) {
-						masks = append(masks, filepath.Join(root, e.Name()))
-					}
-				}
-			}
+			masks = secretsBelow(root, masks)
 		}
 		for _, p := range append(pathpolicy.SecretPaths(home), s.cfg.DenyRead...) {
 			if exists(p) {
@@ -434,4 +428,46 @@ func (r *Run) Report() (*Status, error) {
 		return nil, errors.New("sandbox: the helper exited without setting the sandbox up (is this binary's init hook linked? it is when the program imports the sandbox package)")
 	}
 	return st, nil
+}
+
+// Bounds of the search for secret files in a writable directory: a
+// command the sandbox lets run without asking may open any file there by
+// itself (a script reading services/api/.env), so the masks cover the
+// secret names below the top too, as deep and as many as a start can
+// afford.
+const (
+	secretDepth   = 4   // levels below the writable directory
+	secretMaxDirs = 250 // directories read
+)
+
+// secretsBelow appends to masks the secret names (pathpolicy.SecretName)
+// in root and its subdirectories, breadth first within the bounds,
+// skipping .git and node_modules and not following links.
+func secretsBelow(root string, masks []string) []string {
+	level := []string{root}
+	read := 0
+	for depth := 0; depth <= secretDepth && len(level) > 0; depth++ {
+		var next []string
+		for _, dir := range level {
+			if read >= secretMaxDirs {
+				return masks
+			}
+			read++
+			ents, err := os.ReadDir(dir)
+			if err != nil {
+				continue
+			}
+			for _, e := range ents {
+				name := e.Name()
+				switch {
+				case pathpolicy.SecretName(name):
+					masks = append(masks, filepath.Join(dir, name))
+				case e.IsDir() && name != ".git" && name != "node_modules":
+					next = append(next, filepath.Join(dir, name))
+				}
+			}
+		}
+		level = next
+	}
+	return masks
 }
