@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/toolscope/toolscope/builtin"
 	"github.com/toolscope/toolscope/permission"
@@ -389,4 +390,20 @@ func TestSandboxNestedSecrets(t *testing.T) {
 		}
 	}
 	s.unchanged("nested secrets")
+}
+
+// TestSandboxNoSurvivors: a process that leaves the process group and
+// clears its environment (which hides it from the cleanup of unsandboxed
+// commands) still ends with the command: it is in the command's PID
+// namespace.
+func TestSandboxNoSurvivors(t *testing.T) {
+	s := newSandboxed(t, permission.Bypass, nil, nil)
+	s.mustOK(s.call("Bash", bash(`(env -i setsid nohup sh -c 'echo early > early.txt; sleep 2; echo late > late.txt' </dev/null >/dev/null 2>&1 &); sleep 0.5; echo started`)))
+	time.Sleep(3 * time.Second)
+	if _, err := os.Stat(s.path("early.txt")); err != nil {
+		t.Fatalf("the background process never ran: %v", err)
+	}
+	if _, err := os.Stat(s.path("late.txt")); err == nil {
+		t.Error("a process of the command outlived it and wrote late.txt")
+	}
 }

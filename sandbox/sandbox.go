@@ -50,6 +50,9 @@ const (
 	// UserNamespace: the command's root (if any) has no privilege over the
 	// host.
 	UserNamespace = "user-namespace"
+	// PIDNamespace: no process of the command outlives it (the kernel
+	// ends them all when the command's shell, the namespace's init, exits).
+	PIDNamespace = "pid-namespace"
 	// NoCapabilities: root without a user namespace runs with no
 	// capabilities.
 	NoCapabilities = "no-capabilities"

@@ -124,6 +124,7 @@ func (s *Sandbox) newRun(dirs []string, l level) (*Run, error) {
 	if l == levelNone {
 		r.extra = append(r.extra,
 			Missing{UserNamespace, "user namespaces are not available (kernel.unprivileged_userns_clone, user.max_user_namespaces or AppArmor's restriction)"},
+			Missing{PIDNamespace, "needs a user namespace; a process that leaves the process group and clears its environment can outlive the command"},
 			Missing{ProtectedPaths, "needs a mount namespace (user namespaces are not available)"},
 			Missing{ReadOnlyRoot, "needs a mount namespace (user namespaces are not available)"},
 			Missing{SecretReads, "needs a mount namespace (user namespaces are not available)"})
@@ -353,7 +354,10 @@ func (r *Run) Wrap(cmd *exec.Cmd) error {
 		attr.Setpgid, attr.Setsid = false, true
 	}
 	if r.level == levelUserNS {
-		attr.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS
+		// A PID namespace: when the command (its init) exits, the kernel
+		// kills every process left in it, even one that left the process
+		// group and cleared its environment.
+		attr.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID
 		if flags&sbinit.FlagNetNS != 0 {
 			attr.Cloneflags |= syscall.CLONE_NEWNET
 		}
@@ -418,7 +422,7 @@ func (r *Run) Report() (*Status, error) {
 		}
 	}
 	if r.level == levelUserNS {
-		st.Active = append(st.Active, UserNamespace)
+		st.Active = append(st.Active, UserNamespace, PIDNamespace)
 	}
 	st.Missing = append(st.Missing, r.extra...)
 	if failed != "" {

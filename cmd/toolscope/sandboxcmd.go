@@ -249,5 +249,6 @@ var protectionText = map[string]string{
 	sandbox.SyscallFilter:    "no 32-bit syscalls, no io_uring (seccomp)",
 	sandbox.NoNewPrivileges:  "setuid programs gain nothing",
 	sandbox.UserNamespace:    "root inside has no privilege over the host",
+	sandbox.PIDNamespace:     "no process of a command outlives it",
 	sandbox.NoCapabilities:   "root runs without capabilities",
 }
