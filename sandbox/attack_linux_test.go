@@ -4,8 +4,10 @@ package sandbox
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -94,5 +96,24 @@ func TestDevices(t *testing.T) {
 		if !strings.HasPrefix(out, "0\n") && !strings.Contains(out, "\n0\n") {
 			t.Errorf("level %d: %s was readable inside the sandbox:\n%s", lv, dev, out)
 		}
+	}
+}
+
+// TestPrivateProc: the host's processes (their names, their command lines)
+// are not in the sandbox's /proc.
+func TestPrivateProc(t *testing.T) {
+	s, st := newSandbox(t, nil)
+	need(t, st, PrivateProc)
+	secret := exec.Command("sleep", "30", "FAKE-PASSWORD-ON-A-COMMAND-LINE")
+	if err := secret.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { secret.Process.Kill(); secret.Wait() }()
+	out, err, _ := run(t, s, t.TempDir(), `cat /proc/[0-9]*/cmdline | tr '\0' ' '; echo; cat /proc/[0-9]*/comm; [ -e /proc/`+strconv.Itoa(secret.Process.Pid)+` ] && echo host-""pid-visible; echo self=$(readlink /proc/self)`, nil)
+	if err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	if strings.Contains(out, "FAKE-PASSWORD") || strings.Contains(out, "host-pid-visible") || !strings.Contains(out, "self=") {
+		t.Errorf("a host process is visible:\n%s", out)
 	}
 }

@@ -53,6 +53,9 @@ const (
 	// PIDNamespace: no process of the command outlives it (the kernel
 	// ends them all when the command's shell, the namespace's init, exits).
 	PIDNamespace = "pid-namespace"
+	// PrivateProc: /proc shows only the command's own processes, not the
+	// host's command lines (which can hold passwords).
+	PrivateProc = "private-proc"
 	// NoCapabilities: root without a user namespace runs with no
 	// capabilities.
 	NoCapabilities = "no-capabilities"

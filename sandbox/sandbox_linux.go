@@ -172,7 +172,7 @@ func (r *Run) plan(home string) ([]byte, int, error) {
 		flags |= sbinit.FlagStrict
 	}
 	if r.level == levelUserNS {
-		flags |= sbinit.FlagMountNS
+		flags |= sbinit.FlagMountNS | sbinit.FlagPIDNS
 	} else if os.Getuid() == 0 {
 		flags |= sbinit.FlagDropCaps
 	}

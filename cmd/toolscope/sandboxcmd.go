@@ -250,5 +250,6 @@ var protectionText = map[string]string{
 	sandbox.NoNewPrivileges:  "setuid programs gain nothing",
 	sandbox.UserNamespace:    "root inside has no privilege over the host",
 	sandbox.PIDNamespace:     "no process of a command outlives it",
+	sandbox.PrivateProc:      "/proc shows only the command's own processes",
 	sandbox.NoCapabilities:   "root runs without capabilities",
 }

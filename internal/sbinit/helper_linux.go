@@ -202,6 +202,16 @@ func helper(specArg, reportArg string) int {
 		if err := syscall.Chdir(wd); err != nil {
 			return h.fail("chdir " + wd + ": " + err.Error())
 		}
+		if p.flags&FlagPIDNS != 0 {
+			// A /proc of the command's own PID namespace: the host's
+			// processes, their command lines and their environments
+			// are not there to read.
+			if err := syscall.Mount("proc", "/proc", "proc", msNosuid|msNodev|msNoexec, ""); err != nil {
+				h.missing("private-proc", "mounting /proc for the PID namespace: "+err.Error())
+			} else {
+				h.active("private-proc")
+			}
+		}
 		h.active("protected-paths")
 		h.active("secret-reads")
 	}

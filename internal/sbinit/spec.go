@@ -43,6 +43,7 @@ const (
 	FlagLandlockNet             // Landlock: no TCP bind or connect (when there is no network namespace)
 	FlagStrict                  // refuse to execute when any requested protection is missing
 	FlagDropCaps                // drop every capability (root without a user namespace)
+	FlagPIDNS                   // the helper is init of a new PID namespace: mount its own /proc
 )
 
 // Report record tags (helper to parent).
