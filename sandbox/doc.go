@@ -9,8 +9,8 @@
 //
 // The sandbox re-executes the running binary as a small helper (package
 // internal/sbinit, linked by importing this package: no code in main is
-// needed), in new user, mount and network namespaces. The helper, before
-// it executes the command:
+// needed), in new user, mount, PID and network namespaces (no process of
+// the command outlives it). The helper, before it executes the command:
 //
 //   - makes every mount read-only, then the writable paths writable again:
 //     the working directories, [Config.AllowWrite], a private temporary
@@ -23,6 +23,8 @@
 //   - hides the secret list (~/.ssh, ~/.aws, ~/.netrc, the project's .env,
 //     ..., the same list the analyser uses) behind an empty directory or
 //     a socket inode that open(2) refuses;
+//   - mounts a /proc of its own PID namespace, and allows no reads under
+//     /dev but of the harmless devices (null, zero, random, ...);
 //   - brings up a private loopback: no network, but the command's own
 //     servers on 127.0.0.1 work;
 //   - restricts itself with Landlock (writes only beneath the writable
@@ -44,7 +46,7 @@
 // command can still create a .vscode or .envrc that was not there, or a
 // protected file deeper in the tree. Secret names are hidden down to four
 // levels below each writable directory (node_modules and .git skipped, at
-// most 250 directories read); a secret file deeper than that, or in a
+// most 150 directories read); a secret file deeper than that, or in a
 // nested repository, can be read by a program that opens it by itself. Network allow-lists (a proxy) are not
 // built; the network is off or on.
 //

@@ -441,7 +441,7 @@ func (r *Run) Report() (*Status, error) {
 // afford.
 const (
 	secretDepth   = 4   // levels below the writable directory
-	secretMaxDirs = 250 // directories read
+	secretMaxDirs = 150 // directories read
 )
 
 // secretsBelow appends to masks the secret names (pathpolicy.SecretName)
