@@ -21,7 +21,10 @@ var sandboxRisks = []string{
 	"git checkout --:*", "git checkout -f:*", "git checkout --force:*", "git checkout .:*",
 	"git stash drop:*", "git stash clear:*", "git branch -D:*", "git branch --delete:*",
 	"git update-ref:*", "git gc:*", "git filter-branch:*", "git worktree remove:*",
-	"rm -r:*", "rm -R:*", "rm --recursive:*", "shred:*",
+	"rm -r:*", "rm -R:*", "rm --recursive:*", "shred:*", "truncate:*",
+	// A find that is not read-only deletes or runs commands; xargs runs a
+	// command the analysis cannot see ("echo clean -fdx | xargs git").
+	"find:*", "xargs:*",
 }
 
 // signalRisks reach processes outside the sandbox unless Landlock scopes
