@@ -308,6 +308,9 @@ func TestSandboxPermissions(t *testing.T) {
 		"cat ~/.ssh/id_rsa":              permission.Ask,
 		"docker run --rm alpine":         permission.Ask,
 		"make; docker compose up":        permission.Ask,
+		"find . -name x.o -delete":       permission.Ask,
+		"echo clean -fdx | xargs git":    permission.Ask,
+		"truncate -s 0 main.go":          permission.Ask,
 	} {
 		if d := check(c); d.Behavior != want || strings.Contains(d.Reason, "Sandboxed") {
 			t.Errorf("%q: %s (%s), want %s", c, d.Behavior, d.Reason, want)
