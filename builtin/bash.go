@@ -233,6 +233,7 @@ func (b *Bash) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 			HeadLimit: maxOut * 2 / 3, TailLimit: maxOut - maxOut*2/3,
 		}
 		var sbStatus *sandbox.Status
+		var sbRun *sandbox.Run
 		excludedBy, excluded := b.excluded(in.Command)
 		sandboxed := b.c.opts.Sandbox != nil && !excluded
 		if sandboxed {
@@ -242,6 +243,7 @@ func (b *Bash) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 				return
 			}
 			defer run.Close()
+			sbRun = run
 			popts.TempDir = run.TempDir()
 			popts.Start = sandboxStart(run, &sbStatus)
 		}
@@ -280,7 +282,14 @@ func (b *Bash) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 		}
 		meta["cwd"] = b.cwd(st)
 		if b.c.opts.Sandbox != nil {
-			meta["sandbox"] = sandboxMeta(sbStatus, excludedBy)
+			m := sandboxMeta(sbStatus, excludedBy)
+			if sbRun != nil {
+				if created := sbRun.Created(); len(created) > 0 {
+					m["created_protected"] = created
+					notes = append(notes, "The command created "+strings.Join(created, ", ")+": protected paths, from which editors, git and package managers run code. Review them before you open the project in those tools.")
+				}
+			}
+			meta["sandbox"] = m
 		}
 		status := tool.StatusRunning
 		switch {

@@ -410,3 +410,20 @@ func TestSandboxNoSurvivors(t *testing.T) {
 		t.Error("a process of the command outlived it and wrote late.txt")
 	}
 }
+
+// TestSandboxCreatedProtected: the sandbox keeps protected paths read-only
+// only where they exist; one a command creates is reported, in the text
+// and the metadata.
+func TestSandboxCreatedProtected(t *testing.T) {
+	s := newSandboxed(t, permission.Bypass, nil, nil)
+	r := s.call("Bash", bash(`mkdir -p .vscode && echo '{}' > .vscode/tasks.json && echo 'script-shell=/tmp/x' > .npmrc`))
+	sb, _ := r.Metadata["sandbox"].(map[string]any)
+	created, _ := sb["created_protected"].([]string)
+	if len(created) != 2 || !strings.Contains(r.Text(), "The command created") {
+		t.Errorf("created protected paths not reported: %v\n%s", sb, r.Text())
+	}
+	r = s.call("Bash", bash(`echo '{}' > .vscode/tasks.json`))
+	if strings.Contains(r.Text(), "The command created") {
+		t.Errorf("an existing protected path reported as created: %s", r.Text())
+	}
+}

@@ -43,7 +43,8 @@
 //
 // Protected names are protected where they exist when the command starts,
 // at the top of each writable directory (and of a home inside one): a
-// command can still create a .vscode or .envrc that was not there, or a
+// command can still create a .vscode or .envrc that was not there
+// ([Run.Created] reports those; the Bash tool says so in its result), or a
 // protected file deeper in the tree. Secret names are hidden down to four
 // levels below each writable directory (node_modules and .git skipped, at
 // most 150 directories read); a secret file deeper than that, or in a

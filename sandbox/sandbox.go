@@ -195,7 +195,25 @@ type Run struct {
 	report  *os.File
 	extra   []Missing
 	level   level
-	probing bool // the status probe: Required does not refuse
+	absent  []string // protected paths that did not exist when the plan was made
+	probing bool     // the status probe: Required does not refuse
+}
+
+// Created returns the protected paths (.vscode, .envrc, .npmrc, ... at the
+// top of a writable directory) that did not exist when the command was
+// wrapped and exist now. The sandbox cannot keep a command from creating
+// them (they are read-only only where they exist); call Created after the
+// command to tell the user, since tools outside run code from them. They
+// may also have been created by someone else meanwhile: Created only
+// reports.
+func (r *Run) Created() []string {
+	var out []string
+	for _, p := range r.absent {
+		if _, err := os.Lstat(p); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // TempDir is the run's private temporary directory: writable, and the

@@ -241,6 +241,7 @@ func (r *Run) plan(home string) ([]byte, int, error) {
 			for _, n := range append(append([]string(nil), pathpolicy.DefaultProtectedFiles...), pathpolicy.DefaultProtectedDirs...) {
 				p := filepath.Join(root, n)
 				if !exists(p) {
+					r.absent = append(r.absent, p)
 					continue
 				}
 				if pathpolicy.SecretName(filepath.Base(n)) {
