@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -101,7 +101,7 @@ func (c *common) takesValue(arg string) bool {
 // it, and what to do.
 func (c *common) flagError(err error, args []string) error {
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(c.stdout, usage)
+		fmt.Fprintln(c.stdout, usageText)
 		fmt.Fprintf(c.stdout, "\nflags of %s:\n", c.name)
 		c.fs.SetOutput(c.stdout)
 		c.fs.PrintDefaults()

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -21,7 +21,7 @@ import (
 // runs the test binary as the CLI (see TestMain).
 func buildCLI(t *testing.T) string {
 	bin := filepath.Join(t.TempDir(), "toolscope")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/toolscope").CombinedOutput(); err != nil {
 		t.Logf("building the CLI: %v: %s; running the test binary instead", err, out)
 		return ""
 	}

@@ -1,0 +1,606 @@
+// Package cli is the toolscope command, as a library: cmd/toolscope runs it,
+// and the Temporal build (module temporal/) runs it with its own commands
+// added (see [Options]).
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/toolscope/toolscope/builtin"
+	"github.com/toolscope/toolscope/mcp"
+	"github.com/toolscope/toolscope/model/anthropic"
+	"github.com/toolscope/toolscope/model/openai"
+	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/tool"
+)
+
+// Main runs the command line args (without the program name) on the
+// process's standard streams and returns the exit status. SIGTERM and
+// SIGHUP (a closed terminal, a supervisor stopping us) end a call as Ctrl-C
+// does: the command's processes are ended, temporary files removed and the
+// state saved.
+func Main(args []string, opts *Options) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	err := Run(ctx, args, os.Stdin, os.Stdout, os.Stderr, opts)
+	stop()
+	return ExitCode(err, os.Stderr)
+}
+
+// exitError carries an exit status; its message (if any) goes to stderr.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// Exit returns an error that ends the command with the exit status code,
+// printing msg (unless empty) to stderr as "toolscope: msg".
+func Exit(code int, msg string) error { return &exitError{code: code, msg: msg} }
+
+// UsageError is a usage error (exit 2) with a message.
+func UsageError(format string, args ...any) error { return usageErr(format, args...) }
+
+func usageErr(format string, args ...any) error {
+	return &exitError{code: 2, msg: fmt.Sprintf(format, args...)}
+}
+
+// ExitCode prints err's message, if any, to stderr and returns the exit
+// status it carries: 0 for nil, the status of an [ExitError], else 1.
+func ExitCode(err error, stderr io.Writer) int { return exitCode(err, stderr) }
+
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintln(stderr, "toolscope:", ee.msg)
+		}
+		return ee.code
+	}
+	fmt.Fprintln(stderr, "toolscope:", err)
+	return 1
+}
+
+const usageText = `usage:
+  toolscope tools [--format openai|anthropic|mcp]
+  toolscope check [--mode M] [--allow R]... [--deny R]... [--ask R]... (--tool NAME [--input JSON|-] | -- SHELL COMMAND...)
+  toolscope call [--mode M] [--allow R]... [--deny R]... [--ask R]... [--yes] [--json] TOOL [JSON|-]
+  toolscope serve [--http ADDR [--stateless]] [--mode M] [--allow R]... [--deny R]... [--ask R]...
+  toolscope run [--model openai:M|anthropic:M] [--state FILE] [--mode M] [--allow R]... 'PROMPT'
+  toolscope run --resume FILE (--approve ID [--always] | --deny ID)...
+  toolscope config [--json] (the effective settings, with the origin of every rule and server)
+  toolscope chat [--model openai:M|anthropic:M] [--state FILE] [--mode M] [--allow R]...
+  toolscope sandbox status [--json] (the OS sandbox's protections on this machine)
+  toolscope version
+Every command takes --config FILE, --cwd DIR and --state FILE; --sandbox runs Bash
+in the OS sandbox (settings: "sandbox": {"enabled": true, ...}). Flags may follow the
+arguments; -- ends them (check: the shell command follows). "-" reads the input from stdin.
+Modes: default, accept_edits, explore, bypass, dont_ask.
+Exit status: 0 ok; 1 the tool failed; 2 usage error (bad flag, unknown tool, invalid
+input, bad --config/--state/--cwd; nothing ran); 3 call denied or needing approval.`
+
+// Options extend the command.
+type Options struct {
+	// Commands are more commands, by name; one named like a built-in
+	// command replaces it (it can call [Run] without Options to fall back).
+	Commands map[string]Command
+}
+
+// A Command is one more command of the CLI.
+type Command struct {
+	// Usage is its line in the usage text, without "toolscope ".
+	Usage string
+	// Run runs it; args follow the command's name. The error's exit
+	// status is ExitCode's.
+	Run func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
+}
+
+// temporalCommands are the commands of the Temporal build: this one only
+// says where they are.
+var temporalCommands = []string{"worker", "approve", "deny", "runs"}
+
+// Run is the whole program; main only wires the process to it.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, opts *Options) error {
+	use := usageText
+	if opts != nil {
+		var extra []string
+		for _, c := range opts.Commands {
+			if c.Usage != "" {
+				extra = append(extra, "  toolscope "+c.Usage)
+			}
+		}
+		slices.Sort(extra)
+		if len(extra) > 0 {
+			head, tail, _ := strings.Cut(usageText, "  toolscope version\n")
+			use = head + strings.Join(extra, "\n") + "\n  toolscope version\n" + tail
+		}
+		if len(args) > 0 {
+			if c, ok := opts.Commands[args[0]]; ok {
+				return c.Run(ctx, args[1:], stdin, stdout, stderr)
+			}
+		}
+	}
+	if len(args) > 0 && slices.Contains(temporalCommands, args[0]) {
+		return usageErr("%s runs agents on Temporal, which this build leaves out (the core module never pulls the Temporal SDK); use the Temporal build of toolscope: go run ./temporal/cmd/toolscope %s ... from a checkout, or go install github.com/toolscope/toolscope/temporal/cmd/toolscope@latest", args[0], args[0])
+	}
+	return run(ctx, args, stdin, stdout, stderr, use)
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, usage ...string) error {
+	use := usageText
+	if len(usage) > 0 {
+		use = usage[0]
+	}
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, use)
+		return &exitError{code: 2}
+	}
+	switch args[0] {
+	case "tools":
+		return runTools(ctx, args[1:], stdout, stderr)
+	case "check":
+		return runCheck(ctx, args[1:], stdin, stdout, stderr)
+	case "call":
+		return runCall(ctx, args[1:], stdin, stdout, stderr)
+	case "serve":
+		return runServe(ctx, args[1:], stdin, stdout, stderr)
+	case "run":
+		return runRun(ctx, args[1:], stdin, stdout, stderr)
+	case "config":
+		return runConfig(ctx, args[1:], stdout, stderr)
+	case "chat":
+		return runChat(ctx, args[1:], stdin, stdout, stderr)
+	case "sandbox":
+		return runSandbox(ctx, args[1:], stdout, stderr)
+	case "version", "--version":
+		fmt.Fprintln(stdout, "toolscope", version())
+		return nil
+	case "help", "-h", "--help":
+		fmt.Fprintln(stdout, use)
+		return nil
+	}
+	return usageErr("unknown command %q\n%s", args[0], use)
+}
+
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// setup is what a command needs: the project root, the config, the toolkit,
+// the agent state, and the persisted permission context.
+type setup struct {
+	root      string
+	cfg       *config
+	tk        *tool.Toolkit
+	st        *tool.State
+	persisted *permission.Context
+	// effective is the permission context of this invocation: persisted,
+	// config and flags.
+	effective *permission.Context
+	// input is the call's input (for call's hints).
+	input string
+	// statePath is where the state is saved ("" for none): the --state
+	// file, or the file a link there points to.
+	statePath string
+	// base is the state as loaded: saving merges this run's changes to it
+	// with another run's (see saveState).
+	base []byte
+	// servers are the configured MCP servers.
+	servers []*lazyServer
+	// hooks are the settings' command hooks; nil when there are none.
+	hooks *hooks
+}
+
+// close stops the MCP servers the command started.
+func (s *setup) close() {
+	for _, l := range s.servers {
+		l.close()
+	}
+}
+
+// setup checks the flags that name files and builds what a command needs.
+// Every failure is a usage error (exit 2). With save set, the --state file
+// must also be writable, so that a call never runs when its state could not
+// be saved.
+// root is the project root: --cwd, else the working directory, absolute.
+func (c *common) root() (string, error) {
+	root := c.cwd
+	if root == "" {
+		root, _ = os.Getwd()
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", usageErr("--cwd %s: %v", root, err)
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return "", usageErr("--cwd %s: not a directory", root)
+	}
+	return abs, nil
+}
+
+func (c *common) setup(ctx context.Context, warn io.Writer, save bool) (*setup, error) {
+	s := &setup{}
+	var err error
+	if s.root, err = c.root(); err != nil {
+		return nil, err
+	}
+	if s.cfg, err = loadSettings(s.root, c.configPath, !c.noClaude, c.trustProject, warn); err != nil {
+		return nil, err
+	}
+	clients, err := s.cfg.mcpClients(s.root)
+	if err != nil {
+		return nil, err
+	}
+	var basic []tool.Source
+	grouped := map[string]tool.Source{}
+	for _, cl := range clients {
+		l := &lazyServer{c: cl, warn: warn}
+		s.servers = append(s.servers, l)
+		if s.cfg.MCPServers[cl.Name()].Group != "" {
+			grouped[cl.Name()] = l
+		} else {
+			basic = append(basic, l)
+		}
+	}
+	groups, err := s.cfg.groups(grouped, warn)
+	if err != nil {
+		return nil, err
+	}
+	bopts := &builtin.Options{Root: s.root}
+	if err := s.cfg.builtinSandbox(s.root, c.sandbox, bopts); err != nil {
+		return nil, err
+	}
+	builtins := builtin.All(bopts)
+	opts := &tool.ToolkitOptions{Tools: builtins, Sources: basic, Skills: s.cfg.skillSources(s.cfg.Skills, warn), Groups: groups, Asker: c.asker}
+	if len(s.cfg.hooks) > 0 {
+		s.hooks = &hooks{list: s.cfg.hooks, root: s.root, session: fmt.Sprintf("toolscope-%d", os.Getpid()), warn: warn}
+		opts.PermissionHook = s.hooks.permissionHook
+		opts.Middleware = []tool.Middleware{s.hooks.postToolUse}
+	}
+	if s.tk, err = tool.NewToolkit(opts); err != nil {
+		return nil, usageErr("settings: %v", err)
+	}
+	if s.st, err = loadState(c.statePath); err != nil {
+		return nil, err
+	}
+	if s.base, err = json.Marshal(s.st); err != nil {
+		return nil, err
+	}
+	if save && c.statePath != "" {
+		if s.statePath, err = writableState(c.statePath); err != nil {
+			return nil, err
+		}
+	}
+	s.persisted = s.st.Permissions()
+	known := []string{"reset_tools"}
+	for _, t := range builtins { // MCP tools need no listing: their rules name mcp__...
+		known = append(known, t.Info().Name)
+		known = append(known, t.Info().RuleNames...)
+	}
+	pc, err := s.cfg.context(s.persisted, c, known, warn)
+	if err != nil {
+		return nil, err
+	}
+	s.st.SetPermissions(pc)
+	s.effective = pc
+	return s, nil
+}
+
+// save writes the state back, with the persisted permission context plus any
+// rule the user added with "always" (flags and config are not persisted).
+func (s *setup) save(added []permission.Rule) error {
+	if s.statePath == "" {
+		return nil
+	}
+	pc := s.persisted.Clone()
+	for _, r := range added {
+		pc.AddRule(r)
+	}
+	s.st.SetPermissions(pc)
+	return saveState(s.statePath, s.base, s.st)
+}
+
+// readInput returns the tool input an argument gives: the argument itself,
+// or standard input for "-".
+func readInput(arg string, stdin io.Reader) (string, error) {
+	if arg != "-" {
+		return arg, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(stdin, maxInput+1))
+	if err != nil {
+		return "", usageErr("reading the input from standard input: %v", err)
+	}
+	if len(b) > maxInput {
+		return "", usageErr("the input on standard input is larger than %d MiB", maxInput>>20)
+	}
+	return string(b), nil
+}
+
+// maxInput bounds an input read from standard input.
+const maxInput = 64 << 20
+
+// invalidCall turns an error of Toolkit.Check into the exit status: a call
+// that cannot run as given (unknown tool, input that is not JSON or breaks
+// the schema) is a usage error, the same in check and call; a permission
+// check that broke, or a tool whose MCP server could not start, is an
+// error (1).
+func (s *setup) invalidCall(name string, err error) error {
+	for _, l := range s.servers {
+		if l.err != nil && errors.Is(err, tool.ErrToolNotFound) && strings.HasPrefix(name, "mcp__"+l.c.Name()+"__") {
+			// Not the caller's mistake: the server that has the tool is down.
+			return fmt.Errorf("%s: MCP server %q is unavailable: %v", name, l.c.Name(), l.err)
+		}
+	}
+	if errors.Is(err, tool.ErrInvalidCall) {
+		return usageErr("%v", err)
+	}
+	return err
+}
+
+func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c := newFlags("tools", stdout, false)
+	format := c.fs.String("format", "openai", "schema format: openai, anthropic or mcp")
+	if err := c.parse(args); err != nil {
+		return err
+	}
+	if len(c.args) > 0 {
+		return usageErr("tools takes no arguments, got %q", c.args[0])
+	}
+	s, err := c.setup(ctx, stderr, false)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	formatTool := map[string]func(tool.Schema) json.RawMessage{
+		"openai": openai.FormatTool, "anthropic": anthropic.FormatTool, "mcp": mcp.FormatTool,
+	}[*format]
+	if formatTool == nil {
+		return usageErr("--format: unknown schema format %q (want openai, anthropic or mcp)", *format)
+	}
+	schemas := []json.RawMessage{}
+	for _, sc := range s.tk.Schemas(ctx, s.st.ActiveGroups()) {
+		schemas = append(schemas, formatTool(sc))
+	}
+	b, _ := json.MarshalIndent(schemas, "", "  ")
+	fmt.Fprintln(stdout, string(b))
+	return nil
+}
+
+// checkOutput is the JSON object check prints.
+type checkOutput struct {
+	Behavior     permission.Behavior `json:"behavior"`
+	ReadOnly     bool                `json:"read_only"`
+	BypassImmune bool                `json:"bypass_immune"`
+	Message      string              `json:"message"`
+	Reason       string              `json:"reason"`
+	Suggestions  []string            `json:"suggestions"`
+}
+
+func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	c := newFlags("check", stdout, true)
+	toolName := c.fs.String("tool", "", "tool name (with --input)")
+	input := c.fs.String("input", "", "tool input as JSON, or - to read it from standard input (with --tool)")
+	if err := c.parse(args); err != nil {
+		return err
+	}
+	switch {
+	case *toolName != "" && len(c.args) > 0:
+		return usageErr("check takes either --tool and --input, or -- SHELL COMMAND, not both (got the argument %q)", c.args[0])
+	case *toolName == "" && len(c.args) == 0:
+		return usageErr("check needs --tool NAME --input JSON, or -- SHELL COMMAND")
+	case *toolName == "" && *input != "":
+		return usageErr("check: --input goes with --tool NAME")
+	case *toolName == "":
+		b, _ := json.Marshal(map[string]string{"command": strings.Join(c.args, " ")})
+		*toolName, *input = "Bash", string(b)
+	default:
+		var err error
+		if *input, err = readInput(*input, stdin); err != nil {
+			return err
+		}
+	}
+	s, err := c.setup(ctx, stderr, false)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	v, err := s.tk.Check(ctx, &tool.Call{Name: *toolName, Input: json.RawMessage(*input), State: s.st})
+	if err != nil {
+		return s.invalidCall(*toolName, err)
+	}
+	d := v.Decision
+	out := checkOutput{Behavior: d.Behavior, ReadOnly: v.ReadOnly, BypassImmune: d.BypassImmune && d.Behavior == permission.Ask,
+		Message: d.Message, Reason: d.Reason, Suggestions: []string{}}
+	if b, ok := v.Tool.(*builtin.Bash); ok {
+		// Name the simple command and the shell layer even when a rule, the
+		// read-only fast path or the mode fallback decided.
+		var in struct{ Command string }
+		json.Unmarshal([]byte(*input), &in)
+		if a := b.Analyze(in.Command, s.st, s.st.Permissions()); a.Reason != "" && !strings.Contains(out.Reason, a.Reason) {
+			out.Reason += "; shell analysis (" + a.Layer + "): " + a.Reason
+		}
+	}
+	for _, r := range d.Suggestions {
+		out.Suggestions = append(out.Suggestions, r.String())
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	c := newFlags("call", stdout, true)
+	yes := c.fs.Bool("yes", false, "approve a call that needs approval (without asking); deny rules still apply")
+	asJSON := c.fs.Bool("json", false, "print the whole result as JSON")
+	if err := c.parse(args); err != nil {
+		return err
+	}
+	if len(c.args) < 1 || len(c.args) > 2 {
+		return usageErr("call needs TOOL and its input as JSON (or - to read it from standard input), e.g. toolscope call Read '{\"file_path\":\"/etc/hostname\"}'")
+	}
+	name, input := c.args[0], "{}"
+	if len(c.args) == 2 {
+		var err error
+		if input, err = readInput(c.args[1], stdin); err != nil {
+			return err
+		}
+	}
+	fromStdin := len(c.args) == 2 && c.args[1] == "-"
+	s, err := c.setup(ctx, stderr, true)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	s.input = input
+	call := &tool.Call{ID: "cli", Name: name, Input: json.RawMessage(input), State: s.st}
+	// A call that cannot run as given is a usage error, as in check; the
+	// state file is not touched.
+	// The check only finds calls that cannot run: the hooks run once, at
+	// the call.
+	if _, err := s.tk.Check(context.WithValue(ctx, noHooksKey{}, true), call); err != nil {
+		return s.invalidCall(name, err)
+	}
+	var added []permission.Rule
+	r, err := s.tk.Call(ctx, call)
+	if err == nil && r.Status == tool.StatusAsking {
+		approve, always := *yes, false
+		if !approve {
+			answers, promptTo, closeAnswers := terminal(stdin, stderr, fromStdin)
+			if answers == nil {
+				printResult(stdout, r, *asJSON)
+				if serr := s.save(nil); serr != nil {
+					return serr
+				}
+				return &exitError{code: 3, msg: noTerminalHint(name, r.Decision, s, c, fromStdin)}
+			}
+			approve, always = prompt(answers, promptTo, name, input, r.Decision)
+			closeAnswers()
+		}
+		if approve {
+			if always {
+				added = r.Decision.Suggestions
+				for _, rule := range added {
+					s.st.AddRule(rule)
+				}
+			}
+			call.Approved = true
+			r, err = s.tk.Call(ctx, call)
+		} else {
+			r.Status = tool.StatusDenied
+			r.Content = []tool.Block{tool.TextBlock("The user denied the call.")}
+		}
+	}
+	if serr := s.save(added); serr != nil && err == nil {
+		err = serr
+	}
+	printResult(stdout, r, *asJSON)
+	if err != nil {
+		return err
+	}
+	switch r.Status {
+	case tool.StatusSuccess:
+		return nil
+	case tool.StatusDenied, tool.StatusAsking:
+		msg := ""
+		if r.Decision != nil && r.Decision.Behavior == permission.Deny {
+			msg = deniedHint(name, r.Decision, s, c)
+		}
+		return &exitError{code: 3, msg: msg}
+	}
+	return &exitError{code: 1}
+}
+
+// terminal returns where to ask the user: standard input (with the prompt
+// on standard error) when it is a terminal; when standard input carried the
+// tool's input, the controlling terminal (/dev/tty), prompt and answer
+// alike, as sudo does. It returns a nil reader when there is no terminal.
+func terminal(stdin io.Reader, stderr io.Writer, inputFromStdin bool) (io.Reader, io.Writer, func()) {
+	if !inputFromStdin {
+		if isTerminal(stdin) {
+			return stdin, stderr, func() {}
+		}
+		return nil, nil, nil
+	}
+	tty, err := openTTY()
+	if err != nil {
+		return nil, nil, nil
+	}
+	return tty, tty, func() { tty.Close() }
+}
+
+// openTTY opens the controlling terminal. It is a variable so that tests can
+// stand in for one.
+var openTTY = func() (io.ReadWriteCloser, error) { return os.OpenFile("/dev/tty", os.O_RDWR, 0) }
+
+func printResult(w io.Writer, r *tool.Result, asJSON bool) {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		enc.Encode(r)
+		return
+	}
+	for _, b := range r.Content {
+		switch {
+		case b.Kind == tool.KindText:
+			fmt.Fprint(w, b.Text)
+		case b.URL != "":
+			fmt.Fprintf(w, "[%s: %s]", b.MediaType, b.URL)
+		default:
+			fmt.Fprintf(w, "[%s: %d bytes]", b.MediaType, len(b.Data))
+		}
+	}
+	if text := r.Text(); len(r.Content) > 0 && !strings.HasSuffix(text, "\n") {
+		fmt.Fprintln(w)
+	}
+}
+
+// isTerminal reports whether the user can be asked on r. It is a variable so
+// that tests can stand in for a terminal.
+var isTerminal = func(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && isTTY(f.Fd())
+}
+
+// prompt asks the user at the terminal: y, N (the default) or always.
+func prompt(stdin io.Reader, stderr io.Writer, name, input string, d *permission.Decision) (approve, always bool) {
+	fmt.Fprintf(stderr, "%s wants to run: %s\n%s", name, input, d.Message)
+	if d.Reason != "" {
+		fmt.Fprintf(stderr, " (%s)", d.Reason)
+	}
+	var sugg []string
+	for _, r := range d.Suggestions {
+		sugg = append(sugg, r.String())
+	}
+	if len(sugg) > 0 {
+		fmt.Fprintf(stderr, "\nAllow? [y/N/always: adds %s] ", strings.Join(sugg, ", "))
+	} else {
+		fmt.Fprint(stderr, "\nAllow? [y/N] ")
+	}
+	line, _ := bufio.NewReader(stdin).ReadString('\n')
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return true, false
+	case "a", "always":
+		return true, true
+	}
+	return false, false
+}
