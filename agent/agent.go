@@ -105,6 +105,10 @@ type Event struct {
 	Interrupted bool
 }
 
+// FinalReminder is the user message that asks the model for its answer
+// when the reply's steps are used up.
+const FinalReminder = "<system-reminder>You have used all your steps. Answer now with what you have, without calling tools.</system-reminder>"
+
 // InterruptionMessage ends a reply whose context was cancelled.
 const InterruptionMessage = "I notice the interruption. How can I help you?"
 
@@ -201,8 +205,9 @@ type Answer struct {
 	Result *tool.Result
 }
 
-// deniedText is what the model reads for a call the user refused.
-func deniedText(name string) string {
+// DeniedText is what the model reads for a call the user refused: the
+// reference's words.
+func DeniedText(name string) string {
 	return fmt.Sprintf("<system-reminder>The execution of tool \"%s\" is denied by user!</system-reminder>", name)
 }
 
@@ -252,7 +257,7 @@ func (a *Agent) Resume(ctx context.Context, r *Run, answers ...Answer) iter.Seq2
 				}
 			case !ans.Approve:
 				res := &tool.Result{ID: w.Call.ID, Name: w.Call.Name, Input: w.Call.Input, Status: tool.StatusDenied,
-					Content: []tool.Block{tool.TextBlock(deniedText(w.Call.Name))}}
+					Content: []tool.Block{tool.TextBlock(DeniedText(w.Call.Name))}}
 				if !a.emitResult(r, w.Call, res, yield) {
 					return
 				}
@@ -310,7 +315,7 @@ func (a *Agent) loop(ctx context.Context, r *Run, yield func(Event, error) bool)
 			req.System += "\n" + p
 		}
 		if final {
-			req.Messages = append(req.Messages, Message{Role: User, Text: "<system-reminder>You have used all your steps. Answer now with what you have, without calling tools.</system-reminder>"})
+			req.Messages = append(req.Messages, Message{Role: User, Text: FinalReminder})
 		} else {
 			req.Tools = a.Toolkit.Schemas(tctx, r.State.ActiveGroups())
 		}
@@ -480,7 +485,9 @@ func (a *Agent) pause(r *Run, yield func(Event, error) bool) {
 // hold text only (Chat Completions' tool messages, Messages' tool_result
 // blocks as the providers send them): its text, data blocks named, the
 // structured content when there is no text, and the status when the call
-// did not succeed.
+// did not succeed and its text does not say so already (an error's
+// "Error: ...", the reference's system reminders of a denied or an
+// interrupted call, which reach the model word for word).
 func ResultText(r *tool.Result) string {
 	var b strings.Builder
 	for _, bl := range r.Content {
@@ -496,7 +503,7 @@ func ResultText(r *tool.Result) string {
 	if b.Len() == 0 && len(r.StructuredContent) > 0 {
 		b.Write(r.StructuredContent)
 	}
-	if r.Status != tool.StatusSuccess && r.Status != "" && !strings.HasPrefix(b.String(), "Error") {
+	if r.Status != tool.StatusSuccess && r.Status != "" && !strings.HasPrefix(b.String(), "Error") && !strings.HasPrefix(b.String(), "<system-reminder>") {
 		return "[" + string(r.Status) + "] " + b.String()
 	}
 	return b.String()

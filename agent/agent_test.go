@@ -400,3 +400,23 @@ func TestPromptAndStopHooks(t *testing.T) {
 		t.Errorf("refused prompt: %v", err)
 	}
 }
+
+// The reference's words for a denied or an interrupted call reach the model
+// as they are; other failures are marked with their status.
+func TestResultText(t *testing.T) {
+	for _, tt := range []struct {
+		r    tool.Result
+		want string
+	}{
+		{tool.Result{Status: tool.StatusDenied, Content: []tool.Block{tool.TextBlock(agent.DeniedText("Bash"))}},
+			`<system-reminder>The execution of tool "Bash" is denied by user!</system-reminder>`},
+		{tool.Result{Status: tool.StatusInterrupted, Content: []tool.Block{tool.TextBlock(tool.InterruptedText)}}, tool.InterruptedText},
+		{tool.Result{Status: tool.StatusError, Content: []tool.Block{tool.TextBlock("Error: no such file")}}, "Error: no such file"},
+		{tool.Result{Status: tool.StatusError, Content: []tool.Block{tool.TextBlock("exit status 1")}}, "[error] exit status 1"},
+		{tool.Result{Status: tool.StatusSuccess, Content: []tool.Block{tool.TextBlock("ok")}}, "ok"},
+	} {
+		if got := agent.ResultText(&tt.r); got != tt.want {
+			t.Errorf("ResultText(%s %q) = %q, want %q", tt.r.Status, tt.r.Text(), got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,165 @@
+package temporal
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/toolscope/toolscope/agent"
+	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/tool"
+)
+
+// Tools are the activities of one workspace: they run on the machine where
+// its files are, on the workspace's task queue.
+type Tools struct {
+	// Toolkit runs the calls.
+	Toolkit *tool.Toolkit
+	// Permissions, when set, adds the workspace's settings (mode, rules,
+	// directories) to a run's permission context when the run starts.
+	Permissions func(base *permission.Context) (*permission.Context, error)
+}
+
+// Prepare adds the workspace's settings to a new run's permissions
+// ([PrepareActivity]).
+func (t *Tools) Prepare(ctx context.Context, in PrepareInput) (*PrepareOutput, error) {
+	pc := in.Permissions.Clone()
+	if t.Permissions == nil {
+		return &PrepareOutput{Permissions: pc}, nil
+	}
+	merged, err := t.Permissions(pc)
+	if err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(fmt.Sprintf("the workspace's settings: %v", err), "toolscope.Settings", err)
+	}
+	if in.KeepMode {
+		merged.Mode = pc.Mode
+	}
+	return &PrepareOutput{Permissions: merged}, nil
+}
+
+// Turn begins a model turn ([TurnActivity]): the tools of the active
+// groups, unless they are the ones the workflow knows, and the skills'
+// prompt.
+func (t *Tools) Turn(ctx context.Context, in TurnInput) (*TurnOutput, error) {
+	ctx = t.Toolkit.BeginTurn(ctx)
+	schemas := t.Toolkit.Schemas(ctx, in.ActiveGroups)
+	var flags []ToolFlags
+	for _, x := range t.Toolkit.Tools(ctx, in.ActiveGroups) {
+		info := x.Info()
+		flags = append(flags, ToolFlags{Name: info.Name, ReadOnly: info.ReadOnly, ConcurrencySafe: info.ConcurrencySafe})
+	}
+	b, err := json.Marshal(struct {
+		S []tool.Schema
+		F []ToolFlags
+	}{schemas, flags})
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(b)
+	out := &TurnOutput{Hash: hex.EncodeToString(sum[:]), SkillPrompt: t.Toolkit.SkillPrompt(ctx, in.ActiveGroups)}
+	if out.Hash != in.Known {
+		out.Schemas, out.Tools = schemas, flags
+	}
+	return out, nil
+}
+
+// Call makes one tool call through the Toolkit, permission engine
+// included ([CallActivity]). It heartbeats while the call runs, and ends
+// the call (its processes killed) when the run is cancelled.
+func (t *Tools) Call(ctx context.Context, in CallInput) (*CallOutput, error) {
+	st := in.State
+	if st == nil {
+		st = tool.NewState(nil)
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	if activity.IsActivity(ctx) {
+		if hb := activity.GetInfo(ctx).HeartbeatTimeout; hb > 0 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				tick := time.NewTicker(hb / 3)
+				defer tick.Stop()
+				for {
+					select {
+					case <-done:
+						return
+					case <-tick.C:
+						activity.RecordHeartbeat(ctx)
+					}
+				}
+			}()
+		}
+	}
+	res, err := t.Toolkit.Call(ctx, &tool.Call{ID: in.Call.ID, Name: in.Call.Name, Input: in.Call.Input, State: st, Approved: in.Approved})
+	close(done)
+	wg.Wait()
+	if err != nil {
+		// Broken infrastructure, not the tool's failure: not retried
+		// here (the workflow's policy decides), and the model is told.
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "toolscope.Call", err)
+	}
+	return &CallOutput{Result: res, State: st}, nil
+}
+
+// Models is the model activity ([ModelActivity]): it runs on the model
+// queue, on any machine with the model's credentials.
+type Models struct {
+	// New returns the model a spec names ("" means the worker's
+	// default). Models are made once per spec.
+	New func(spec string) (agent.Model, error)
+
+	mu     sync.Mutex
+	models map[string]agent.Model
+}
+
+// Model answers one model turn; it heartbeats as the answer streams.
+func (m *Models) Model(ctx context.Context, in ModelInput) (*ModelOutput, error) {
+	mdl, err := m.model(in.Model)
+	if err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "toolscope.Model", err)
+	}
+	msg := agent.Message{Role: agent.Assistant}
+	isAct := activity.IsActivity(ctx)
+	for ev, err := range mdl.Stream(ctx, &in.Request) {
+		if err != nil {
+			return nil, err
+		}
+		msg.Text += ev.Text
+		if ev.ToolCall != nil {
+			msg.ToolCalls = append(msg.ToolCalls, *ev.ToolCall)
+		}
+		if isAct {
+			activity.RecordHeartbeat(ctx)
+		}
+	}
+	return &ModelOutput{Message: msg}, nil
+}
+
+func (m *Models) model(spec string) (agent.Model, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if mdl, ok := m.models[spec]; ok {
+		return mdl, nil
+	}
+	if m.New == nil {
+		return nil, errors.New("this worker has no model")
+	}
+	mdl, err := m.New(spec)
+	if err != nil {
+		return nil, err
+	}
+	if m.models == nil {
+		m.models = map[string]agent.Model{}
+	}
+	m.models[spec] = mdl
+	return mdl, nil
+}

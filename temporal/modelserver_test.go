@@ -1,0 +1,145 @@
+package temporal_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// step is one scripted answer of the model: text, and tool calls as
+// "id", "name", JSON input triples.
+type step struct {
+	text  string
+	calls [][3]string
+}
+
+// modelServer is a Chat Completions server (the protocol of the openai
+// provider) whose answers follow a script per conversation: the first user
+// message picks the script, the number of assistant messages so far the
+// step. Any number of runs, on any number of workers, can talk to it at
+// once. It keeps every request.
+type modelServer struct {
+	url     string
+	mu      sync.Mutex
+	scripts map[string][]step
+	reqs    []chatRequest
+}
+
+type chatMessage struct {
+	Role       string          `json:"role"`
+	Content    json.RawMessage `json:"content"`
+	ToolCallID string          `json:"tool_call_id,omitempty"`
+}
+
+// text is the message's content as text.
+func (m chatMessage) text() string {
+	var s string
+	if json.Unmarshal(m.Content, &s) == nil {
+		return s
+	}
+	var parts []struct {
+		Text string `json:"text"`
+	}
+	json.Unmarshal(m.Content, &parts)
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteString(p.Text)
+	}
+	return b.String()
+}
+
+type chatRequest struct {
+	Messages []chatMessage `json:"messages"`
+}
+
+func (r chatRequest) prompt() string {
+	for _, m := range r.Messages {
+		if m.Role == "user" {
+			return m.text()
+		}
+	}
+	return ""
+}
+
+func newModelServer(t testing.TB) *modelServer {
+	s := &modelServer{scripts: map[string][]step{}}
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	s.url = srv.URL
+	return s
+}
+
+// script sets the answers to the conversations that start with prompt.
+func (s *modelServer) script(prompt string, steps ...step) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.scripts[prompt] = steps
+}
+
+// requests returns the requests of the conversation prompt.
+func (s *modelServer) requests(prompt string) []chatRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []chatRequest
+	for _, r := range s.reqs {
+		if r.prompt() == prompt {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (s *modelServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var req chatRequest
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	s.mu.Lock()
+	s.reqs = append(s.reqs, req)
+	steps := s.scripts[req.prompt()]
+	s.mu.Unlock()
+	n := 0
+	for _, m := range req.Messages {
+		if m.Role == "assistant" {
+			n++
+		}
+	}
+	if n >= len(steps) {
+		http.Error(w, fmt.Sprintf(`{"error":{"message":"no step %d in the script of %q"}}`, n, req.prompt()), http.StatusBadRequest)
+		return
+	}
+	a := steps[n]
+	w.Header().Set("Content-Type", "text/event-stream")
+	chunk := func(delta string) {
+		fmt.Fprintf(w, "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"scripted\",\"choices\":[{\"index\":0,\"delta\":%s,\"finish_reason\":null}]}\n\n", delta)
+	}
+	if a.text != "" {
+		t, _ := json.Marshal(a.text)
+		chunk(`{"content":` + string(t) + `}`)
+	}
+	for i, c := range a.calls {
+		args, _ := json.Marshal(c[2])
+		chunk(fmt.Sprintf(`{"tool_calls":[{"index":%d,"id":%q,"type":"function","function":{"name":%q,"arguments":%s}}]}`, i, c[0], c[1], args))
+	}
+	fmt.Fprint(w, "data: [DONE]\n\n")
+}
+
+// toolResult returns the content of the tool message for call id in the
+// last request of the conversation prompt.
+func (s *modelServer) toolResult(prompt, id string) (string, bool) {
+	reqs := s.requests(prompt)
+	if len(reqs) == 0 {
+		return "", false
+	}
+	for _, m := range reqs[len(reqs)-1].Messages {
+		if m.Role == "tool" && m.ToolCallID == id {
+			return m.text(), true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,666 @@
+package temporal
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/toolscope/toolscope/agent"
+	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/tool"
+)
+
+// The names the workflow, its activities, its update and its queries are
+// registered under.
+const (
+	WorkflowName    = "toolscope.Agent"
+	PrepareActivity = "toolscope.Prepare"
+	TurnActivity    = "toolscope.Turn"
+	CallActivity    = "toolscope.Call"
+	ModelActivity   = "toolscope.Model"
+	// AnswerUpdate answers a waiting call with an [Answer]; it returns the
+	// pause (an int, see [Status.Pause]) it answered.
+	AnswerUpdate = "toolscope.answer"
+	// PendingQuery returns the waiting calls ([]agent.Waiting).
+	PendingQuery = "toolscope.pending"
+	// RunQuery returns the conversation and the agent's state (*agent.Run).
+	RunQuery = "toolscope.run"
+	// DefaultModelQueue is the task queue of model turns.
+	DefaultModelQueue = "toolscope-model"
+)
+
+// The memo keys a run keeps its waiting calls under.
+const (
+	memoWaiting = "toolscope_waiting"
+	memoPause   = "toolscope_pause"
+)
+
+// RunInput starts a run of [Agent].
+type RunInput struct {
+	// Prompt is the user's input.
+	Prompt string `json:"prompt"`
+	// System is the system prompt; the skills' prompt of the active groups
+	// follows it.
+	System string `json:"system,omitempty"`
+	// Permissions are the run's mode and rules (nil: Default mode, none).
+	// When the run starts, the workspace's settings are added to them; the
+	// mode given here wins over the settings' when KeepMode is set.
+	Permissions *permission.Context `json:"permissions,omitempty"`
+	KeepMode    bool                `json:"keep_mode,omitempty"`
+	// Run, when set, continues that conversation and state (Permissions
+	// are then not used; the state has its own).
+	Run *agent.Run `json:"run,omitempty"`
+	// Model names the model for the model workers ("openai:NAME",
+	// "anthropic:NAME"); "" means theirs.
+	Model string `json:"model,omitempty"`
+	// ToolQueue is the workspace's task queue, where the tool calls run;
+	// "" means the workflow's own. ModelQueue is where model turns run;
+	// "" means DefaultModelQueue.
+	ToolQueue  string `json:"tool_queue,omitempty"`
+	ModelQueue string `json:"model_queue,omitempty"`
+	// MaxIters bounds the model steps of the reply, as agent.Agent's.
+	MaxIters int `json:"max_iters,omitempty"`
+	// ApprovalTimeout, when positive, refuses a call nobody answered in
+	// that time; 0 waits for ever.
+	ApprovalTimeout time.Duration `json:"approval_timeout,omitempty"`
+	// HeartbeatTimeout is how soon a tool call whose worker stopped
+	// heartbeating is given up as interrupted (default 30s).
+	HeartbeatTimeout time.Duration `json:"heartbeat_timeout,omitempty"`
+	// ToolTimeout bounds one tool call (default 2h; Bash has its own,
+	// shorter, timeout).
+	ToolTimeout time.Duration `json:"tool_timeout,omitempty"`
+}
+
+// RunOutput is a finished run.
+type RunOutput struct {
+	// Answer is the model's final answer.
+	Answer string `json:"answer"`
+	// Run is the conversation and the agent's state at the end.
+	Run *agent.Run `json:"run"`
+}
+
+// Answer answers a waiting call (see [AnswerUpdate]).
+type Answer struct {
+	CallID string `json:"call_id"`
+	// Approve runs a call that needs approval; false refuses it.
+	Approve bool `json:"approve,omitempty"`
+	// Always, with Approve, adds the rules the call's decision suggested,
+	// so that calls like it run without asking (not for bypass-immune
+	// calls, which ask every time).
+	Always bool `json:"always,omitempty"`
+	// Rules, with Approve, are more rules to add to the run's permissions.
+	Rules []permission.Rule `json:"rules,omitempty"`
+	// Input, with Approve, replaces the call's input (the user edited it).
+	Input json.RawMessage `json:"input,omitempty"`
+	// Result is an External tool's result.
+	Result *tool.Result `json:"result,omitempty"`
+}
+
+// WaitingCall is a waiting call as a run's memo lists it.
+type WaitingCall struct {
+	ID           string          `json:"id"`
+	Name         string          `json:"name"`
+	Input        json.RawMessage `json:"input"`
+	Status       tool.Status     `json:"status"`
+	Message      string          `json:"message,omitempty"`
+	Reason       string          `json:"reason,omitempty"`
+	Suggestions  []string        `json:"suggestions,omitempty"`
+	BypassImmune bool            `json:"bypass_immune,omitempty"`
+}
+
+// The activities' inputs and outputs.
+type (
+	PrepareInput struct {
+		Permissions *permission.Context `json:"permissions"`
+		KeepMode    bool                `json:"keep_mode,omitempty"`
+	}
+	PrepareOutput struct {
+		Permissions *permission.Context `json:"permissions"`
+	}
+	// TurnInput begins a model turn on the workspace. Known is the hash
+	// of the tool list the workflow has: an unchanged list is not sent
+	// again.
+	TurnInput struct {
+		ActiveGroups []string `json:"active_groups,omitempty"`
+		Known        string   `json:"known,omitempty"`
+	}
+	TurnOutput struct {
+		Hash string `json:"hash"`
+		// Schemas and Tools are nil when the list is the Known one.
+		Schemas     []tool.Schema `json:"schemas,omitempty"`
+		Tools       []ToolFlags   `json:"tools,omitempty"`
+		SkillPrompt string        `json:"skill_prompt,omitempty"`
+	}
+	// ToolFlags are what the workflow needs to know of a tool to schedule
+	// its calls.
+	ToolFlags struct {
+		Name            string `json:"name"`
+		ReadOnly        bool   `json:"read_only,omitempty"`
+		ConcurrencySafe bool   `json:"concurrency_safe,omitempty"`
+	}
+	CallInput struct {
+		Call     agent.ToolCall `json:"call"`
+		Approved bool           `json:"approved,omitempty"`
+		State    *tool.State    `json:"state"`
+	}
+	CallOutput struct {
+		Result *tool.Result `json:"result"`
+		State  *tool.State  `json:"state"`
+	}
+	ModelInput struct {
+		Model   string        `json:"model,omitempty"`
+		Request agent.Request `json:"request"`
+	}
+	ModelOutput struct {
+		Message agent.Message `json:"message"`
+	}
+)
+
+// lostText is what the model reads for a call whose worker was lost.
+const lostText = "<system-reminder>The tool call was interrupted: the worker running it stopped answering (killed, or its machine lost), so it may or may not have taken effect. It was not run again; check its effect before you run it again.</system-reminder>"
+
+
+// wfRun is one run of the workflow.
+type wfRun struct {
+	in      RunInput
+	r       *agent.Run
+	answers []Answer // received, not yet acted on
+	pause   int      // counts the pauses
+	hash    string
+	schemas []tool.Schema
+	tools   map[string]ToolFlags
+	skill   string
+}
+
+// Agent is the agent loop as a workflow (registered as [WorkflowName]).
+func Agent(ctx workflow.Context, in RunInput) (*RunOutput, error) {
+	w := &wfRun{in: in, tools: map[string]ToolFlags{}}
+	if in.Run != nil {
+		w.r = in.Run
+		if w.r.State == nil {
+			w.r.State = tool.NewState(nil)
+		}
+	} else {
+		w.r = agent.NewRun(nil)
+	}
+	if err := w.handlers(ctx); err != nil {
+		return nil, err
+	}
+	if in.Run == nil {
+		var out PrepareOutput
+		if err := workflow.ExecuteActivity(w.quick(ctx), PrepareActivity, PrepareInput{Permissions: in.Permissions, KeepMode: in.KeepMode}).Get(ctx, &out); err != nil {
+			return nil, fmt.Errorf("preparing the run on the workspace: %w", err)
+		}
+		w.r.State.SetPermissions(out.Permissions)
+	}
+	if in.Prompt != "" {
+		if len(w.r.Waiting) > 0 {
+			return nil, temporal.NewNonRetryableApplicationError("the run waits for approvals; answer them before a new prompt", "toolscope.Waiting", nil)
+		}
+		w.r.Messages = append(w.r.Messages, agent.Message{Role: agent.User, Text: in.Prompt})
+		w.r.Iters = 0
+	}
+	return w.loop(ctx)
+}
+
+func (w *wfRun) handlers(ctx workflow.Context) error {
+	if err := workflow.SetQueryHandler(ctx, PendingQuery, func() ([]agent.Waiting, error) {
+		return w.r.Waiting, nil
+	}); err != nil {
+		return err
+	}
+	if err := workflow.SetQueryHandler(ctx, RunQuery, func() (*agent.Run, error) {
+		return w.r, nil
+	}); err != nil {
+		return err
+	}
+	return workflow.SetUpdateHandlerWithOptions(ctx, AnswerUpdate,
+		func(ctx workflow.Context, a Answer) (int, error) {
+			w.answers = append(w.answers, a)
+			return w.pause, nil
+		},
+		workflow.UpdateHandlerOptions{Validator: w.validate})
+}
+
+// validate refuses an answer that answers nothing: it is never recorded.
+func (w *wfRun) validate(a Answer) error {
+	i := slices.IndexFunc(w.r.Waiting, func(x agent.Waiting) bool { return x.Call.ID == a.CallID })
+	if i < 0 {
+		var ids []string
+		for _, x := range w.r.Waiting {
+			if x.Status != tool.StatusPending {
+				ids = append(ids, x.Call.ID)
+			}
+		}
+		if len(ids) == 0 {
+			return fmt.Errorf("no call %q waits in this run: it waits on nothing now", a.CallID)
+		}
+		return fmt.Errorf("no call %q waits in this run; the waiting calls are %v", a.CallID, ids)
+	}
+	if slices.ContainsFunc(w.answers, func(x Answer) bool { return x.CallID == a.CallID }) {
+		return fmt.Errorf("call %q is answered already", a.CallID)
+	}
+	x := w.r.Waiting[i]
+	switch {
+	case x.Status == tool.StatusPending:
+		return fmt.Errorf("call %q is held back behind another call and needs no answer: it runs when that one is answered", a.CallID)
+	case x.Status == tool.StatusSubmitted && a.Result == nil:
+		return fmt.Errorf("call %q is an external tool's: answer it with its result", a.CallID)
+	case x.Status == tool.StatusAsking && a.Result != nil:
+		return fmt.Errorf("call %q needs an approval, not a result", a.CallID)
+	}
+	if len(a.Input) > 0 {
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(a.Input, &obj); err != nil || obj == nil {
+			return fmt.Errorf("the edited input of call %q is not a JSON object", a.CallID)
+		}
+	}
+	return nil
+}
+
+// quick are the options of the workspace's short, read-only activities.
+func (w *wfRun) quick(ctx workflow.Context) workflow.Context {
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		TaskQueue:           w.in.ToolQueue,
+		StartToCloseTimeout: time.Minute,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 5},
+	})
+}
+
+func (w *wfRun) loop(ctx workflow.Context) (*RunOutput, error) {
+	maxIters := w.in.MaxIters
+	if maxIters <= 0 {
+		maxIters = 50
+	}
+	modelQueue := w.in.ModelQueue
+	if modelQueue == "" {
+		modelQueue = DefaultModelQueue
+	}
+	mctx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		TaskQueue:           modelQueue,
+		StartToCloseTimeout: 10 * time.Minute,
+		HeartbeatTimeout:    2 * time.Minute,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 5},
+	})
+	for {
+		if len(w.r.Waiting) > 0 {
+			if err := w.wait(ctx); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		final := w.r.Iters >= maxIters
+		w.r.Iters++
+		var turn TurnOutput
+		if err := workflow.ExecuteActivity(w.quick(ctx), TurnActivity, TurnInput{ActiveGroups: w.r.State.ActiveGroups(), Known: w.hash}).Get(ctx, &turn); err != nil {
+			return nil, fmt.Errorf("listing the workspace's tools: %w", err)
+		}
+		if turn.Hash != w.hash {
+			w.hash, w.schemas = turn.Hash, turn.Schemas
+			w.tools = map[string]ToolFlags{}
+			for _, f := range turn.Tools {
+				w.tools[f.Name] = f
+			}
+		}
+		req := agent.Request{System: w.in.System, Messages: slices.Clone(w.r.Messages)}
+		if turn.SkillPrompt != "" {
+			req.System += "\n" + turn.SkillPrompt
+		}
+		if final {
+			req.Messages = append(req.Messages, agent.Message{Role: agent.User, Text: agent.FinalReminder})
+		} else {
+			req.Tools = w.schemas
+		}
+		var out ModelOutput
+		if err := workflow.ExecuteActivity(mctx, ModelActivity, ModelInput{Model: w.in.Model, Request: req}).Get(ctx, &out); err != nil {
+			return nil, fmt.Errorf("agent: the model failed: %w", err)
+		}
+		msg := out.Message
+		msg.Role = agent.Assistant
+		if final {
+			msg.ToolCalls = nil
+		}
+		for i := range msg.ToolCalls {
+			if len(msg.ToolCalls[i].Input) == 0 {
+				msg.ToolCalls[i].Input = json.RawMessage(`{}`)
+			}
+		}
+		w.r.Messages = append(w.r.Messages, msg)
+		if len(msg.ToolCalls) == 0 {
+			return &RunOutput{Answer: msg.Text, Run: w.r}, nil
+		}
+		items := make([]item, len(msg.ToolCalls))
+		for i, c := range msg.ToolCalls {
+			items[i] = item{call: c}
+		}
+		if err := w.execute(ctx, items); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// item is a call to make, or a call whose result is known (denied,
+// answered by the caller).
+type item struct {
+	call     agent.ToolCall
+	approved bool
+	result   *tool.Result
+}
+
+// execute makes the calls in order, running consecutive concurrency-safe
+// calls in parallel. A call that waits (approval, external result) holds
+// back the calls after it, as Toolkit.CallBatch does.
+func (w *wfRun) execute(ctx workflow.Context, items []item) error {
+	held := false
+	for i := 0; i < len(items); {
+		it := items[i]
+		switch {
+		case it.result != nil:
+			w.emit(it.result)
+			i++
+			continue
+		case held:
+			w.r.Waiting = append(w.r.Waiting, agent.Waiting{Call: it.call, Status: tool.StatusPending})
+			i++
+			continue
+		}
+		j := i + 1
+		if w.parallel(it) {
+			for j < len(items) && items[j].result == nil && w.parallel(items[j]) {
+				j++
+			}
+		}
+		group := items[i:j]
+		futures := make([]workflow.Future, len(group))
+		for k, g := range group {
+			futures[k] = workflow.ExecuteActivity(w.callOptions(ctx, g), CallActivity,
+				CallInput{Call: g.call, Approved: g.approved, State: w.r.State})
+		}
+		results := make([]*tool.Result, len(group))
+		var states []*tool.State
+		for k, f := range futures {
+			var out CallOutput
+			err := f.Get(ctx, &out)
+			switch {
+			case err != nil && (temporal.IsCanceledError(err) || ctx.Err() != nil):
+				return err
+			case err != nil:
+				results[k] = failed(group[k].call, err)
+			case out.Result == nil:
+				results[k] = failed(group[k].call, errors.New("the worker returned no result"))
+			default:
+				results[k] = out.Result
+				if out.State != nil {
+					states = append(states, out.State)
+				}
+			}
+		}
+		if st, err := mergeStates(w.r.State, states); err != nil {
+			return err
+		} else {
+			w.r.State = st
+		}
+		for k, res := range results {
+			c := group[k].call
+			res.ID = c.ID
+			switch res.Status {
+			case tool.StatusAsking, tool.StatusSubmitted:
+				w.r.Waiting = append(w.r.Waiting, agent.Waiting{Call: c, Status: res.Status, Decision: res.Decision})
+				held = true
+			default:
+				w.emit(res)
+			}
+		}
+		i = j
+	}
+	return nil
+}
+
+func (w *wfRun) parallel(it item) bool {
+	return it.result == nil && !it.approved && w.tools[it.call.Name].ConcurrencySafe
+}
+
+// callOptions: a read-only tool's call is retried; any other runs at most
+// once.
+func (w *wfRun) callOptions(ctx workflow.Context, it item) workflow.Context {
+	hb := w.in.HeartbeatTimeout
+	if hb <= 0 {
+		hb = 30 * time.Second
+	}
+	timeout := w.in.ToolTimeout
+	if timeout <= 0 {
+		timeout = 2 * time.Hour
+	}
+	retry := &temporal.RetryPolicy{MaximumAttempts: 1}
+	if w.tools[it.call.Name].ReadOnly {
+		retry = &temporal.RetryPolicy{MaximumAttempts: 3}
+	}
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		TaskQueue:           w.in.ToolQueue,
+		StartToCloseTimeout: timeout,
+		HeartbeatTimeout:    hb,
+		RetryPolicy:         retry,
+		// Cancelling the run waits for the call to end (its processes
+		// killed) before the workflow closes.
+		WaitForCancellation: true,
+	})
+}
+
+// failed is the result of a call whose activity failed.
+func failed(c agent.ToolCall, err error) *tool.Result {
+	var te *temporal.TimeoutError
+	if errors.As(err, &te) {
+		return &tool.Result{ID: c.ID, Name: c.Name, Input: c.Input, Status: tool.StatusInterrupted,
+			Content: []tool.Block{tool.TextBlock(lostText)}}
+	}
+	return &tool.Result{ID: c.ID, Name: c.Name, Input: c.Input, Status: tool.StatusError,
+		Content: []tool.Block{tool.TextBlock(fmt.Sprintf("Error: toolscope could not run the call: %v", err))}}
+}
+
+func (w *wfRun) emit(res *tool.Result) {
+	w.r.Messages = append(w.r.Messages, agent.Message{Role: agent.ToolRole, Result: res})
+}
+
+// wait publishes the waiting calls, waits for answers (or the approval
+// timeout) and acts on them.
+func (w *wfRun) wait(ctx workflow.Context) error {
+	w.pause++
+	if err := w.publish(ctx); err != nil {
+		return err
+	}
+	cond := func() bool { return len(w.answers) > 0 }
+	if t := w.in.ApprovalTimeout; t > 0 {
+		ok, err := workflow.AwaitWithTimeout(ctx, t, cond)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			for _, x := range w.r.Waiting {
+				switch x.Status {
+				case tool.StatusAsking:
+					w.answers = append(w.answers, Answer{CallID: x.Call.ID, Approve: false})
+				case tool.StatusSubmitted:
+					w.answers = append(w.answers, Answer{CallID: x.Call.ID, Result: &tool.Result{Status: tool.StatusError,
+						Content: []tool.Block{tool.TextBlock(fmt.Sprintf("Error: no result came for this call within %s", t))}}})
+				}
+			}
+		}
+	} else if err := workflow.Await(ctx, cond); err != nil {
+		return err
+	}
+	answers := w.answers
+	w.answers = nil
+	if err := workflow.UpsertMemo(ctx, map[string]any{memoWaiting: []WaitingCall{}}); err != nil {
+		return err
+	}
+	return w.resume(ctx, answers)
+}
+
+// publish puts the waiting calls in the memo, for clients that list runs.
+func (w *wfRun) publish(ctx workflow.Context) error {
+	list := []WaitingCall{}
+	for _, x := range w.r.Waiting {
+		if x.Status == tool.StatusPending {
+			continue
+		}
+		wc := WaitingCall{ID: x.Call.ID, Name: x.Call.Name, Input: x.Call.Input, Status: x.Status}
+		if d := x.Decision; d != nil {
+			wc.Message, wc.Reason, wc.BypassImmune = d.Message, d.Reason, d.BypassImmune
+			for _, s := range d.Suggestions {
+				wc.Suggestions = append(wc.Suggestions, s.String())
+			}
+		}
+		list = append(list, wc)
+	}
+	return workflow.UpsertMemo(ctx, map[string]any{memoWaiting: list, memoPause: w.pause})
+}
+
+// resume acts on answers as agent.Agent.Resume does: answered calls run or
+// are refused, held-back calls run once nothing before them waits.
+func (w *wfRun) resume(ctx workflow.Context, answers []Answer) error {
+	byID := map[string]Answer{}
+	for _, a := range answers {
+		byID[a.CallID] = a
+	}
+	var still []agent.Waiting
+	var items []item
+	blocked := false
+	for _, x := range w.r.Waiting {
+		a, ok := byID[x.Call.ID]
+		switch {
+		case x.Status == tool.StatusPending && !blocked:
+			items = append(items, item{call: x.Call})
+		case !ok || blocked && x.Status == tool.StatusPending:
+			still = append(still, x)
+			blocked = true
+		case x.Status == tool.StatusSubmitted:
+			res := *a.Result
+			res.ID, res.Name = x.Call.ID, x.Call.Name
+			items = append(items, item{call: x.Call, result: &res})
+		case !a.Approve:
+			items = append(items, item{call: x.Call, result: &tool.Result{ID: x.Call.ID, Name: x.Call.Name, Input: x.Call.Input,
+				Status: tool.StatusDenied, Content: []tool.Block{tool.TextBlock(agent.DeniedText(x.Call.Name))}}})
+		default:
+			if a.Always && x.Decision != nil && !x.Decision.BypassImmune {
+				for _, rule := range x.Decision.Suggestions {
+					w.r.State.AddRule(rule)
+				}
+			}
+			for _, rule := range a.Rules {
+				w.r.State.AddRule(rule)
+			}
+			c := x.Call
+			if len(a.Input) > 0 {
+				c.Input = a.Input
+			}
+			items = append(items, item{call: c, approved: true})
+		}
+	}
+	w.r.Waiting = still
+	return w.execute(ctx, items)
+}
+
+// mergeStates returns base with the changes each of states made to it,
+// applied in order: the states of calls that ran side by side, each from
+// base. A read of a file is one change; so is each other field, and each
+// slot.
+func mergeStates(base *tool.State, states []*tool.State) (*tool.State, error) {
+	switch len(states) {
+	case 0:
+		return base, nil
+	case 1:
+		return states[0], nil
+	}
+	type fields = map[string]json.RawMessage
+	decode := func(s *tool.State) (fields, []tool.FileRecord, fields, error) {
+		b, err := json.Marshal(s)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		var f fields
+		if err := json.Unmarshal(b, &f); err != nil {
+			return nil, nil, nil, err
+		}
+		var files []tool.FileRecord
+		var slots fields
+		if raw, ok := f["read_files"]; ok {
+			if err := json.Unmarshal(raw, &files); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+		if raw, ok := f["slots"]; ok {
+			if err := json.Unmarshal(raw, &slots); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+		delete(f, "read_files")
+		delete(f, "slots")
+		return f, files, slots, nil
+	}
+	bf, bfiles, bslots, err := decode(base)
+	if err != nil {
+		return nil, err
+	}
+	mf, mfiles, mslots := fields{}, slices.Clone(bfiles), fields{}
+	for k, v := range bf {
+		mf[k] = v
+	}
+	for k, v := range bslots {
+		mslots[k] = v
+	}
+	changed := func(dst, from, to fields) {
+		for k := range from {
+			if _, ok := to[k]; !ok {
+				delete(dst, k)
+			}
+		}
+		for k, v := range to {
+			if !bytes.Equal(from[k], v) {
+				dst[k] = v
+			}
+		}
+	}
+	for _, s := range states {
+		f, files, slots, err := decode(s)
+		if err != nil {
+			return nil, err
+		}
+		changed(mf, bf, f)
+		changed(mslots, bslots, slots)
+		for _, old := range bfiles {
+			if !slices.ContainsFunc(files, func(r tool.FileRecord) bool { return r.Path == old.Path }) {
+				mfiles = slices.DeleteFunc(mfiles, func(r tool.FileRecord) bool { return r.Path == old.Path })
+			}
+		}
+		for _, rec := range files {
+			if slices.ContainsFunc(bfiles, func(r tool.FileRecord) bool { return r == rec }) {
+				continue
+			}
+			mfiles = slices.DeleteFunc(mfiles, func(r tool.FileRecord) bool { return r.Path == rec.Path })
+			mfiles = append(mfiles, rec)
+		}
+	}
+	if len(mfiles) > 0 {
+		b, _ := json.Marshal(mfiles)
+		mf["read_files"] = b
+	}
+	if len(mslots) > 0 {
+		b, _ := json.Marshal(mslots)
+		mf["slots"] = b
+	}
+	b, err := json.Marshal(mf)
+	if err != nil {
+		return nil, err
+	}
+	st := tool.NewState(nil)
+	if err := json.Unmarshal(b, st); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
