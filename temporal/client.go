@@ -151,4 +151,3 @@ func ListWaiting(ctx context.Context, c client.Client, namespace string, all boo
 		}
 	}
 }
-

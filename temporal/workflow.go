@@ -165,7 +165,6 @@ type (
 // lostText is what the model reads for a call whose worker was lost.
 const lostText = "<system-reminder>The tool call was interrupted: the worker running it stopped answering (killed, or its machine lost), so it may or may not have taken effect. It was not run again; check its effect before you run it again.</system-reminder>"
 
-
 // wfRun is one run of the workflow.
 type wfRun struct {
 	in      RunInput

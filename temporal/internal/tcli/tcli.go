@@ -28,7 +28,7 @@ import (
 func Options() *cli.Options {
 	return &cli.Options{Commands: map[string]cli.Command{
 		"worker": {Usage: "worker --temporal ADDR --task-queue Q [--sandbox] [--config F] [--cwd D] [--model M] (serve a workspace's runs)", Run: runWorker},
-		"run": {Usage: "run --temporal ADDR --task-queue Q [--id WORKFLOW_ID] [--mode M] [--allow R]... 'PROMPT' (a durable run)", Run: runRun},
+		"run":    {Usage: "run --temporal ADDR --task-queue Q [--id WORKFLOW_ID] [--mode M] [--allow R]... 'PROMPT' (a durable run)", Run: runRun},
 		"approve": {Usage: "approve --temporal ADDR [--always] [--input JSON] WORKFLOW_ID CALL_ID", Run: func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return runAnswer(ctx, "approve", args, stdout, stderr)
 		}},
