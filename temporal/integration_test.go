@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
+	"syscall"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -125,4 +127,202 @@ func writeFile(t testing.TB, dir, name, content string) {
 	if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Two workers on one workspace queue share a batch of runs: every run
+// completes, each command runs once, and both workers ran some.
+func TestTwoWorkersShareRuns(t *testing.T) {
+	addr := server(t)
+	model := newModelServer(t)
+	dir := t.TempDir()
+	q := queueName(t)
+	const n = 6
+	for i := range n {
+		model.script(fmt.Sprintf("share %d", i),
+			step{calls: [][3]string{{"c1", "Bash", fmt.Sprintf(`{"command":"echo $WORKER >> who-%d.txt; sleep 0.4"}`, i)}}},
+			step{text: fmt.Sprintf("done %d", i)})
+	}
+	startWorker(t, dir, q, model, []string{"--max-calls", "1"}, "WORKER=A")
+	startWorker(t, dir, q, model, []string{"--max-calls", "1"}, "WORKER=B")
+	var ids []string
+	for i := range n {
+		out, errOut, code := toolscope(t, "run", "--temporal", addr, "--task-queue", q, "--model-queue", q+"-model",
+			"--allow", "Bash", "--no-wait", fmt.Sprintf("share %d", i))
+		if code != 0 {
+			t.Fatalf("run %d: exit %d: %s", i, code, errOut)
+		}
+		ids = append(ids, firstLine(out))
+	}
+	c := dial(t)
+	ran := map[string]int{}
+	for i, id := range ids {
+		var out temporal.RunOutput
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		err := c.GetWorkflow(ctx, id, "").Get(ctx, &out)
+		cancel()
+		if err != nil || out.Answer != fmt.Sprintf("done %d", i) {
+			t.Fatalf("run %d: %v, answer %q", i, err, out.Answer)
+		}
+		who := strings.Fields(readFile(t, dir, fmt.Sprintf("who-%d.txt", i)))
+		if len(who) != 1 {
+			t.Fatalf("run %d's command ran %d times: %q", i, len(who), who)
+		}
+		ran[who[0]]++
+	}
+	if ran["A"] == 0 || ran["B"] == 0 {
+		t.Fatalf("the calls ran on %v: one worker did all the work", ran)
+	}
+	t.Logf("calls per worker: %v", ran)
+}
+
+// A worker killed while a command runs: the call is not run again
+// anywhere; the model reads that it was interrupted and may have taken
+// effect, and the run goes on with another worker.
+func TestWorkerLostMidCall(t *testing.T) {
+	addr := server(t)
+	model := newModelServer(t)
+	dir := t.TempDir()
+	q := queueName(t)
+	prompt := "a long command"
+	marker := fmt.Sprintf("%d.5", 30+time.Now().UnixNano()%1000)
+	model.script(prompt,
+		step{calls: [][3]string{{"c1", "Bash", fmt.Sprintf(`{"command":"echo start >> m.txt; sleep %s; echo end >> m.txt"}`, marker)}}},
+		step{text: "It was interrupted; I will check."})
+	t.Cleanup(func() { killProcessesWith(marker) })
+	w1 := startWorker(t, dir, q, model, nil)
+	out, errOut, code := toolscope(t, "run", "--temporal", addr, "--task-queue", q, "--model-queue", q+"-model",
+		"--allow", "Bash", "--heartbeat-timeout", "2s", "--no-wait", prompt)
+	if code != 0 {
+		t.Fatalf("run: exit %d: %s", code, errOut)
+	}
+	id := firstLine(out)
+	waitFor(t, "the command to start", time.Minute, func() bool { return readFile(t, dir, "m.txt") == "start\n" })
+	w1.kill()
+	killProcessesWith(marker) // what the killed worker left running
+	startWorker(t, dir, q, model, nil)
+	var res temporal.RunOutput
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := dial(t).GetWorkflow(ctx, id, "").Get(ctx, &res); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := model.toolResult(prompt, "c1")
+	if !strings.Contains(got, "may or may not have taken effect") || !strings.Contains(got, "not run again") {
+		t.Fatalf("the model read %q for the lost call", got)
+	}
+	if m := readFile(t, dir, "m.txt"); m != "start\n" {
+		t.Fatalf("m.txt = %q: the call ran again", m)
+	}
+	recordHistory(t, dial(t), id, "worker-lost-mid-call")
+}
+
+// Cancelling a run cancels its running call, which kills the command's
+// whole process group.
+func TestCancelKillsProcessGroup(t *testing.T) {
+	addr := server(t)
+	model := newModelServer(t)
+	dir := t.TempDir()
+	q := queueName(t)
+	prompt := "a command to cancel"
+	marker := fmt.Sprintf("%d.25", 300+time.Now().UnixNano()%1000)
+	model.script(prompt,
+		step{calls: [][3]string{{"c1", "Bash", fmt.Sprintf(`{"command":"sleep %s & sleep %s; echo end > end.txt"}`, marker, marker)}}},
+		step{text: "unreachable"})
+	t.Cleanup(func() { killProcessesWith(marker) })
+	startWorker(t, dir, q, model, nil)
+	out, errOut, code := toolscope(t, "run", "--temporal", addr, "--task-queue", q, "--model-queue", q+"-model",
+		"--allow", "Bash", "--heartbeat-timeout", "2s", "--no-wait", prompt)
+	if code != 0 {
+		t.Fatalf("run: exit %d: %s", code, errOut)
+	}
+	id := firstLine(out)
+	waitFor(t, "the command's two processes", 20*time.Second, func() bool { return len(processesWith(marker)) >= 3 }) // bash and its two sleeps
+	c := dial(t)
+	if err := c.CancelWorkflow(context.Background(), id, ""); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	err := c.GetWorkflow(ctx, id, "").Get(ctx, nil)
+	if err == nil || !strings.Contains(err.Error(), "canceled") {
+		t.Fatalf("the cancelled run ended with %v", err)
+	}
+	// The workflow waited for the call to end: its processes are gone.
+	if p := processesWith(marker); len(p) > 0 {
+		t.Fatalf("processes left after the run was cancelled: %v", p)
+	}
+	if readFile(t, dir, "end.txt") != "" {
+		t.Fatal("the command went on after the cancellation")
+	}
+}
+
+// processesWith returns the pids of processes whose command line contains s.
+func processesWith(s string) []int {
+	var pids []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && strings.Contains(string(b), s) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+func killProcessesWith(s string) {
+	for _, pid := range processesWith(s) {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// Approving with an edited input runs the edited call; approving with
+// --always adds the suggested rule, so the same command later runs without
+// asking.
+func TestApproveEditedAndAlways(t *testing.T) {
+	addr := server(t)
+	model := newModelServer(t)
+	dir := t.TempDir()
+	q := queueName(t)
+	prompt := "edits and always"
+	model.script(prompt,
+		step{calls: [][3]string{ // two reads side by side, then a call that asks
+			{"r1", "Read", fmt.Sprintf(`{"file_path":%q}`, filepath.Join(dir, "r1.txt"))},
+			{"r2", "Read", fmt.Sprintf(`{"file_path":%q}`, filepath.Join(dir, "r2.txt"))},
+			{"c1", "Bash", `{"command":"echo model >> f.txt"}`}}},
+		step{calls: [][3]string{{"c2", "Bash", `{"command":"touch g.txt"}`}}},
+		step{calls: [][3]string{{"c3", "Bash", `{"command":"touch g.txt"}`}}},
+		step{text: "all done"})
+	writeFile(t, dir, "r1.txt", "one\n")
+	writeFile(t, dir, "r2.txt", "two\n")
+	startWorker(t, dir, q, model, nil)
+	out, _, code := toolscope(t, "run", "--temporal", addr, "--task-queue", q, "--model-queue", q+"-model", prompt)
+	if code != 3 {
+		t.Fatalf("run: exit %d", code)
+	}
+	id := firstLine(out)
+	// An edited input that is not an object is refused, and nothing is
+	// recorded: the call still waits.
+	_, errOut, code := toolscope(t, "approve", "--temporal", addr, "--input", `["echo"]`, id, "c1")
+	if code != 1 || !strings.Contains(errOut, "not a JSON object") {
+		t.Fatalf("approve with a bad input: exit %d: %s", code, errOut)
+	}
+	_, errOut, code = toolscope(t, "approve", "--temporal", addr, "--input", `{"command":"echo edited >> f.txt"}`, id, "c1")
+	if code != 3 || !strings.Contains(errOut, "call c2") {
+		t.Fatalf("approve c1: exit %d, want 3 waiting on c2: %s", code, errOut)
+	}
+	if got := readFile(t, dir, "f.txt"); got != "edited\n" {
+		t.Fatalf("f.txt = %q, want the edited command's output", got)
+	}
+	out, errOut, code = toolscope(t, "approve", "--temporal", addr, "--always", id, "c2")
+	if code != 0 || !strings.Contains(out, "all done") {
+		t.Fatalf("approve --always c2: exit %d, want the run done without asking for c3\n%s%s", code, out, errOut)
+	}
+	if got, _ := model.toolResult(prompt, "c3"); strings.Contains(got, "denied") {
+		t.Fatalf("c3: %q", got)
+	}
+	recordHistory(t, dial(t), id, "edited-and-always")
 }

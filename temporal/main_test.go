@@ -94,7 +94,18 @@ func (d *devServer) start() {
 	d.addr = fmt.Sprintf("127.0.0.1:%d", ports[0])
 	d.cmd = exec.Command(bin, "server", "start-dev", "--headless", "--ip", "127.0.0.1",
 		"--port", fmt.Sprint(ports[0]), "--http-port", fmt.Sprint(ports[1]), "--metrics-port", fmt.Sprint(ports[2]),
-		"--log-level", "error")
+		"--log-level", "error",
+		// One partition per task queue: with the default four, a task can
+		// wait for a poller of another partition (tens to hundreds of ms).
+		"--dynamic-config-value", "matching.numTaskqueueReadPartitions=1",
+		"--dynamic-config-value", "matching.numTaskqueueWritePartitions=1",
+		// The dev server's one history shard reads its transfer queue (the
+		// tasks that dispatch workflow and activity tasks) at most 20
+		// times a second by default: 50ms added to each step of a run.
+		"--dynamic-config-value", "history.transferProcessorMaxPollRPS=2000",
+		// A tool call on the workflow's own queue starts with the workflow
+		// task that scheduled it, without a dispatch of its own.
+		"--dynamic-config-value", "system.enableActivityEagerExecution=true")
 	d.cmd.Stdout, d.cmd.Stderr = &d.logs, &d.logs
 	d.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if d.err = d.cmd.Start(); d.err != nil {

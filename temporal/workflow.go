@@ -70,7 +70,9 @@ type RunInput struct {
 	// that time; 0 waits for ever.
 	ApprovalTimeout time.Duration `json:"approval_timeout,omitempty"`
 	// HeartbeatTimeout is how soon a tool call whose worker stopped
-	// heartbeating is given up as interrupted (default 30s).
+	// heartbeating is given up as interrupted (default 10s). A running
+	// call learns of the run's cancellation at its next heartbeat, within
+	// about as long.
 	HeartbeatTimeout time.Duration `json:"heartbeat_timeout,omitempty"`
 	// ToolTimeout bounds one tool call (default 2h; Bash has its own,
 	// shorter, timeout).
@@ -193,7 +195,7 @@ func Agent(ctx workflow.Context, in RunInput) (*RunOutput, error) {
 	}
 	if in.Run == nil {
 		var out PrepareOutput
-		if err := workflow.ExecuteActivity(w.quick(ctx), PrepareActivity, PrepareInput{Permissions: in.Permissions, KeepMode: in.KeepMode}).Get(ctx, &out); err != nil {
+		if err := w.quick(ctx, PrepareActivity, PrepareInput{Permissions: in.Permissions, KeepMode: in.KeepMode}, &out); err != nil {
 			return nil, fmt.Errorf("preparing the run on the workspace: %w", err)
 		}
 		w.r.State.SetPermissions(out.Permissions)
@@ -263,13 +265,20 @@ func (w *wfRun) validate(a Answer) error {
 	return nil
 }
 
-// quick are the options of the workspace's short, read-only activities.
-func (w *wfRun) quick(ctx workflow.Context) workflow.Context {
-	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		TaskQueue:           w.in.ToolQueue,
-		StartToCloseTimeout: time.Minute,
-		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 5},
-	})
+// quick runs one of the workspace's short, read-only activities (Prepare,
+// Turn): as a local activity when the workspace is the workflow's own
+// queue (its worker has the toolkit: no round trip through the server),
+// else on the workspace's queue.
+func (w *wfRun) quick(ctx workflow.Context, name string, in, out any) error {
+	retry := &temporal.RetryPolicy{MaximumAttempts: 5}
+	if w.in.ToolQueue == "" || w.in.ToolQueue == workflow.GetInfo(ctx).TaskQueueName {
+		ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+			ScheduleToCloseTimeout: 5 * time.Minute, StartToCloseTimeout: time.Minute, RetryPolicy: retry})
+		return workflow.ExecuteLocalActivity(ctx, name, in).Get(ctx, out)
+	}
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		TaskQueue: w.in.ToolQueue, StartToCloseTimeout: time.Minute, RetryPolicy: retry})
+	return workflow.ExecuteActivity(ctx, name, in).Get(ctx, out)
 }
 
 func (w *wfRun) loop(ctx workflow.Context) (*RunOutput, error) {
@@ -297,7 +306,7 @@ func (w *wfRun) loop(ctx workflow.Context) (*RunOutput, error) {
 		final := w.r.Iters >= maxIters
 		w.r.Iters++
 		var turn TurnOutput
-		if err := workflow.ExecuteActivity(w.quick(ctx), TurnActivity, TurnInput{ActiveGroups: w.r.State.ActiveGroups(), Known: w.hash}).Get(ctx, &turn); err != nil {
+		if err := w.quick(ctx, TurnActivity, TurnInput{ActiveGroups: w.r.State.ActiveGroups(), Known: w.hash}, &turn); err != nil {
 			return nil, fmt.Errorf("listing the workspace's tools: %w", err)
 		}
 		if turn.Hash != w.hash {
@@ -430,7 +439,7 @@ func (w *wfRun) parallel(it item) bool {
 func (w *wfRun) callOptions(ctx workflow.Context, it item) workflow.Context {
 	hb := w.in.HeartbeatTimeout
 	if hb <= 0 {
-		hb = 30 * time.Second
+		hb = 10 * time.Second
 	}
 	timeout := w.in.ToolTimeout
 	if timeout <= 0 {

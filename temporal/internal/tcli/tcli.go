@@ -81,6 +81,7 @@ func runWorker(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	queue := fs.String("task-queue", "", "the workspace's task queue: its runs and their tool calls (required)")
 	model := fs.String("model", "", "model of the runs that name none: openai:NAME or anthropic:NAME (default $TOOLSCOPE_MODEL)")
 	modelQueue := fs.String("model-queue", temporal.DefaultModelQueue, `the shared queue of model turns this worker serves; "none" serves none`)
+	maxCalls := fs.Int("max-calls", 0, "the most tool calls (and model turns) this worker runs at once (default: the SDK's, 1000)")
 	if err := f.Parse(args); err != nil {
 		return err
 	}
@@ -103,7 +104,7 @@ func runWorker(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	opts := &temporal.WorkerOptions{
 		TaskQueue: *queue,
 		Tools:     &temporal.Tools{Toolkit: ws.Toolkit, Permissions: ws.Permissions},
-		Worker:    worker.Options{WorkerStopTimeout: 5 * time.Second},
+		Worker:    worker.Options{WorkerStopTimeout: 5 * time.Second, MaxConcurrentActivityExecutionSize: *maxCalls},
 	}
 	if *modelQueue != "none" {
 		opts.ModelQueue = *modelQueue
@@ -148,6 +149,7 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	modelQueue := fs.String("model-queue", "", "the queue of model turns (default "+temporal.DefaultModelQueue+")")
 	system := fs.String("system", cli.DefaultSystemPrompt, "system prompt")
 	approvalTimeout := fs.Duration("approval-timeout", 0, "refuse a call that no one answers in this time (default: wait for ever)")
+	heartbeat := fs.Duration("heartbeat-timeout", 0, "give a tool call up as interrupted when its worker is silent this long (default 10s)")
 	noWait := fs.Bool("no-wait", false, "print the workflow id and return at once")
 	if err := f.Parse(args); err != nil {
 		return err
@@ -168,7 +170,7 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	defer c.Close()
 	in := temporal.RunInput{Prompt: f.Args()[0], System: *system, Permissions: pc, KeepMode: f.Mode() != "",
-		Model: *model, ModelQueue: *modelQueue, ApprovalTimeout: *approvalTimeout}
+		Model: *model, ModelQueue: *modelQueue, ApprovalTimeout: *approvalTimeout, HeartbeatTimeout: *heartbeat}
 	run, err := temporal.Start(ctx, c, *id, *queue, in)
 	if err != nil {
 		return fmt.Errorf("starting the run: %w", err)

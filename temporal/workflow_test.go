@@ -1,0 +1,272 @@
+package temporal_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/toolscope/toolscope/agent"
+	"github.com/toolscope/toolscope/builtin"
+	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/temporal"
+	"github.com/toolscope/toolscope/tool"
+)
+
+// scripted is a model that answers from a script, step by step: the step is
+// the number of assistant messages so far. It keeps the requests.
+type scripted struct {
+	mu    sync.Mutex
+	steps []step
+	reqs  []agent.Request
+}
+
+func (m *scripted) Stream(ctx context.Context, req *agent.Request) iter.Seq2[agent.ModelEvent, error] {
+	return func(yield func(agent.ModelEvent, error) bool) {
+		m.mu.Lock()
+		m.reqs = append(m.reqs, *req)
+		m.mu.Unlock()
+		n := 0
+		for _, msg := range req.Messages {
+			if msg.Role == agent.Assistant {
+				n++
+			}
+		}
+		if n >= len(m.steps) {
+			yield(agent.ModelEvent{}, fmt.Errorf("no step %d in the script", n))
+			return
+		}
+		s := m.steps[n]
+		if s.text != "" && !yield(agent.ModelEvent{Text: s.text}, nil) {
+			return
+		}
+		for _, c := range s.calls {
+			if !yield(agent.ModelEvent{ToolCall: &agent.ToolCall{ID: c[0], Name: c[1], Input: json.RawMessage(c[2])}}, nil) {
+				return
+			}
+		}
+	}
+}
+
+// result is the result of call id the model last read.
+func (m *scripted) result(id string) *tool.Result {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.reqs) == 0 {
+		return nil
+	}
+	for _, msg := range m.reqs[len(m.reqs)-1].Messages {
+		if msg.Result != nil && msg.Result.ID == id {
+			return msg.Result
+		}
+	}
+	return nil
+}
+
+// testEnv is the SDK's test environment (no server) with the workflow, the
+// real activities of a workspace dir, and a scripted model.
+func testEnv(t *testing.T, dir string, m *scripted) (*testsuite.TestWorkflowEnvironment, *temporal.Tools) {
+	t.Helper()
+	var s testsuite.WorkflowTestSuite
+	s.SetLogger(quietLogger{})
+	env := s.NewTestWorkflowEnvironment()
+	tk, err := tool.NewToolkit(&tool.ToolkitOptions{Tools: builtin.All(&builtin.Options{Root: dir})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := &temporal.Tools{Toolkit: tk}
+	env.RegisterWorkflowWithOptions(temporal.Agent, workflow.RegisterOptions{Name: temporal.WorkflowName})
+	env.RegisterActivityWithOptions(tools.Prepare, activity.RegisterOptions{Name: temporal.PrepareActivity})
+	env.RegisterActivityWithOptions(tools.Turn, activity.RegisterOptions{Name: temporal.TurnActivity})
+	models := &temporal.Models{New: func(string) (agent.Model, error) { return m, nil }}
+	env.RegisterActivityWithOptions(models.Model, activity.RegisterOptions{Name: temporal.ModelActivity})
+	return env, tools
+}
+
+func runInput(prompt string, mode permission.Mode, allow ...string) temporal.RunInput {
+	pc := &permission.Context{Mode: mode}
+	for _, a := range allow {
+		r, err := permission.ParseRule(a)
+		if err != nil {
+			panic(err)
+		}
+		r.Behavior = permission.Allow
+		pc.AddRule(r)
+	}
+	return temporal.RunInput{Prompt: prompt, Permissions: pc, KeepMode: true}
+}
+
+// A call whose worker failed is retried only when the tool is read-only:
+// Read is, Bash is not, and the model is told the Bash call did not run.
+func TestRetryOnlyReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
+	m := &scripted{steps: []step{
+		{calls: [][3]string{
+			{"r1", "Read", fmt.Sprintf(`{"file_path":%q}`, filepath.Join(dir, "a.txt"))},
+			{"b1", "Bash", `{"command":"echo x >> b.txt"}`},
+		}},
+		{text: "done"},
+	}}
+	env, tools := testEnv(t, dir, m)
+	var mu sync.Mutex
+	attempts := map[string]int{}
+	env.RegisterActivityWithOptions(func(ctx context.Context, in temporal.CallInput) (*temporal.CallOutput, error) {
+		mu.Lock()
+		attempts[in.Call.Name]++
+		n := attempts[in.Call.Name]
+		mu.Unlock()
+		if n == 1 {
+			return nil, errors.New("the worker was lost") // a retryable failure
+		}
+		return tools.Call(ctx, in)
+	}, activity.RegisterOptions{Name: temporal.CallActivity})
+	env.ExecuteWorkflow(temporal.WorkflowName, runInput("go", permission.Default, "Bash"))
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if attempts["Read"] != 2 || attempts["Bash"] != 1 {
+		t.Fatalf("attempts = %v, want Read retried once and Bash never", attempts)
+	}
+	if r := m.result("r1"); r == nil || r.Status != tool.StatusSuccess || !strings.Contains(r.Text(), "alpha") {
+		t.Fatalf("Read's result: %+v", r)
+	}
+	if r := m.result("b1"); r == nil || r.Status != tool.StatusError || !strings.Contains(r.Text(), "could not run the call") {
+		t.Fatalf("Bash's result: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b.txt")); err == nil {
+		t.Fatal("the Bash call ran")
+	}
+}
+
+// Reads that run side by side each record what they read; the run's state
+// has all of them, so that the edits after them pass read-before-write.
+func TestParallelCallsMergeState(t *testing.T) {
+	dir := t.TempDir()
+	var reads, writes [][3]string
+	for i, name := range []string{"a", "b", "c"} {
+		p := filepath.Join(dir, name+".txt")
+		os.WriteFile(p, []byte(name+"\n"), 0o644)
+		reads = append(reads, [3]string{fmt.Sprint("r", i), "Read", fmt.Sprintf(`{"file_path":%q}`, p)})
+		writes = append(writes, [3]string{fmt.Sprint("w", i), "Write", fmt.Sprintf(`{"file_path":%q,"content":"new %s\n"}`, p, name)})
+	}
+	m := &scripted{steps: []step{{calls: reads}, {calls: writes}, {text: "done"}}}
+	env, tools := testEnv(t, dir, m)
+	var mu sync.Mutex
+	running, most := 0, 0
+	env.RegisterActivityWithOptions(func(ctx context.Context, in temporal.CallInput) (*temporal.CallOutput, error) {
+		mu.Lock()
+		running++
+		most = max(most, running)
+		mu.Unlock()
+		defer func() { mu.Lock(); running--; mu.Unlock() }()
+		if in.Call.Name == "Read" {
+			time.Sleep(50 * time.Millisecond) // let the reads overlap
+		}
+		return tools.Call(ctx, in)
+	}, activity.RegisterOptions{Name: temporal.CallActivity})
+	env.ExecuteWorkflow(temporal.WorkflowName, runInput("go", permission.AcceptEdits))
+	var out temporal.RunOutput
+	if err := env.GetWorkflowResult(&out); err != nil {
+		t.Fatal(err)
+	}
+	if most < 2 {
+		t.Errorf("the reads ran one at a time (at most %d at once)", most)
+	}
+	for i, name := range []string{"a", "b", "c"} {
+		if r := m.result(fmt.Sprint("w", i)); r == nil || r.Status != tool.StatusSuccess {
+			t.Fatalf("Write %s: %+v", name, r)
+		}
+		if b, _ := os.ReadFile(filepath.Join(dir, name+".txt")); string(b) != "new "+name+"\n" {
+			t.Fatalf("%s.txt = %q", name, b)
+		}
+		p, _ := filepath.EvalSymlinks(filepath.Join(dir, name+".txt"))
+		if _, ok := out.Run.State.LastRead(p); !ok {
+			t.Fatalf("the final state has no record of %s", p)
+		}
+	}
+}
+
+// An approval that does not come within ApprovalTimeout refuses the call.
+func TestApprovalTimeout(t *testing.T) {
+	dir := t.TempDir()
+	m := &scripted{steps: []step{
+		{calls: [][3]string{{"c1", "Bash", `{"command":"touch t.txt"}`}}},
+		{text: "nobody answered"},
+	}}
+	env, tools := testEnv(t, dir, m)
+	env.RegisterActivityWithOptions(tools.Call, activity.RegisterOptions{Name: temporal.CallActivity})
+	in := runInput("go", permission.Default)
+	in.ApprovalTimeout = 24 * time.Hour
+	env.ExecuteWorkflow(temporal.WorkflowName, in)
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if r := m.result("c1"); r == nil || r.Status != tool.StatusDenied || r.Text() != agent.DeniedText("Bash") {
+		t.Fatalf("the timed-out call: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "t.txt")); err == nil {
+		t.Fatal("the call ran without an approval")
+	}
+}
+
+// A call that needs approval holds back the calls after it: they need no
+// answer (one is refused), and are judged when the first is answered.
+// Answers to calls that do not wait are refused and change nothing.
+func TestHeldBackCalls(t *testing.T) {
+	dir := t.TempDir()
+	m := &scripted{steps: []step{
+		{calls: [][3]string{{"c1", "Bash", `{"command":"touch a.txt"}`}, {"c2", "Bash", `{"command":"touch b.txt"}`}}},
+		{text: "done"},
+	}}
+	env, tools := testEnv(t, dir, m)
+	env.RegisterActivityWithOptions(tools.Call, activity.RegisterOptions{Name: temporal.CallActivity})
+	var rejected []string
+	answer := func(a temporal.Answer) {
+		env.UpdateWorkflow(temporal.AnswerUpdate, "", &testsuite.TestUpdateCallback{
+			OnReject: func(err error) { rejected = append(rejected, err.Error()) },
+			OnAccept: func() {}, OnComplete: func(any, error) {},
+		}, a)
+	}
+	var pending []agent.Waiting
+	env.RegisterDelayedCallback(func() {
+		v, err := env.QueryWorkflow(temporal.PendingQuery)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		v.Get(&pending)
+		answer(temporal.Answer{CallID: "c2", Approve: true})  // held back
+		answer(temporal.Answer{CallID: "nope", Approve: true}) // not a call
+		answer(temporal.Answer{CallID: "c1", Approve: true})
+	}, time.Minute)
+	env.RegisterDelayedCallback(func() {
+		answer(temporal.Answer{CallID: "c2", Approve: true})
+	}, 2*time.Minute)
+	env.ExecuteWorkflow(temporal.WorkflowName, runInput("go", permission.Default))
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if len(pending) != 2 || pending[0].Status != tool.StatusAsking || pending[1].Status != tool.StatusPending {
+		t.Fatalf("waiting after the first turn: %+v", pending)
+	}
+	if len(rejected) != 2 || !strings.Contains(rejected[0], "held back") || !strings.Contains(rejected[1], `no call "nope" waits`) {
+		t.Fatalf("rejected answers: %q", rejected)
+	}
+	for _, f := range []string{"a.txt", "b.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+	}
+}
