@@ -6,9 +6,13 @@ test:
 	# would hide what they measure (under -race they skip).
 	go test -count=1 -run 'RSS|MemoryBounded' ./builtin ./internal/proc ./internal/textfile ./internal/search
 	go test -race ./...
+	# The Temporal module (its own go.mod): its integration tests start a
+	# Temporal dev server (.ci/temporal-cli builds the CLI).
+	cd temporal && go vet ./... && go test -race ./...
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./...
+	cd temporal && go test -run '^$$' -bench . -benchmem ./...
 
 # A short fuzzing pass over every parser.
 fuzz:

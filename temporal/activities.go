@@ -26,21 +26,27 @@ type Tools struct {
 	// Permissions, when set, adds the workspace's settings (mode, rules,
 	// directories) to a run's permission context when the run starts.
 	Permissions func(base *permission.Context) (*permission.Context, error)
+	// Mode, when set, is the mode of every run on this workspace, whatever
+	// mode the run asked for: the workspace's owner decides.
+	Mode permission.Mode
 }
 
 // Prepare adds the workspace's settings to a new run's permissions
 // ([PrepareActivity]).
 func (t *Tools) Prepare(ctx context.Context, in PrepareInput) (*PrepareOutput, error) {
 	pc := in.Permissions.Clone()
-	if t.Permissions == nil {
-		return &PrepareOutput{Permissions: pc}, nil
+	merged := pc
+	if t.Permissions != nil {
+		var err error
+		if merged, err = t.Permissions(pc.Clone()); err != nil {
+			return nil, temporal.NewNonRetryableApplicationError(fmt.Sprintf("the workspace's settings: %v", err), "toolscope.Settings", err)
+		}
+		if in.KeepMode {
+			merged.Mode = pc.Mode
+		}
 	}
-	merged, err := t.Permissions(pc)
-	if err != nil {
-		return nil, temporal.NewNonRetryableApplicationError(fmt.Sprintf("the workspace's settings: %v", err), "toolscope.Settings", err)
-	}
-	if in.KeepMode {
-		merged.Mode = pc.Mode
+	if t.Mode != "" {
+		merged.Mode = t.Mode
 	}
 	return &PrepareOutput{Permissions: merged}, nil
 }

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strconv"
-	"syscall"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -325,4 +325,34 @@ func TestApproveEditedAndAlways(t *testing.T) {
 		t.Fatalf("c3: %q", got)
 	}
 	recordHistory(t, dial(t), id, "edited-and-always")
+}
+
+// The Temporal commands' usage errors name what is missing; they need no
+// server.
+func TestUsage(t *testing.T) {
+	t.Setenv("TEMPORAL_ADDRESS", "")
+	for _, tt := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"worker", "--task-queue", "q"}, "--temporal ADDR is needed"},
+		{[]string{"worker", "--temporal", "127.0.0.1:1"}, "worker needs --task-queue Q"},
+		{[]string{"run", "--temporal", "127.0.0.1:1", "hello"}, "run --temporal needs --task-queue Q"},
+		{[]string{"run", "--temporal", "127.0.0.1:1", "--task-queue", "q"}, "run --temporal needs one prompt"},
+		{[]string{"run", "--temporal", "127.0.0.1:1", "--task-queue", "q", "--mode", "yolo", "hi"}, `unknown permission mode "yolo"`},
+		{[]string{"approve", "--temporal", "127.0.0.1:1", "wf"}, "approve needs WORKFLOW_ID CALL_ID"},
+		{[]string{"approve", "--temporal", "127.0.0.1:1", "--input", "{", "wf", "c1"}, "--input is not JSON"},
+		{[]string{"deny", "--temporal", "127.0.0.1:1", "--always", "wf", "c1"}, "unknown flag --always"},
+		{[]string{"runs", "--temporal", "127.0.0.1:1", "extra"}, "runs takes no arguments"},
+	} {
+		_, errOut, code := toolscope(t, tt.args...)
+		if code != 2 || !strings.Contains(errOut, tt.msg) {
+			t.Errorf("toolscope %q: exit %d, %q; want 2 and %q", tt.args, code, errOut, tt.msg)
+		}
+	}
+	// Without --temporal, run is the local run.
+	_, errOut, code := toolscope(t, "run", "--model", "nope:x", "hello")
+	if code != 2 || !strings.Contains(errOut, `unknown model provider "nope"`) {
+		t.Errorf("local run: exit %d: %s", code, errOut)
+	}
 }

@@ -43,14 +43,27 @@ type devServer struct {
 
 var dev devServer
 
-// temporalCLI finds the temporal CLI: $TOOLSCOPE_TEMPORAL_CLI, else on
-// PATH.
+// temporalCLI finds the temporal CLI: $TOOLSCOPE_TEMPORAL_CLI, else where
+// .ci/temporal-cli builds it, else on PATH.
 func temporalCLI() string {
 	if p := os.Getenv("TOOLSCOPE_TEMPORAL_CLI"); p != "" {
 		return p
 	}
+	cache := os.Getenv("XDG_CACHE_HOME")
+	if cache == "" {
+		home, _ := os.UserHomeDir()
+		cache = filepath.Join(home, ".cache")
+	}
+	if p := filepath.Join(cache, "toolscope", "temporal-cli-v1.5.1", "temporal"); fileExists(p) {
+		return p
+	}
 	p, _ := exec.LookPath("temporal")
 	return p
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir()
 }
 
 func freePort() (int, error) {
@@ -82,7 +95,7 @@ func server(t testing.TB) string {
 func (d *devServer) start() {
 	bin := temporalCLI()
 	if bin == "" {
-		d.skip = "needs the temporal CLI (go install github.com/temporalio/cli/cmd/temporal@v1.5.1, on PATH or in $TOOLSCOPE_TEMPORAL_CLI; .ci/run installs it)"
+		d.skip = "needs the temporal CLI: .ci/temporal-cli builds it (go install github.com/temporalio/cli/cmd/temporal@v1.5.1), or put it on PATH or in $TOOLSCOPE_TEMPORAL_CLI"
 		return
 	}
 	var ports [3]int

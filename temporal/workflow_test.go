@@ -247,7 +247,7 @@ func TestHeldBackCalls(t *testing.T) {
 			return
 		}
 		v.Get(&pending)
-		answer(temporal.Answer{CallID: "c2", Approve: true})  // held back
+		answer(temporal.Answer{CallID: "c2", Approve: true})   // held back
 		answer(temporal.Answer{CallID: "nope", Approve: true}) // not a call
 		answer(temporal.Answer{CallID: "c1", Approve: true})
 	}, time.Minute)
@@ -268,5 +268,81 @@ func TestHeldBackCalls(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
+	}
+}
+
+// The workspace's mode wins over the mode a run asks for: a run that asks
+// for bypass on a workspace held to default still asks, and with no
+// answer in time the call is refused.
+func TestWorkspaceModeWins(t *testing.T) {
+	dir := t.TempDir()
+	m := &scripted{steps: []step{
+		{calls: [][3]string{{"c1", "Bash", `{"command":"touch t.txt"}`}}},
+		{text: "done"},
+	}}
+	env, tools := testEnv(t, dir, m)
+	tools.Mode = permission.Default
+	env.RegisterActivityWithOptions(tools.Call, activity.RegisterOptions{Name: temporal.CallActivity})
+	in := runInput("go", permission.Bypass)
+	in.ApprovalTimeout = time.Hour
+	env.ExecuteWorkflow(temporal.WorkflowName, in)
+	var out temporal.RunOutput
+	if err := env.GetWorkflowResult(&out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Run.State.Permissions().Mode != permission.Default {
+		t.Fatalf("the run's mode is %q", out.Run.State.Permissions().Mode)
+	}
+	if r := m.result("c1"); r == nil || r.Status != tool.StatusDenied {
+		t.Fatalf("c1: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "t.txt")); err == nil {
+		t.Fatal("the call ran in the mode the run asked for")
+	}
+}
+
+// external is an External tool: the caller runs it and sends the result.
+type external struct{}
+
+func (external) Info() tool.Info {
+	return tool.Info{Name: "deploy", Description: "Deploy.", InputSchema: json.RawMessage(`{"type":"object","properties":{}}`), External: true}
+}
+func (external) CheckPermissions(context.Context, json.RawMessage, *permission.Context) (permission.Decision, error) {
+	return permission.Decision{Behavior: permission.Allow}, nil
+}
+func (external) Call(context.Context, *tool.Call) iter.Seq2[*tool.Chunk, error] {
+	return func(func(*tool.Chunk, error) bool) {}
+}
+
+// An External tool's call waits for its result, which comes as an answer;
+// an approval without a result is refused.
+func TestExternalResult(t *testing.T) {
+	dir := t.TempDir()
+	m := &scripted{steps: []step{{calls: [][3]string{{"d1", "deploy", `{}`}}}, {text: "deployed"}}}
+	env, tools := testEnv(t, dir, m)
+	if err := tools.Toolkit.Add(tool.BasicGroup, external{}); err != nil {
+		t.Fatal(err)
+	}
+	env.RegisterActivityWithOptions(tools.Call, activity.RegisterOptions{Name: temporal.CallActivity})
+	var rejected []string
+	answer := func(a temporal.Answer) {
+		env.UpdateWorkflow(temporal.AnswerUpdate, "", &testsuite.TestUpdateCallback{
+			OnReject: func(err error) { rejected = append(rejected, err.Error()) },
+			OnAccept: func() {}, OnComplete: func(any, error) {},
+		}, a)
+	}
+	env.RegisterDelayedCallback(func() {
+		answer(temporal.Answer{CallID: "d1", Approve: true})
+		answer(temporal.Answer{CallID: "d1", Result: &tool.Result{Status: tool.StatusSuccess, Content: []tool.Block{tool.TextBlock("v2 is live")}}})
+	}, time.Hour)
+	env.ExecuteWorkflow(temporal.WorkflowName, runInput("go", permission.Default))
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if len(rejected) != 1 || !strings.Contains(rejected[0], "answer it with its result") {
+		t.Fatalf("rejected: %q", rejected)
+	}
+	if r := m.result("d1"); r == nil || r.Text() != "v2 is live" || r.Name != "deploy" {
+		t.Fatalf("the model read %+v", r)
 	}
 }

@@ -44,8 +44,17 @@ func (f *Flags) Permissions(warn io.Writer) (*permission.Context, error) {
 	return (&config{}).context(&permission.Context{Mode: permission.Default}, f.c, nil, warn)
 }
 
-// Mode is the --mode flag as given ("" when it was not).
-func (f *Flags) Mode() string { return f.c.mode }
+// Mode is the mode --mode names ("" when it was not given).
+func (f *Flags) Mode() (permission.Mode, error) {
+	if f.c.mode == "" {
+		return "", nil
+	}
+	m, err := parseMode(f.c.mode)
+	if err != nil {
+		return "", usageErr("--mode: %v", err)
+	}
+	return m, nil
+}
 
 // Workspace is the project the flags describe: its root, and its toolkit
 // with the settings' servers, skills, hooks and sandbox.
@@ -85,3 +94,7 @@ func NewModel(spec string) (agent.Model, error) { return newModel(spec) }
 func DescribeWaiting(w io.Writer, waiting []agent.Waiting) {
 	describeWaiting(&agent.Run{Waiting: waiting}, w)
 }
+
+// TemporalFlag reports whether args (a command's, after its name) name a
+// Temporal server with --temporal, before any "--".
+func TemporalFlag(args []string) bool { return temporalFlag(args) }

@@ -135,10 +135,20 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			}
 		}
 	}
-	if len(args) > 0 && slices.Contains(temporalCommands, args[0]) {
-		return usageErr("%s runs agents on Temporal, which this build leaves out (the core module never pulls the Temporal SDK); use the Temporal build of toolscope: go run ./temporal/cmd/toolscope %s ... from a checkout, or go install github.com/toolscope/toolscope/temporal/cmd/toolscope@latest", args[0], args[0])
-	}
 	return run(ctx, args, stdin, stdout, stderr, use)
+}
+
+// temporalFlag reports whether args name a Temporal server (before any --).
+func temporalFlag(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--temporal" || a == "-temporal" || strings.HasPrefix(a, "--temporal=") || strings.HasPrefix(a, "-temporal=") {
+			return true
+		}
+	}
+	return false
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, usage ...string) error {
@@ -149,6 +159,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) == 0 {
 		fmt.Fprintln(stderr, use)
 		return &exitError{code: 2}
+	}
+	if slices.Contains(temporalCommands, args[0]) || args[0] == "run" && temporalFlag(args[1:]) {
+		return usageErr("%s runs agents on Temporal, which this build leaves out (the core module never pulls the Temporal SDK); use the Temporal build of toolscope: go run ./temporal/cmd/toolscope %s ... from a checkout, or go install github.com/toolscope/toolscope/temporal/cmd/toolscope@latest", args[0], args[0])
 	}
 	switch args[0] {
 	case "tools":

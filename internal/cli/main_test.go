@@ -71,6 +71,9 @@ func TestUsageExitCodes(t *testing.T) {
 	}{
 		{nil, 2, ""},
 		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{[]string{"worker", "--temporal", "x"}, 2, "worker runs agents on Temporal, which this build leaves out"},
+		{[]string{"approve", "wf", "c1"}, 2, "go run ./temporal/cmd/toolscope approve"},
+		{[]string{"run", "--temporal", "127.0.0.1:7233", "--task-queue", "q", "hi"}, 2, "go run ./temporal/cmd/toolscope run"},
 		{[]string{"check"}, 2, "check needs --tool NAME --input JSON"},
 		{[]string{"check", "--mode", "yolo", "--", "ls"}, 2, `unknown permission mode "yolo"`},
 		{[]string{"check", "--allow", "Bash(x", "--", "ls"}, 2, "missing the closing ')'"},

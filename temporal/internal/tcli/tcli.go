@@ -91,6 +91,10 @@ func runWorker(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if *queue == "" {
 		return cli.UsageError("worker needs --task-queue Q: the workspace's queue, which runs started with run --task-queue Q go to")
 	}
+	mode, err := f.Mode()
+	if err != nil {
+		return err
+	}
 	ws, err := f.Workspace(ctx, stderr)
 	if err != nil {
 		return err
@@ -103,7 +107,7 @@ func runWorker(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	defer c.Close()
 	opts := &temporal.WorkerOptions{
 		TaskQueue: *queue,
-		Tools:     &temporal.Tools{Toolkit: ws.Toolkit, Permissions: ws.Permissions},
+		Tools:     &temporal.Tools{Toolkit: ws.Toolkit, Permissions: ws.Permissions, Mode: mode},
 		Worker:    worker.Options{WorkerStopTimeout: 5 * time.Second, MaxConcurrentActivityExecutionSize: *maxCalls},
 	}
 	if *modelQueue != "none" {
@@ -123,21 +127,8 @@ func runWorker(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	return temporal.Serve(ctx, c, opts)
 }
 
-// hasTemporal reports whether args name a Temporal server (before any --).
-func hasTemporal(args []string) bool {
-	for _, a := range args {
-		if a == "--" {
-			return false
-		}
-		if a == "--temporal" || a == "-temporal" || strings.HasPrefix(a, "--temporal=") || strings.HasPrefix(a, "-temporal=") {
-			return true
-		}
-	}
-	return false
-}
-
 func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if !hasTemporal(args) {
+	if !cli.TemporalFlag(args) {
 		return cli.Run(ctx, append([]string{"run"}, args...), stdin, stdout, stderr, nil)
 	}
 	f := cli.NewFlags("run", stdout, true)
@@ -164,12 +155,14 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return err
 	}
+	mode, _ := f.Mode() // valid: Permissions parsed it
+	keep := mode != ""
 	c, err := cn.dial(stderr)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	in := temporal.RunInput{Prompt: f.Args()[0], System: *system, Permissions: pc, KeepMode: f.Mode() != "",
+	in := temporal.RunInput{Prompt: f.Args()[0], System: *system, Permissions: pc, KeepMode: keep,
 		Model: *model, ModelQueue: *modelQueue, ApprovalTimeout: *approvalTimeout, HeartbeatTimeout: *heartbeat}
 	run, err := temporal.Start(ctx, c, *id, *queue, in)
 	if err != nil {
