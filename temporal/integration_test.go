@@ -90,7 +90,10 @@ func TestDeniedCall(t *testing.T) {
 		step{text: "Removing.", calls: [][3]string{{"c1", "Bash", `{"command":"rm keep.txt"}`}}},
 		step{text: "As you wish."})
 	writeFile(t, dir, "keep.txt", "keep\n")
-	startWorker(t, dir, q, model, nil)
+	// The workspace's worker serves no model turns; a model-only worker,
+	// with no workspace, does.
+	startWorker(t, dir, q, model, []string{"--model-queue", "none"})
+	startWorker(t, t.TempDir(), "none", model, []string{"--model-queue", q + "-model"})
 	out, _, code := toolscope(t, "run", "--temporal", addr, "--task-queue", q, "--model-queue", q+"-model", prompt)
 	if code != 3 {
 		t.Fatalf("run: exit %d, want 3", code)

@@ -28,10 +28,11 @@ func RegisterModels(w worker.Registry, m *Models) {
 
 // WorkerOptions configure [Serve].
 type WorkerOptions struct {
-	// TaskQueue is the workspace's queue: its runs and their tool calls.
+	// TaskQueue is the workspace's queue: its runs and their tool calls;
+	// Tools are the workspace's activities. Without them the worker
+	// serves model turns only.
 	TaskQueue string
-	// Tools are the workspace's activities.
-	Tools *Tools
+	Tools     *Tools
 	// Models, when set, serve model turns on ModelQueue ("" means
 	// DefaultModelQueue) too.
 	Models     *Models
@@ -41,14 +42,17 @@ type WorkerOptions struct {
 }
 
 // Serve runs the workers of opts until ctx is done: a workspace worker
-// and, with Models, a model worker.
+// (with TaskQueue and Tools) and a model worker (with Models).
 func Serve(ctx context.Context, c client.Client, opts *WorkerOptions) error {
-	if opts == nil || opts.TaskQueue == "" || opts.Tools == nil || opts.Tools.Toolkit == nil {
-		return errors.New("temporal: Serve needs a TaskQueue and Tools with a Toolkit")
+	if opts == nil || (opts.TaskQueue == "" || opts.Tools == nil || opts.Tools.Toolkit == nil) && opts.Models == nil {
+		return errors.New("temporal: Serve needs a TaskQueue and Tools with a Toolkit, or Models")
 	}
-	ws := worker.New(c, opts.TaskQueue, opts.Worker)
-	Register(ws, opts.Tools)
-	workers := []worker.Worker{ws}
+	var workers []worker.Worker
+	if opts.TaskQueue != "" && opts.Tools != nil && opts.Tools.Toolkit != nil {
+		ws := worker.New(c, opts.TaskQueue, opts.Worker)
+		Register(ws, opts.Tools)
+		workers = append(workers, ws)
+	}
 	if opts.Models != nil {
 		q := opts.ModelQueue
 		if q == "" {

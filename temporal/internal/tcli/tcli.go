@@ -88,28 +88,35 @@ func runWorker(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if len(f.Args()) > 0 {
 		return cli.UsageError("worker takes no arguments, got %q", f.Args()[0])
 	}
-	if *queue == "" {
-		return cli.UsageError("worker needs --task-queue Q: the workspace's queue, which runs started with run --task-queue Q go to")
+	switch {
+	case *queue == "":
+		return cli.UsageError("worker needs --task-queue Q: the workspace's queue, which runs started with run --task-queue Q go to (none: serve model turns only)")
+	case *queue == "none" && *modelQueue == "none":
+		return cli.UsageError("worker: --task-queue none and --model-queue none leave nothing to serve")
 	}
 	mode, err := f.Mode()
 	if err != nil {
 		return err
 	}
-	ws, err := f.Workspace(ctx, stderr)
-	if err != nil {
-		return err
+	opts := &temporal.WorkerOptions{
+		Worker: worker.Options{WorkerStopTimeout: 5 * time.Second, MaxConcurrentActivityExecutionSize: *maxCalls},
 	}
-	defer ws.Close()
+	where := "no workspace"
+	if *queue != "none" {
+		ws, err := f.Workspace(ctx, stderr)
+		if err != nil {
+			return err
+		}
+		defer ws.Close()
+		opts.TaskQueue = *queue
+		opts.Tools = &temporal.Tools{Toolkit: ws.Toolkit, Permissions: ws.Permissions, Mode: mode}
+		where = fmt.Sprintf("%s on task queue %q", ws.Root, *queue)
+	}
 	c, err := cn.dial(stderr)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	opts := &temporal.WorkerOptions{
-		TaskQueue: *queue,
-		Tools:     &temporal.Tools{Toolkit: ws.Toolkit, Permissions: ws.Permissions, Mode: mode},
-		Worker:    worker.Options{WorkerStopTimeout: 5 * time.Second, MaxConcurrentActivityExecutionSize: *maxCalls},
-	}
 	if *modelQueue != "none" {
 		opts.ModelQueue = *modelQueue
 		opts.Models = &temporal.Models{New: func(spec string) (agent.Model, error) {
@@ -119,7 +126,7 @@ func runWorker(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			return cli.NewModel(spec)
 		}}
 	}
-	fmt.Fprintf(stderr, "toolscope: worker for %s on task queue %q", ws.Root, *queue)
+	fmt.Fprintf(stderr, "toolscope: worker for %s", where)
 	if opts.Models != nil {
 		fmt.Fprintf(stderr, " (and model turns on %q)", opts.ModelQueue)
 	}
