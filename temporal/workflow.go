@@ -476,38 +476,48 @@ func (w *wfRun) emit(res *tool.Result) {
 }
 
 // wait publishes the waiting calls, waits for answers (or the approval
-// timeout) and acts on them.
+// timeout) and acts on them. Answers that came while calls ran are acted
+// on at once, without a pause: a client waiting for the pause after the one
+// it answered never sees a call it answered as waiting.
 func (w *wfRun) wait(ctx workflow.Context) error {
-	w.pause++
-	if err := w.publish(ctx); err != nil {
-		return err
-	}
-	cond := func() bool { return len(w.answers) > 0 }
-	if t := w.in.ApprovalTimeout; t > 0 {
-		ok, err := workflow.AwaitWithTimeout(ctx, t, cond)
-		if err != nil {
+	if len(w.answers) == 0 {
+		w.pause++
+		if err := w.publish(ctx); err != nil {
 			return err
 		}
-		if !ok {
-			for _, x := range w.r.Waiting {
-				switch x.Status {
-				case tool.StatusAsking:
-					w.answers = append(w.answers, Answer{CallID: x.Call.ID, Approve: false})
-				case tool.StatusSubmitted:
-					w.answers = append(w.answers, Answer{CallID: x.Call.ID, Result: &tool.Result{Status: tool.StatusError,
-						Content: []tool.Block{tool.TextBlock(fmt.Sprintf("Error: no result came for this call within %s", t))}}})
-				}
+		cond := func() bool { return len(w.answers) > 0 }
+		if t := w.in.ApprovalTimeout; t > 0 {
+			ok, err := workflow.AwaitWithTimeout(ctx, t, cond)
+			if err != nil {
+				return err
 			}
+			if !ok {
+				w.expire(t)
+			}
+		} else if err := workflow.Await(ctx, cond); err != nil {
+			return err
 		}
-	} else if err := workflow.Await(ctx, cond); err != nil {
-		return err
+		if err := workflow.UpsertMemo(ctx, map[string]any{memoWaiting: []WaitingCall{}}); err != nil {
+			return err
+		}
 	}
 	answers := w.answers
 	w.answers = nil
-	if err := workflow.UpsertMemo(ctx, map[string]any{memoWaiting: []WaitingCall{}}); err != nil {
-		return err
-	}
 	return w.resume(ctx, answers)
+}
+
+// expire answers the waiting calls no one answered within t: an approval
+// is refused, an external call gets an error.
+func (w *wfRun) expire(t time.Duration) {
+	for _, x := range w.r.Waiting {
+		switch x.Status {
+		case tool.StatusAsking:
+			w.answers = append(w.answers, Answer{CallID: x.Call.ID, Approve: false})
+		case tool.StatusSubmitted:
+			w.answers = append(w.answers, Answer{CallID: x.Call.ID, Result: &tool.Result{Status: tool.StatusError,
+				Content: []tool.Block{tool.TextBlock(fmt.Sprintf("Error: no result came for this call within %s", t))}}})
+		}
+	}
 }
 
 // publish puts the waiting calls in the memo, for clients that list runs.
