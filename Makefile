@@ -5,10 +5,14 @@ test:
 	# The memory-bound tests without the race detector, whose shadow memory
 	# would hide what they measure (under -race they skip).
 	go test -count=1 -run 'RSS|MemoryBounded' ./builtin ./internal/proc ./internal/textfile ./internal/search
-	go test -race ./...
-	# The Temporal module (its own go.mod): its integration tests start a
-	# Temporal dev server (.ci/temporal-cli builds the CLI).
-	cd temporal && go vet ./... && go test -race ./...
+	cd temporal && go vet ./...
+	# The core's tests, and beside them the Temporal module's (its own
+	# go.mod; its integration tests start a Temporal dev server, which
+	# .ci/temporal-cli builds, and mostly wait on it); their output follows.
+	@log=$$(mktemp); (cd temporal && go test -race ./...) >$$log 2>&1 & pid=$$!; \
+	go test -race ./...; core=$$?; wait $$pid; temporal=$$?; \
+	echo "# the Temporal module (cd temporal && go test -race ./...):"; cat $$log; rm -f $$log; \
+	test $$core -eq 0 && test $$temporal -eq 0
 
 bench:
 	go test -run '^$$' -bench . -benchmem ./...

@@ -15,6 +15,13 @@ import (
 	"github.com/toolscope/toolscope/temporal"
 )
 
+// fixture returns what an integration test needs: the dev server's
+// address, a scripted model server, a workspace directory and a task queue
+// of the test's own.
+func fixture(t *testing.T) (addr string, model *modelServer, dir, queue string) {
+	return server(t), newModelServer(t), t.TempDir(), queueName(t)
+}
+
 // queueName is a task queue of this test alone.
 func queueName(t testing.TB) string {
 	return strings.NewReplacer("/", "-", " ", "-").Replace(t.Name()) + fmt.Sprint("-", time.Now().UnixNano())
@@ -30,10 +37,7 @@ func firstLine(s string) string {
 // started; the approval arrives; the run completes and the approved
 // command ran exactly once.
 func TestApprovalSurvivesWorkerKill(t *testing.T) {
-	addr := server(t)
-	model := newModelServer(t)
-	dir := t.TempDir()
-	q := queueName(t)
+	addr, model, dir, q := fixture(t)
 	prompt := "append a line to ran.txt"
 	model.script(prompt,
 		step{text: "Appending.", calls: [][3]string{{"c1", "Bash", `{"command":"echo ran >> ran.txt"}`}}},
@@ -81,10 +85,7 @@ func TestApprovalSurvivesWorkerKill(t *testing.T) {
 // A denied call: the model reads the reference's denied text, and the
 // command never runs.
 func TestDeniedCall(t *testing.T) {
-	addr := server(t)
-	model := newModelServer(t)
-	dir := t.TempDir()
-	q := queueName(t)
+	addr, model, dir, q := fixture(t)
 	prompt := "remove keep.txt"
 	model.script(prompt,
 		step{text: "Removing.", calls: [][3]string{{"c1", "Bash", `{"command":"rm keep.txt"}`}}},
@@ -135,10 +136,7 @@ func writeFile(t testing.TB, dir, name, content string) {
 // Two workers on one workspace queue share a batch of runs: every run
 // completes, each command runs once, and both workers ran some.
 func TestTwoWorkersShareRuns(t *testing.T) {
-	addr := server(t)
-	model := newModelServer(t)
-	dir := t.TempDir()
-	q := queueName(t)
+	addr, model, dir, q := fixture(t)
 	const n = 6
 	for i := range n {
 		model.script(fmt.Sprintf("share %d", i),
@@ -182,10 +180,7 @@ func TestTwoWorkersShareRuns(t *testing.T) {
 // anywhere; the model reads that it was interrupted and may have taken
 // effect, and the run goes on with another worker.
 func TestWorkerLostMidCall(t *testing.T) {
-	addr := server(t)
-	model := newModelServer(t)
-	dir := t.TempDir()
-	q := queueName(t)
+	addr, model, dir, q := fixture(t)
 	prompt := "a long command"
 	marker := fmt.Sprintf("%d.5", 30+time.Now().UnixNano()%1000)
 	model.script(prompt,
@@ -222,10 +217,7 @@ func TestWorkerLostMidCall(t *testing.T) {
 // Cancelling a run cancels its running call, which kills the command's
 // whole process group.
 func TestCancelKillsProcessGroup(t *testing.T) {
-	addr := server(t)
-	model := newModelServer(t)
-	dir := t.TempDir()
-	q := queueName(t)
+	addr, model, dir, q := fixture(t)
 	prompt := "a command to cancel"
 	marker := fmt.Sprintf("%d.25", 300+time.Now().UnixNano()%1000)
 	model.script(prompt,
@@ -286,10 +278,7 @@ func killProcessesWith(s string) {
 // --always adds the suggested rule, so the same command later runs without
 // asking.
 func TestApproveEditedAndAlways(t *testing.T) {
-	addr := server(t)
-	model := newModelServer(t)
-	dir := t.TempDir()
-	q := queueName(t)
+	addr, model, dir, q := fixture(t)
 	prompt := "edits and always"
 	model.script(prompt,
 		step{calls: [][3]string{ // two reads side by side, then a call that asks

@@ -232,13 +232,7 @@ func TestHeldBackCalls(t *testing.T) {
 	}}
 	env, tools := testEnv(t, dir, m)
 	env.RegisterActivityWithOptions(tools.Call, activity.RegisterOptions{Name: temporal.CallActivity})
-	var rejected []string
-	answer := func(a temporal.Answer) {
-		env.UpdateWorkflow(temporal.AnswerUpdate, "", &testsuite.TestUpdateCallback{
-			OnReject: func(err error) { rejected = append(rejected, err.Error()) },
-			OnAccept: func() {}, OnComplete: func(any, error) {},
-		}, a)
-	}
+	answer, rejected := answerer(env)
 	var pending []agent.Waiting
 	env.RegisterDelayedCallback(func() {
 		v, err := env.QueryWorkflow(temporal.PendingQuery)
@@ -261,8 +255,8 @@ func TestHeldBackCalls(t *testing.T) {
 	if len(pending) != 2 || pending[0].Status != tool.StatusAsking || pending[1].Status != tool.StatusPending {
 		t.Fatalf("waiting after the first turn: %+v", pending)
 	}
-	if len(rejected) != 2 || !strings.Contains(rejected[0], "held back") || !strings.Contains(rejected[1], `no call "nope" waits`) {
-		t.Fatalf("rejected answers: %q", rejected)
+	if len(*rejected) != 2 || !strings.Contains((*rejected)[0], "held back") || !strings.Contains((*rejected)[1], `no call "nope" waits`) {
+		t.Fatalf("rejected answers: %q", *rejected)
 	}
 	for _, f := range []string{"a.txt", "b.txt"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
@@ -324,13 +318,7 @@ func TestExternalResult(t *testing.T) {
 		t.Fatal(err)
 	}
 	env.RegisterActivityWithOptions(tools.Call, activity.RegisterOptions{Name: temporal.CallActivity})
-	var rejected []string
-	answer := func(a temporal.Answer) {
-		env.UpdateWorkflow(temporal.AnswerUpdate, "", &testsuite.TestUpdateCallback{
-			OnReject: func(err error) { rejected = append(rejected, err.Error()) },
-			OnAccept: func() {}, OnComplete: func(any, error) {},
-		}, a)
-	}
+	answer, rejected := answerer(env)
 	env.RegisterDelayedCallback(func() {
 		answer(temporal.Answer{CallID: "d1", Approve: true})
 		answer(temporal.Answer{CallID: "d1", Result: &tool.Result{Status: tool.StatusSuccess, Content: []tool.Block{tool.TextBlock("v2 is live")}}})
@@ -339,10 +327,22 @@ func TestExternalResult(t *testing.T) {
 	if err := env.GetWorkflowError(); err != nil {
 		t.Fatal(err)
 	}
-	if len(rejected) != 1 || !strings.Contains(rejected[0], "answer it with its result") {
-		t.Fatalf("rejected: %q", rejected)
+	if len(*rejected) != 1 || !strings.Contains((*rejected)[0], "answer it with its result") {
+		t.Fatalf("rejected: %q", *rejected)
 	}
 	if r := m.result("d1"); r == nil || r.Text() != "v2 is live" || r.Name != "deploy" {
 		t.Fatalf("the model read %+v", r)
 	}
+}
+
+// answerer returns a function that sends an answer to the run of env, and
+// the errors of the answers the run refused.
+func answerer(env *testsuite.TestWorkflowEnvironment) (func(temporal.Answer), *[]string) {
+	var rejected []string
+	return func(a temporal.Answer) {
+		env.UpdateWorkflow(temporal.AnswerUpdate, "", &testsuite.TestUpdateCallback{
+			OnReject: func(err error) { rejected = append(rejected, err.Error()) },
+			OnAccept: func() {}, OnComplete: func(any, error) {},
+		}, a)
+	}, &rejected
 }
