@@ -7,11 +7,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/toolscope/toolscope/agent"
+	"github.com/toolscope/toolscope/sandbox"
 	"github.com/toolscope/toolscope/temporal"
 )
 
@@ -346,5 +348,92 @@ func TestUsage(t *testing.T) {
 	_, errOut, code := toolscope(t, "run", "--model", "nope:x", "hello")
 	if code != 2 || !strings.Contains(errOut, `unknown model provider "nope"`) {
 		t.Errorf("local run: exit %d: %s", code, errOut)
+	}
+}
+
+// worker --sandbox runs the workspace's commands in the OS sandbox: a
+// command writes inside the workspace and cannot write outside.
+func TestWorkerSandbox(t *testing.T) {
+	sb, err := sandbox.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := sb.Status(context.Background()); err != nil || !st.Confines() {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the OS sandbox does not confine commands on this CI machine (%v): %s", err, st)
+		}
+		t.Skipf("the OS sandbox does not confine commands here (%v)", err)
+	}
+	addr, model, dir, q := fixture(t)
+	outside := filepath.Join(t.TempDir(), "outside.txt")
+	prompt := "write inside and outside"
+	model.script(prompt,
+		step{calls: [][3]string{{"c1", "Bash", fmt.Sprintf(`{"command":"echo in > inside.txt; echo out > %s"}`, outside)}}},
+		step{text: "tried"})
+	startWorker(t, dir, q, model, []string{"--sandbox"})
+	out, errOut, code := toolscope(t, "run", "--temporal", addr, "--task-queue", q, "--model-queue", q+"-model", "--allow", "Bash", prompt)
+	if code != 0 || !strings.Contains(out, "tried") {
+		t.Fatalf("run: exit %d\n%s%s", code, out, errOut)
+	}
+	if readFile(t, dir, "inside.txt") != "in\n" {
+		t.Fatal("the command could not write inside the workspace")
+	}
+	if _, err := os.Stat(outside); err == nil {
+		t.Fatal("a sandboxed command wrote outside the workspace")
+	}
+	if got, _ := model.toolResult(prompt, "c1"); !strings.Contains(got, "Read-only file system") && !strings.Contains(got, "Permission denied") {
+		t.Fatalf("the model read %q", got)
+	}
+}
+
+// Answers that race for one call: exactly one is recorded, the others are
+// refused, and the call runs at most once, as the recorded answer says.
+func TestRacingAnswers(t *testing.T) {
+	addr, model, dir, q := fixture(t)
+	prompt := "racing answers"
+	model.script(prompt,
+		step{calls: [][3]string{{"c1", "Bash", `{"command":"echo ran >> ran.txt"}`}}},
+		step{text: "over"})
+	startWorker(t, dir, q, model, nil)
+	out, _, code := toolscope(t, "run", "--temporal", addr, "--task-queue", q, "--model-queue", q+"-model", prompt)
+	if code != 3 {
+		t.Fatalf("run: exit %d", code)
+	}
+	id := firstLine(out)
+	c := dial(t)
+	answers := []temporal.Answer{
+		{CallID: "c1", Approve: true}, {CallID: "c1"}, {CallID: "c1", Approve: true},
+		{CallID: "c1"}, {CallID: "c1", Approve: true}, {CallID: "c1", Approve: true},
+	}
+	errs := make([]error, len(answers))
+	var wg sync.WaitGroup
+	for i, a := range answers {
+		wg.Go(func() { _, errs[i] = temporal.AnswerCall(context.Background(), c, id, a) })
+	}
+	wg.Wait()
+	won := -1
+	for i, err := range errs {
+		if err == nil {
+			if won >= 0 {
+				t.Fatalf("answers %d and %d were both recorded", won, i)
+			}
+			won = i
+		} else if !strings.Contains(err.Error(), "answered already") && !strings.Contains(err.Error(), "waits") {
+			t.Fatalf("answer %d: %v", i, err)
+		}
+	}
+	if won < 0 {
+		t.Fatal("no answer was recorded")
+	}
+	st, err := temporal.Wait(context.Background(), c, id, 1)
+	if err != nil || st.Output == nil || st.Output.Answer != "over" {
+		t.Fatalf("the run: %v %+v", err, st)
+	}
+	want := ""
+	if answers[won].Approve {
+		want = "ran\n"
+	}
+	if got := readFile(t, dir, "ran.txt"); got != want {
+		t.Fatalf("ran.txt = %q, the recorded answer was %+v", got, answers[won])
 	}
 }

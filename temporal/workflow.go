@@ -176,7 +176,6 @@ type wfRun struct {
 	hash    string
 	schemas []tool.Schema
 	tools   map[string]ToolFlags
-	skill   string
 }
 
 // Agent is the agent loop as a workflow (registered as [WorkflowName]).
