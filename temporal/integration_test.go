@@ -437,3 +437,31 @@ func TestRacingAnswers(t *testing.T) {
 		t.Fatalf("ran.txt = %q, the recorded answer was %+v", got, answers[won])
 	}
 }
+
+// A run that continued as new (a new history under the same workflow id)
+// pauses, is listed, answered and completed through its workflow id.
+func TestContinuedRunPauses(t *testing.T) {
+	addr, model, dir, q := fixture(t)
+	prompt := "continue, then ask"
+	writeFile(t, dir, "a.txt", "a\n")
+	model.script(prompt,
+		step{calls: [][3]string{{"r1", "Read", fmt.Sprintf(`{"file_path":%q}`, filepath.Join(dir, "a.txt"))}}},
+		step{calls: [][3]string{{"c1", "Bash", `{"command":"echo ran >> ran.txt"}`}}},
+		step{text: "finished"})
+	startWorker(t, dir, q, model, nil)
+	out, errOut, code := toolscope(t, "run", "--temporal", addr, "--task-queue", q, "--model-queue", q+"-model", "--continue-after", "1", prompt)
+	if code != 3 || !strings.Contains(errOut, "call c1") {
+		t.Fatalf("run: exit %d\n%s%s", code, out, errOut)
+	}
+	id := firstLine(out)
+	if out, _, _ := toolscope(t, "runs", "--temporal", addr); !strings.Contains(out, id) {
+		t.Fatalf("runs does not list the continued run:\n%s", out)
+	}
+	out, errOut, code = toolscope(t, "approve", "--temporal", addr, id, "c1")
+	if code != 0 || !strings.Contains(out, "finished") {
+		t.Fatalf("approve: exit %d\n%s%s", code, out, errOut)
+	}
+	if readFile(t, dir, "ran.txt") != "ran\n" {
+		t.Fatal("the approved command did not run once")
+	}
+}

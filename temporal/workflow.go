@@ -77,6 +77,13 @@ type RunInput struct {
 	// ToolTimeout bounds one tool call (default 2h; Bash has its own,
 	// shorter, timeout).
 	ToolTimeout time.Duration `json:"tool_timeout,omitempty"`
+	// ContinueAfter, when positive, continues the run as a new one (the
+	// same workflow id, the conversation and state carried over, a new
+	// history) after that many model turns; it does so anyway when
+	// Temporal says the history grows large.
+	ContinueAfter int `json:"continue_after,omitempty"`
+	// PausesBefore counts the pauses of the runs this one continues.
+	PausesBefore int `json:"pauses_before,omitempty"`
 }
 
 // RunOutput is a finished run.
@@ -173,6 +180,7 @@ type wfRun struct {
 	r       *agent.Run
 	answers []Answer // received, not yet acted on
 	pause   int      // counts the pauses
+	turns   int      // model turns of this run (not of those it continues)
 	hash    string
 	schemas []tool.Schema
 	tools   map[string]ToolFlags
@@ -180,7 +188,7 @@ type wfRun struct {
 
 // Agent is the agent loop as a workflow (registered as [WorkflowName]).
 func Agent(ctx workflow.Context, in RunInput) (*RunOutput, error) {
-	w := &wfRun{in: in, tools: map[string]ToolFlags{}}
+	w := &wfRun{in: in, tools: map[string]ToolFlags{}, pause: in.PausesBefore}
 	if in.Run != nil {
 		w.r = in.Run
 		if w.r.State == nil {
@@ -302,6 +310,14 @@ func (w *wfRun) loop(ctx workflow.Context) (*RunOutput, error) {
 			}
 			continue
 		}
+		if w.turns > 0 && (w.in.ContinueAfter > 0 && w.turns >= w.in.ContinueAfter || workflow.GetInfo(ctx).GetContinueAsNewSuggested()) {
+			// Nothing waits and no answer is pending (answers are refused
+			// when nothing waits): the run goes on as a new one.
+			next := w.in
+			next.Prompt, next.Run, next.PausesBefore = "", w.r, w.pause
+			return nil, workflow.NewContinueAsNewError(ctx, WorkflowName, next)
+		}
+		w.turns++
 		final := w.r.Iters >= maxIters
 		w.r.Iters++
 		var turn TurnOutput

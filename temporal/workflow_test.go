@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
 
@@ -345,4 +346,63 @@ func answerer(env *testsuite.TestWorkflowEnvironment) (func(temporal.Answer), *[
 			OnAccept: func() {}, OnComplete: func(any, error) {},
 		}, a)
 	}, &rejected
+}
+
+// A run that continues as new after every two turns carries its
+// conversation, state and pause count over, and ends as one run would.
+func TestContinueAsNew(t *testing.T) {
+	dir := t.TempDir()
+	var steps []step
+	for i := range 5 {
+		p := filepath.Join(dir, fmt.Sprint(i, ".txt"))
+		os.WriteFile(p, []byte(fmt.Sprint("file ", i, "\n")), 0o644)
+		steps = append(steps, step{calls: [][3]string{{fmt.Sprint("r", i), "Read", fmt.Sprintf(`{"file_path":%q}`, p)}}})
+	}
+	m := &scripted{steps: append(steps, step{text: "read them all"})}
+	in := runInput("go", permission.Default)
+	in.ContinueAfter = 2
+	legs := 0
+	for {
+		legs++
+		if legs > 5 {
+			t.Fatal("the run does not end")
+		}
+		env, tools := testEnv(t, dir, m)
+		env.RegisterActivityWithOptions(tools.Call, activity.RegisterOptions{Name: temporal.CallActivity})
+		env.ExecuteWorkflow(temporal.WorkflowName, in)
+		var can *workflow.ContinueAsNewError
+		if err := env.GetWorkflowError(); errors.As(err, &can) {
+			in = temporal.RunInput{}
+			if err := converter.GetDefaultDataConverter().FromPayloads(can.Input, &in); err != nil {
+				t.Fatal(err)
+			}
+			if in.Run == nil || in.Prompt != "" {
+				t.Fatalf("the next run's input: %+v", in)
+			}
+			continue
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		var out temporal.RunOutput
+		if err := env.GetWorkflowResult(&out); err != nil {
+			t.Fatal(err)
+		}
+		if out.Answer != "read them all" {
+			t.Fatalf("answer %q", out.Answer)
+		}
+		// One user message, six assistant messages, five results.
+		if n := len(out.Run.Messages); n != 12 {
+			t.Fatalf("%d messages in the transcript", n)
+		}
+		for i := range 5 {
+			p, _ := filepath.EvalSymlinks(filepath.Join(dir, fmt.Sprint(i, ".txt")))
+			if _, ok := out.Run.State.LastRead(p); !ok {
+				t.Fatalf("the state lost the read of %s", p)
+			}
+		}
+		break
+	}
+	if legs != 3 {
+		t.Fatalf("the run went on as %d runs, want 3 (turns 1-2, 3-4, 5-6)", legs)
+	}
 }
