@@ -13,9 +13,11 @@ import (
 )
 
 // Start starts a run of [Agent] with the workflow id id ("" lets the server
-// choose) on the workspace's task queue.
+// choose) on the workspace's task queue. An id that a running run has is
+// refused: the prompt would be lost otherwise.
 func Start(ctx context.Context, c client.Client, id, taskQueue string, in RunInput) (client.WorkflowRun, error) {
-	return c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: taskQueue}, WorkflowName, in)
+	return c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: taskQueue,
+		WorkflowExecutionErrorWhenAlreadyStarted: true}, WorkflowName, in)
 }
 
 // AnswerCall answers a waiting call of the run workflowID. It returns once

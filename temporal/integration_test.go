@@ -97,11 +97,18 @@ func TestDeniedCall(t *testing.T) {
 	// with no workspace, does.
 	startWorker(t, dir, q, model, []string{"--model-queue", "none"})
 	startWorker(t, t.TempDir(), "none", model, []string{"--model-queue", q + "-model"})
-	out, _, code := toolscope(t, "run", "--temporal", addr, "--task-queue", q, "--model-queue", q+"-model", prompt)
+	out, _, code := toolscope(t, "run", "--temporal", addr, "--task-queue", q, "--model-queue", q+"-model", "--id", "denied-"+q, prompt)
 	if code != 3 {
 		t.Fatalf("run: exit %d, want 3", code)
 	}
 	id := firstLine(out)
+	if id != "denied-"+q {
+		t.Fatalf("run --id printed %q", id)
+	}
+	// Another run with the same id is refused while this one runs.
+	if _, errOut, code := toolscope(t, "run", "--temporal", addr, "--task-queue", q, "--id", id, "again"); code != 1 || !strings.Contains(errOut, "already") {
+		t.Fatalf("a second run with the id: exit %d: %s", code, errOut)
+	}
 	out, errOut, code := toolscope(t, "deny", "--temporal", addr, id, "c1")
 	if code != 0 || !strings.Contains(out, "As you wish.") {
 		t.Fatalf("deny: exit %d\n%s%s", code, out, errOut)
