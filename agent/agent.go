@@ -320,6 +320,7 @@ func (a *Agent) loop(ctx context.Context, r *Run, yield func(Event, error) bool)
 			req.Tools = a.Toolkit.Schemas(tctx, r.State.ActiveGroups())
 		}
 		msg := Message{Role: Assistant}
+		ids := map[string]bool{}
 		for ev, err := range a.Model.Stream(ctx, req) {
 			if err != nil {
 				yield(Event{}, fmt.Errorf("agent: the model failed: %w", err))
@@ -333,6 +334,7 @@ func (a *Agent) loop(ctx context.Context, r *Run, yield func(Event, error) bool)
 			}
 			if ev.ToolCall != nil && !final {
 				c := *ev.ToolCall
+				c.ID = distinctID(ids, c.ID, len(msg.ToolCalls))
 				if len(c.Input) == 0 {
 					c.Input = json.RawMessage(`{}`)
 				}
@@ -479,6 +481,32 @@ func (a *Agent) pause(r *Run, yield func(Event, error) bool) {
 		}
 	}
 	yield(Event{Kind: EventPaused, Run: r}, nil)
+}
+
+// DistinctIDs gives each call of one answer an id of its own, in place: a
+// missing id becomes "call_N" (N its place), a repeated one gets "~K"
+// added. Answers name calls by id, so two calls must never share one: an
+// approval of one would approve the other.
+func DistinctIDs(calls []ToolCall) {
+	seen := make(map[string]bool, len(calls))
+	for i := range calls {
+		calls[i].ID = distinctID(seen, calls[i].ID, i)
+	}
+}
+
+// distinctID is id, or an id made from it (or from i, the call's place)
+// that seen does not hold; it is added to seen.
+func distinctID(seen map[string]bool, id string, i int) string {
+	base := id
+	if base == "" {
+		base = fmt.Sprintf("call_%d", i+1)
+	}
+	id = base
+	for k := 2; seen[id]; k++ {
+		id = fmt.Sprintf("%s~%d", base, k)
+	}
+	seen[id] = true
+	return id
 }
 
 // ResultText is a tool result as the text of a protocol whose tool results

@@ -420,3 +420,51 @@ func TestResultText(t *testing.T) {
 		}
 	}
 }
+
+// Calls of one answer that share an id (or have none) get ids of their
+// own: approving the first does not approve the second, whose input the
+// user never saw.
+func TestDistinctCallIDs(t *testing.T) {
+	root := t.TempDir()
+	a, b := filepath.Join(root, "a.txt"), filepath.Join(root, "b.txt")
+	m := &scripted{steps: []func(*agent.Request) []agent.ModelEvent{
+		calls(agent.ToolCall{ID: "x", Name: "Write", Input: input(map[string]any{"file_path": a, "content": "a"})},
+			agent.ToolCall{ID: "x", Name: "Bash", Input: input(map[string]any{"command": "touch " + b})},
+			agent.ToolCall{Name: "Read", Input: input(map[string]any{"file_path": a})}),
+		say("Done."),
+	}}
+	ag := newAgent(t, root, m)
+	run := agent.NewRun(nil)
+	evs := collect(t, ag.Run(context.Background(), run, "go"))
+	var ids []string
+	for _, ev := range evs[agent.EventToolCall] {
+		ids = append(ids, ev.Call.ID)
+	}
+	if fmt.Sprint(ids) != "[x x~2 call_3]" {
+		t.Fatalf("call ids %v", ids)
+	}
+	if got := run.Messages[1].ToolCalls; got[1].ID != "x~2" || got[2].ID != "call_3" {
+		t.Fatalf("the transcript's calls: %+v", got)
+	}
+	// Approving x runs the Write only; the Bash call, held back, asks on
+	// its own.
+	evs = collect(t, ag.Resume(context.Background(), run, agent.Answer{CallID: "x", Approve: true}))
+	if _, err := os.Stat(b); err == nil {
+		t.Fatal("approving x ran the other call named x")
+	}
+	if len(evs[agent.EventNeedApproval]) != 1 || evs[agent.EventNeedApproval][0].Call.ID != "x~2" {
+		t.Fatalf("after approving x: %v", evs)
+	}
+}
+
+func TestDistinctIDs(t *testing.T) {
+	cs := []agent.ToolCall{{ID: "a"}, {ID: "a"}, {}, {ID: "a~2"}, {ID: "a"}, {}}
+	agent.DistinctIDs(cs)
+	var ids []string
+	for _, c := range cs {
+		ids = append(ids, c.ID)
+	}
+	if fmt.Sprint(ids) != "[a a~2 call_3 a~2~2 a~3 call_6]" {
+		t.Fatalf("ids %v", ids)
+	}
+}

@@ -349,6 +349,8 @@ func (w *wfRun) loop(ctx workflow.Context) (*RunOutput, error) {
 		if final {
 			msg.ToolCalls = nil
 		}
+		// Answers name calls by id: two calls of one answer never share one.
+		agent.DistinctIDs(msg.ToolCalls)
 		for i := range msg.ToolCalls {
 			if len(msg.ToolCalls[i].Input) == 0 {
 				msg.ToolCalls[i].Input = json.RawMessage(`{}`)

@@ -406,3 +406,34 @@ func TestContinueAsNew(t *testing.T) {
 		t.Fatalf("the run went on as %d runs, want 3 (turns 1-2, 3-4, 5-6)", legs)
 	}
 }
+
+// Calls of one answer that share an id get ids of their own: an approval
+// of one is not an approval of the other.
+func TestDistinctCallIDs(t *testing.T) {
+	dir := t.TempDir()
+	m := &scripted{steps: []step{
+		{calls: [][3]string{{"x", "Bash", `{"command":"touch a.txt"}`}, {"x", "Bash", `{"command":"touch b.txt"}`}}},
+		{text: "done"},
+	}}
+	env, tools := testEnv(t, dir, m)
+	env.RegisterActivityWithOptions(tools.Call, activity.RegisterOptions{Name: temporal.CallActivity})
+	answer, rejected := answerer(env)
+	env.RegisterDelayedCallback(func() { answer(temporal.Answer{CallID: "x", Approve: true}) }, time.Minute)
+	env.RegisterDelayedCallback(func() { answer(temporal.Answer{CallID: "x~2"}) }, 2*time.Minute)
+	env.ExecuteWorkflow(temporal.WorkflowName, runInput("go", permission.Default))
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if len(*rejected) > 0 {
+		t.Fatalf("rejected: %q", *rejected)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a.txt")); err != nil {
+		t.Fatal("the approved call did not run")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b.txt")); err == nil {
+		t.Fatal("the denied call, which shared the approved call's id, ran")
+	}
+	if r := m.result("x~2"); r == nil || r.Status != tool.StatusDenied {
+		t.Fatalf("x~2: %+v", r)
+	}
+}
