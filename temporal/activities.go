@@ -32,9 +32,14 @@ type Tools struct {
 }
 
 // Prepare adds the workspace's settings to a new run's permissions
-// ([PrepareActivity]).
+// ([PrepareActivity]). The run's working directories are dropped: they
+// name places on the machine that started it; the workspace's are its
+// root and its settings' additionalDirectories.
 func (t *Tools) Prepare(ctx context.Context, in PrepareInput) (*PrepareOutput, error) {
 	pc := in.Permissions.Clone()
+	// Directories name places on the machine that started the run: the
+	// workspace's own are the ones that count here.
+	pc.WorkingDirs = nil
 	merged := pc
 	if t.Permissions != nil {
 		var err error

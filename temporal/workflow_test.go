@@ -437,3 +437,29 @@ func TestDistinctCallIDs(t *testing.T) {
 		t.Fatalf("x~2: %+v", r)
 	}
 }
+
+// A run cannot widen the workspace: the working directories it names are
+// dropped, so an edit outside the workspace still asks in accept_edits.
+func TestRunDirsDropped(t *testing.T) {
+	dir, other := t.TempDir(), t.TempDir()
+	target := filepath.Join(other, "outside.txt")
+	m := &scripted{steps: []step{
+		{calls: [][3]string{{"w1", "Write", fmt.Sprintf(`{"file_path":%q,"content":"x"}`, target)}}},
+		{text: "done"},
+	}}
+	env, tools := testEnv(t, dir, m)
+	env.RegisterActivityWithOptions(tools.Call, activity.RegisterOptions{Name: temporal.CallActivity})
+	in := runInput("go", permission.AcceptEdits)
+	in.Permissions.WorkingDirs = []string{"/", other}
+	in.ApprovalTimeout = time.Hour
+	env.ExecuteWorkflow(temporal.WorkflowName, in)
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if r := m.result("w1"); r == nil || r.Status != tool.StatusDenied {
+		t.Fatalf("w1: %+v", r)
+	}
+	if _, err := os.Stat(target); err == nil {
+		t.Fatal("the run wrote outside the workspace without asking")
+	}
+}
