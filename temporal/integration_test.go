@@ -2,9 +2,11 @@ package temporal_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -35,6 +37,12 @@ func firstLine(s string) string {
 	return l
 }
 
+// listedRun is a run as runs --json lists it.
+type listedRun struct {
+	WorkflowID string                 `json:"workflow_id"`
+	Waiting    []temporal.WaitingCall `json:"waiting"`
+}
+
 // A run pauses on an approval; its worker is killed (SIGKILL) and another
 // started; the approval arrives; the run completes and the approved
 // command ran exactly once.
@@ -63,6 +71,17 @@ func TestApprovalSurvivesWorkerKill(t *testing.T) {
 	out, errOut, code = toolscope(t, "runs", "--temporal", addr)
 	if code != 0 || !strings.Contains(out, id) || !strings.Contains(out, "c1") || !strings.Contains(out, "echo ran") {
 		t.Fatalf("runs: exit %d\n%s%s", code, out, errOut)
+	}
+
+	out, _, _ = toolscope(t, "runs", "--temporal", addr, "--json")
+	var listed []listedRun
+	if err := json.Unmarshal([]byte(out), &listed); err != nil {
+		t.Fatalf("runs --json: %v\n%s", err, out)
+	}
+	i := slices.IndexFunc(listed, func(r listedRun) bool { return r.WorkflowID == id })
+	if i < 0 || len(listed[i].Waiting) != 1 || listed[i].Waiting[0].ID != "c1" || listed[i].Waiting[0].Status != "asking" ||
+		len(listed[i].Waiting[0].Suggestions) == 0 {
+		t.Fatalf("runs --json: %s", out)
 	}
 
 	w2 := startWorker(t, dir, q, model, nil)
