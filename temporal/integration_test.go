@@ -490,4 +490,5 @@ func TestContinuedRunPauses(t *testing.T) {
 	if readFile(t, dir, "ran.txt") != "ran\n" {
 		t.Fatal("the approved command did not run once")
 	}
+	recordHistory(t, dial(t), id, "continued-as-new")
 }
