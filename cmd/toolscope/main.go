@@ -35,7 +35,7 @@
 //
 // The commands that run agents on Temporal (worker, run --temporal,
 // approve, deny, runs) are in the Temporal build, module temporal/:
-// go run ./temporal/cmd/toolscope from a checkout.
+// cd temporal && go run ./cmd/toolscope from a checkout.
 package main
 
 import (

@@ -161,7 +161,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return &exitError{code: 2}
 	}
 	if slices.Contains(temporalCommands, args[0]) || args[0] == "run" && temporalFlag(args[1:]) {
-		return usageErr("%s runs agents on Temporal, which this build leaves out (the core module never pulls the Temporal SDK); use the Temporal build of toolscope: go run ./temporal/cmd/toolscope %s ... from a checkout (or build it: cd temporal && go build -o toolscope ./cmd/toolscope)", args[0], args[0])
+		return usageErr("%s runs agents on Temporal, which this build leaves out (the core module never pulls the Temporal SDK); use the Temporal build of toolscope, from a checkout: cd temporal && go run ./cmd/toolscope %s ... (or go build -o toolscope ./cmd/toolscope there)", args[0], args[0])
 	}
 	switch args[0] {
 	case "tools":
