@@ -492,3 +492,32 @@ func TestContinuedRunPauses(t *testing.T) {
 	}
 	recordHistory(t, dial(t), id, "continued-as-new")
 }
+
+// A waiting call with a large input is listed by its size: the memo stays
+// small, and the approval runs the whole input.
+func TestLargeInputWaits(t *testing.T) {
+	addr, model, dir, q := fixture(t)
+	prompt := "write a large file"
+	content := strings.Repeat("line of text\n", 1000)
+	in, _ := json.Marshal(map[string]string{"file_path": filepath.Join(t.TempDir(), "large.txt"), "content": content})
+	model.script(prompt, step{calls: [][3]string{{"w1", "Write", string(in)}}}, step{text: "written"})
+	startWorker(t, dir, q, model, nil)
+	out, _, code := toolscope(t, "run", "--temporal", addr, "--task-queue", q, "--model-queue", q+"-model", prompt)
+	if code != 3 {
+		t.Fatalf("run: exit %d", code)
+	}
+	id := firstLine(out)
+	out, _, _ = toolscope(t, "runs", "--temporal", addr, "--json")
+	var listed []listedRun
+	json.Unmarshal([]byte(out), &listed)
+	i := slices.IndexFunc(listed, func(r listedRun) bool { return r.WorkflowID == id })
+	if i < 0 || len(listed[i].Waiting) != 1 || listed[i].Waiting[0].Input != nil || listed[i].Waiting[0].InputSize != len(in) {
+		t.Fatalf("runs --json: %s", out)
+	}
+	if out, _, _ := toolscope(t, "runs", "--temporal", addr); !strings.Contains(out, fmt.Sprintf("(%d bytes of input", len(in))) {
+		t.Fatalf("runs: %s", out)
+	}
+	if out, errOut, code := toolscope(t, "approve", "--temporal", addr, id, "w1"); code != 0 || !strings.Contains(out, "written") {
+		t.Fatalf("approve: exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -84,6 +84,12 @@ type RunInput struct {
 	ContinueAfter int `json:"continue_after,omitempty"`
 	// PausesBefore counts the pauses of the runs this one continues.
 	PausesBefore int `json:"pauses_before,omitempty"`
+	// TranscriptBudget bounds the conversation's size in JSON (default 1
+	// MiB): Temporal refuses payloads over 2 MiB, and the conversation
+	// goes into every model turn. Past it, the outputs (and large inputs)
+	// of the oldest calls are replaced by a note, as a long session's
+	// context is compacted.
+	TranscriptBudget int `json:"transcript_budget,omitempty"`
 }
 
 // RunOutput is a finished run.
@@ -113,9 +119,13 @@ type Answer struct {
 
 // WaitingCall is a waiting call as a run's memo lists it.
 type WaitingCall struct {
-	ID           string          `json:"id"`
-	Name         string          `json:"name"`
-	Input        json.RawMessage `json:"input"`
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Input is the call's input, left out (InputSize says how large it
+	// is) when larger than 4 KiB: the memo is small; the pending query
+	// has it whole.
+	Input        json.RawMessage `json:"input,omitempty"`
+	InputSize    int             `json:"input_size,omitempty"`
 	Status       tool.Status     `json:"status"`
 	Message      string          `json:"message,omitempty"`
 	Reason       string          `json:"reason,omitempty"`
@@ -318,6 +328,7 @@ func (w *wfRun) loop(ctx workflow.Context) (*RunOutput, error) {
 			return nil, workflow.NewContinueAsNewError(ctx, WorkflowName, next)
 		}
 		w.turns++
+		w.compact()
 		final := w.r.Iters >= maxIters
 		w.r.Iters++
 		var turn TurnOutput
@@ -395,9 +406,15 @@ func (w *wfRun) execute(ctx workflow.Context, items []item) error {
 			i++
 			continue
 		}
+		if n := len(it.call.Input); n > maxCallInput {
+			w.emit(&tool.Result{ID: it.call.ID, Name: it.call.Name, Status: tool.StatusError, Content: []tool.Block{tool.TextBlock(fmt.Sprintf(
+				"Error: the input of this call is %d bytes; a durable run passes at most %d bytes to one call. Do the work in smaller calls (write a large file in parts).", n, maxCallInput))}})
+			i++
+			continue
+		}
 		j := i + 1
 		if w.parallel(it) {
-			for j < len(items) && items[j].result == nil && w.parallel(items[j]) {
+			for j < len(items) && items[j].result == nil && w.parallel(items[j]) && len(items[j].call.Input) <= maxCallInput {
 				j++
 			}
 		}
@@ -537,6 +554,24 @@ func (w *wfRun) expire(t time.Duration) {
 	}
 }
 
+// Limits that keep the workflow's payloads under Temporal's (2 MiB each).
+const (
+	maxMemoInput     = 4 << 10
+	maxMemoText      = 1 << 10
+	maxCallInput     = 1 << 20
+	defaultBudget    = 1 << 20
+	elideAbove       = 512 // a result or input smaller than this is kept
+	elidedResultText = "[output elided: %d bytes of an earlier call's output were dropped to keep this durable run within Temporal's payload limit; run the call again if you need it]"
+)
+
+// clip bounds a text of the memo.
+func clip(s string) string {
+	if len(s) <= maxMemoText {
+		return s
+	}
+	return s[:maxMemoText] + "…"
+}
+
 // publish puts the waiting calls in the memo, for clients that list runs.
 func (w *wfRun) publish(ctx workflow.Context) error {
 	list := []WaitingCall{}
@@ -545,10 +580,13 @@ func (w *wfRun) publish(ctx workflow.Context) error {
 			continue
 		}
 		wc := WaitingCall{ID: x.Call.ID, Name: x.Call.Name, Input: x.Call.Input, Status: x.Status}
+		if len(wc.Input) > maxMemoInput {
+			wc.Input, wc.InputSize = nil, len(x.Call.Input)
+		}
 		if d := x.Decision; d != nil {
-			wc.Message, wc.Reason, wc.BypassImmune = d.Message, d.Reason, d.BypassImmune
+			wc.Message, wc.Reason, wc.BypassImmune = clip(d.Message), clip(d.Reason), d.BypassImmune
 			for _, s := range d.Suggestions {
-				wc.Suggestions = append(wc.Suggestions, s.String())
+				wc.Suggestions = append(wc.Suggestions, clip(s.String()))
 			}
 		}
 		list = append(list, wc)
@@ -698,4 +736,54 @@ func mergeStates(base *tool.State, states []*tool.State) (*tool.State, error) {
 		return nil, err
 	}
 	return st, nil
+}
+
+// compact keeps the conversation within RunInput.TranscriptBudget: past
+// it, the outputs and large inputs of the oldest calls (never those of the
+// last model turn) are replaced by a note, oldest first, until the
+// conversation takes three quarters of the budget.
+func (w *wfRun) compact() {
+	budget := w.in.TranscriptBudget
+	if budget <= 0 {
+		budget = defaultBudget
+	}
+	sizes := make([]int, len(w.r.Messages))
+	total := 0
+	for i, m := range w.r.Messages {
+		b, _ := json.Marshal(m)
+		sizes[i] = len(b)
+		total += sizes[i]
+	}
+	if total <= budget {
+		return
+	}
+	last := len(w.r.Messages)
+	for last > 0 && w.r.Messages[last-1].Role != agent.Assistant {
+		last--
+	}
+	last-- // the last model turn and what follows it stay
+	for i := 0; i < last && total > budget*3/4; i++ {
+		m := &w.r.Messages[i]
+		switch {
+		case m.Role == agent.ToolRole && m.Result != nil && sizes[i] > elideAbove:
+			r := *m.Result
+			r.Content = []tool.Block{tool.TextBlock(fmt.Sprintf(elidedResultText, sizes[i]))}
+			r.StructuredContent, r.Metadata, r.Input = nil, nil, nil
+			m.Result = &r
+		case m.Role == agent.Assistant && sizes[i] > elideAbove:
+			calls := slices.Clone(m.ToolCalls)
+			for k := range calls {
+				if n := len(calls[k].Input); n > elideAbove {
+					note, _ := json.Marshal(fmt.Sprintf("%d bytes of input elided to keep the durable run within Temporal's payload limit", n))
+					calls[k].Input = json.RawMessage(`{"elided":` + string(note) + `}`)
+				}
+			}
+			m.ToolCalls = calls
+		default:
+			continue
+		}
+		b, _ := json.Marshal(*m)
+		total += len(b) - sizes[i]
+		sizes[i] = len(b)
+	}
 }

@@ -463,3 +463,61 @@ func TestRunDirsDropped(t *testing.T) {
 		t.Fatal("the run wrote outside the workspace without asking")
 	}
 }
+
+// Past the transcript budget the outputs of the oldest calls are replaced
+// by a note; the last turn's stay whole, and the run goes on.
+func TestTranscriptCompaction(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.txt")
+	os.WriteFile(big, []byte(strings.Repeat("a line of the big file\n", 800)), 0o644) // 18 KB
+	var steps []step
+	for i := range 4 {
+		steps = append(steps, step{calls: [][3]string{{fmt.Sprint("r", i), "Read", fmt.Sprintf(`{"file_path":%q}`, big)}}})
+	}
+	m := &scripted{steps: append(steps, step{text: "done"})}
+	env, tools := testEnv(t, dir, m)
+	env.RegisterActivityWithOptions(tools.Call, activity.RegisterOptions{Name: temporal.CallActivity})
+	in := runInput("go", permission.Default)
+	in.TranscriptBudget = 40 << 10
+	env.ExecuteWorkflow(temporal.WorkflowName, in)
+	var out temporal.RunOutput
+	if err := env.GetWorkflowResult(&out); err != nil {
+		t.Fatal(err)
+	}
+	// The last request: r0 and r1 elided, r3 (the last turn's) whole.
+	for id, elided := range map[string]bool{"r0": true, "r1": true, "r3": false} {
+		r := m.result(id)
+		if r == nil || strings.Contains(r.Text(), "output elided") != elided {
+			t.Fatalf("%s in the last request (elided: want %v): %.100q", id, elided, r.Text())
+		}
+	}
+	b, _ := json.Marshal(out.Run.Messages)
+	if len(b) > 60<<10 {
+		t.Fatalf("the transcript is %d bytes", len(b))
+	}
+}
+
+// A call whose input is too large to pass through Temporal is refused with
+// a message the model can act on; the run goes on.
+func TestCallInputTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	content, _ := json.Marshal(strings.Repeat("x", 1<<20+10))
+	m := &scripted{steps: []step{
+		{calls: [][3]string{{"w1", "Write", fmt.Sprintf(`{"file_path":%q,"content":%s}`, filepath.Join(dir, "big.txt"), content)}}},
+		{text: "I will write it in parts."},
+	}}
+	env, tools := testEnv(t, dir, m)
+	env.RegisterActivityWithOptions(tools.Call, activity.RegisterOptions{Name: temporal.CallActivity})
+	in := runInput("go", permission.AcceptEdits)
+	in.TranscriptBudget = 8 << 20
+	env.ExecuteWorkflow(temporal.WorkflowName, in)
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if r := m.result("w1"); r == nil || r.Status != tool.StatusError || !strings.Contains(r.Text(), "smaller calls") {
+		t.Fatalf("w1: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "big.txt")); err == nil {
+		t.Fatal("the oversized call ran")
+	}
+}

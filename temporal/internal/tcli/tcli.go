@@ -204,7 +204,7 @@ func waitAndShow(ctx context.Context, c client.Client, cn conn, id string, after
 func describe(w io.Writer, calls []temporal.WaitingCall) {
 	var waiting []agent.Waiting
 	for _, x := range calls {
-		wt := agent.Waiting{Call: agent.ToolCall{ID: x.ID, Name: x.Name, Input: x.Input}, Status: x.Status}
+		wt := agent.Waiting{Call: agent.ToolCall{ID: x.ID, Name: x.Name, Input: shownInput(x)}, Status: x.Status}
 		if x.Message != "" || len(x.Suggestions) > 0 {
 			wt.Decision = decision(x)
 		}
@@ -317,7 +317,7 @@ func runRuns(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			if w.Status == "submitted" {
 				what = "external result"
 			}
-			in := string(w.Input)
+			in := string(shownInput(w))
 			if len(in) > 80 {
 				in = in[:80] + "…"
 			}
@@ -325,6 +325,15 @@ func runRuns(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 	}
 	return tw.Flush()
+}
+
+// shownInput is a waiting call's input as the memo has it, or its size
+// when the memo leaves it out.
+func shownInput(w temporal.WaitingCall) json.RawMessage {
+	if w.Input == nil && w.InputSize > 0 {
+		return json.RawMessage(fmt.Sprintf(`"(%d bytes of input; toolscope.pending has it)"`, w.InputSize))
+	}
+	return w.Input
 }
 
 // decision is a waiting call's decision as its memo has it.
