@@ -118,8 +118,17 @@ func (t *Tools) Call(ctx context.Context, in CallInput) (*CallOutput, error) {
 		// here (the workflow's policy decides), and the model is told.
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "toolscope.Call", err)
 	}
+	if b, err := json.Marshal(res); err == nil && len(b) > maxResult {
+		// Temporal would refuse to record it (2 MiB a payload), and the
+		// call would look lost: the model is told what to do instead.
+		*res = tool.Result{ID: res.ID, Name: res.Name, Input: res.Input, Status: tool.StatusError, Decision: res.Decision,
+			Content: []tool.Block{tool.TextBlock(fmt.Sprintf("Error: the call ran, but its output is %d bytes, more than a durable run carries (%d); ask for less (a range of lines, a narrower search, a smaller image).", len(b), maxResult))}}
+	}
 	return &CallOutput{Result: res, State: st}, nil
 }
+
+// maxResult bounds a call's result in JSON.
+const maxResult = 3 << 19 // 1.5 MiB
 
 // Models is the model activity ([ModelActivity]): it runs on the model
 // queue, on any machine with the model's credentials.

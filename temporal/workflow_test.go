@@ -521,3 +521,28 @@ func TestCallInputTooLarge(t *testing.T) {
 		t.Fatal("the oversized call ran")
 	}
 }
+
+// A result too large for Temporal becomes an error the model can act on,
+// instead of a call that looks lost.
+func TestResultTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	m := &scripted{steps: []step{{calls: [][3]string{{"d1", "dump", `{}`}}}, {text: "too much"}}}
+	env, tools := testEnv(t, dir, m)
+	dump, err := tool.NewFunction("Dump a lot.", func(context.Context, struct{}) (string, error) {
+		return strings.Repeat("x", 2<<20), nil
+	}, &tool.FunctionOptions{Name: "dump", ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tools.Toolkit.Add(tool.BasicGroup, dump); err != nil {
+		t.Fatal(err)
+	}
+	env.RegisterActivityWithOptions(tools.Call, activity.RegisterOptions{Name: temporal.CallActivity})
+	env.ExecuteWorkflow(temporal.WorkflowName, runInput("go", permission.Default))
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if r := m.result("d1"); r == nil || r.Status != tool.StatusError || !strings.Contains(r.Text(), "more than a durable run carries") {
+		t.Fatalf("d1: %.200q", r.Text())
+	}
+}
