@@ -377,9 +377,9 @@ func TestUsage(t *testing.T) {
 	}
 }
 
-// worker --sandbox runs the workspace's commands in the OS sandbox: a
-// command writes inside the workspace and cannot write outside.
-func TestWorkerSandbox(t *testing.T) {
+// needSandbox skips a test where the OS sandbox cannot confine commands;
+// in CI it must.
+func needSandbox(t *testing.T) {
 	sb, err := sandbox.New(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -390,6 +390,12 @@ func TestWorkerSandbox(t *testing.T) {
 		}
 		t.Skipf("the OS sandbox does not confine commands here (%v)", err)
 	}
+}
+
+// worker --sandbox runs the workspace's commands in the OS sandbox: a
+// command writes inside the workspace and cannot write outside.
+func TestWorkerSandbox(t *testing.T) {
+	needSandbox(t)
 	addr, model, dir, q := fixture(t)
 	outside := filepath.Join(t.TempDir(), "outside.txt")
 	prompt := "write inside and outside"
@@ -519,5 +525,39 @@ func TestLargeInputWaits(t *testing.T) {
 	}
 	if out, errOut, code := toolscope(t, "approve", "--temporal", addr, id, "w1"); code != 0 || !strings.Contains(out, "written") {
 		t.Fatalf("approve: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// A sandboxed worker killed with SIGKILL leaves none of its command's
+// processes behind, even those that left the shell's process group: the
+// command's PID namespace dies with its init, which dies with the worker.
+func TestSandboxedWorkerKillLeavesNothing(t *testing.T) {
+	needSandbox(t)
+	addr, model, dir, q := fixture(t)
+	prompt := "a long sandboxed command"
+	marker := fmt.Sprintf("%d.75", 300+time.Now().UnixNano()%1000)
+	model.script(prompt,
+		step{calls: [][3]string{{"c1", "Bash", fmt.Sprintf(`{"command":"setsid sleep %s & sleep %s; echo end > end.txt"}`, marker, marker)}}},
+		step{text: "interrupted"})
+	t.Cleanup(func() { killProcessesWith(marker) })
+	w1 := startWorker(t, dir, q, model, []string{"--sandbox"})
+	out, errOut, code := toolscope(t, "run", "--temporal", addr, "--task-queue", q, "--model-queue", q+"-model",
+		"--allow", "Bash", "--heartbeat-timeout", "2s", "--no-wait", prompt)
+	if code != 0 {
+		t.Fatalf("run: exit %d: %s", code, errOut)
+	}
+	id := firstLine(out)
+	waitFor(t, "the command's processes", time.Minute, func() bool { return len(processesWith(marker)) >= 3 })
+	w1.kill()
+	waitFor(t, "the command's processes to die with the worker", 10*time.Second, func() bool { return len(processesWith(marker)) == 0 })
+	startWorker(t, dir, q, model, []string{"--sandbox"})
+	var res temporal.RunOutput
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := dial(t).GetWorkflow(ctx, id, "").Get(ctx, &res); err != nil || res.Answer != "interrupted" {
+		t.Fatalf("the run: %v %q", err, res.Answer)
+	}
+	if readFile(t, dir, "end.txt") != "" {
+		t.Fatal("the command went on after its worker died")
 	}
 }

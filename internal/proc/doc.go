@@ -8,7 +8,10 @@
 // is the shell's pid) with stdin from /dev/null and stdout and stderr both
 // attached to the write end of a single pipe, so the two streams arrive
 // interleaved in the order the command wrote them. The parent closes its copy
-// of the write end immediately.
+// of the write end immediately. On Linux the shell also gets SIGKILL when the
+// process that started it dies (Pdeathsig): a caller killed with SIGKILL
+// leaves no shell running (in the OS sandbox, whose shell is the init of a
+// PID namespace, no process of the command at all).
 //
 // A supervisor goroutine waits for the shell to exit without reaping it
 // (waitid with WNOWAIT). While the shell is an unreaped zombie its pid – and

@@ -137,7 +137,7 @@ func Run(ctx context.Context, command string, opts *Options, onOutput func(strin
 	cmd.Stdin = nil // os/exec connects /dev/null
 	cmd.Stdout = pw
 	cmd.Stderr = pw
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = sysProcAttr()
 	startCmd := cmd.Start
 	if o.Start != nil {
 		startCmd = func() error { return o.Start(cmd) }
