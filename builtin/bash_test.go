@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -13,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolscope/toolscope/builtin"
+	"github.com/toolscope/toolscope/internal/testproc"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )
@@ -62,17 +62,8 @@ func TestBashOutputCapped(t *testing.T) {
 func alive(t *testing.T, marker string) []string {
 	t.Helper()
 	var found []string
-	dirs, _ := filepath.Glob("/proc/[0-9]*")
-	for _, d := range dirs {
-		cmd, err := os.ReadFile(d + "/cmdline")
-		if err != nil || !strings.Contains(string(cmd), marker) || strings.Contains(string(cmd), "go test") {
-			continue
-		}
-		stat, _ := os.ReadFile(d + "/stat")
-		if f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:])); len(f) > 0 && f[0] == "Z" {
-			continue
-		}
-		found = append(found, d+": "+strings.ReplaceAll(string(cmd), "\x00", " "))
+	for _, pid := range testproc.With(marker, "go test") {
+		found = append(found, fmt.Sprintf("%d: %s", pid, testproc.Cmdline(pid)))
 	}
 	return found
 }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/toolscope/toolscope/agent"
+	"github.com/toolscope/toolscope/internal/testproc"
 	"github.com/toolscope/toolscope/sandbox"
 	"github.com/toolscope/toolscope/temporal"
 )
@@ -279,22 +279,8 @@ func TestCancelKillsProcessGroup(t *testing.T) {
 	}
 }
 
-// processesWith returns the pids of processes whose command line contains s.
-func processesWith(s string) []int {
-	var pids []int
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && strings.Contains(string(b), s) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
+// processesWith returns the live processes whose command line holds s.
+func processesWith(s string) []int { return testproc.With(s) }
 
 func killProcessesWith(s string) {
 	for _, pid := range processesWith(s) {

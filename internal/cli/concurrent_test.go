@@ -7,12 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/toolscope/toolscope/internal/testproc"
 )
 
 // buildCLI builds this package's binary into a temporary directory,
@@ -231,25 +232,6 @@ func TestSignalsEndTheCall(t *testing.T) {
 	}
 }
 
-// processesWith returns the live processes whose command line holds arg.
-func processesWith(arg string) []int {
-	var out []int
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if err != nil || !strings.Contains(string(b), arg) || strings.Contains(string(b), "toolscope") {
-			continue
-		}
-		if st, err := os.ReadFile("/proc/" + e.Name() + "/stat"); err == nil {
-			if i := strings.LastIndexByte(string(st), ')'); i > 0 && len(st) > i+2 && (st[i+2] == 'Z' || st[i+2] == 'X') {
-				continue
-			}
-		}
-		out = append(out, pid)
-	}
-	return out
-}
+// processesWith returns the live processes whose command line holds arg,
+// the CLI's own (and the Bash tool's wrapper shell) aside.
+func processesWith(arg string) []int { return testproc.With(arg, "toolscope") }

@@ -2,7 +2,6 @@ package proc
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
@@ -50,14 +49,9 @@ func TestShellDiesWithItsParent(t *testing.T) {
 	}
 }
 
-// alive reports whether pid is a process that has not exited (a zombie
-// has).
+// alive reports whether pid is a process that has not exited.
 func alive(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+	var buf [512]byte
+	_, _, ok := statOf(strconv.Itoa(pid), buf[:])
+	return ok && !isZombie(pid)
 }
