@@ -224,6 +224,19 @@ func cmpOr(a, b string) string {
 	return b
 }
 
+// blocks reports whether a hook's answer stops what it was asked about, as
+// Claude Code reads a PostToolUse, UserPromptSubmit or Stop hook: exit 2,
+// or exit 0 with JSON "decision": "block"; reason is its words (stderr,
+// else the JSON "reason").
+func (r hookResult) blocks() (block bool, reason string) {
+	var out struct {
+		Decision string `json:"decision"`
+		Reason   string `json:"reason"`
+	}
+	isJSON := json.Unmarshal(r.stdout, &out) == nil
+	return r.code == 2 || r.code == 0 && isJSON && out.Decision == "block", cmpOr(r.stderr, out.Reason)
+}
+
 func hookFailure(r hookResult) string {
 	if r.err != nil {
 		return r.err.Error()
@@ -260,14 +273,9 @@ func (hs *hooks) postToolUse(next tool.Handler) tool.Handler {
 				"tool_input": input, "tool_response": map[string]any{"status": res.Status, "text": res.Text()}}
 			for _, h := range list {
 				r := hs.run(ctx, h, event)
-				var out struct {
-					Decision string `json:"decision"`
-					Reason   string `json:"reason"`
-				}
-				json.Unmarshal(r.stdout, &out)
+				block, msg := r.blocks()
 				switch {
-				case r.code == 2 || r.code == 0 && out.Decision == "block":
-					msg := cmpOr(r.stderr, out.Reason)
+				case block:
 					if !yield(tool.Text("\n\nPostToolUse hook feedback: "+msg), nil) {
 						return
 					}
@@ -287,16 +295,15 @@ func (hs *hooks) promptHook(ctx context.Context, prompt string) (string, error) 
 	for _, h := range hs.matching("UserPromptSubmit", "") {
 		r := hs.run(ctx, h, event)
 		var out struct {
-			Decision string `json:"decision"`
-			Reason   string `json:"reason"`
 			Specific struct {
 				AdditionalContext string `json:"additionalContext"`
 			} `json:"hookSpecificOutput"`
 		}
 		isJSON := json.Unmarshal(r.stdout, &out) == nil
+		block, reason := r.blocks()
 		switch {
-		case r.code == 2 || r.code == 0 && isJSON && out.Decision == "block":
-			return "", fmt.Errorf("UserPromptSubmit hook %s: %s", h.origin, cmpOr(r.stderr, out.Reason))
+		case block:
+			return "", fmt.Errorf("UserPromptSubmit hook %s: %s", h.origin, reason)
 		case r.code != 0:
 			fmt.Fprintf(hs.warn, "toolscope: warning: UserPromptSubmit hook %s failed (%s): %s\n", h.origin, hookFailure(r), r.stderr)
 		case isJSON && out.Specific.AdditionalContext != "":
@@ -318,15 +325,11 @@ func (hs *hooks) stopHook() func(ctx context.Context, r *agent.Run, answer strin
 		event := map[string]any{"session_id": hs.session, "cwd": hs.root, "hook_event_name": "Stop", "stop_hook_active": active}
 		for _, h := range hs.matching("Stop", "") {
 			res := hs.run(ctx, h, event)
-			var out struct {
-				Decision string `json:"decision"`
-				Reason   string `json:"reason"`
-			}
-			json.Unmarshal(res.stdout, &out)
+			block, reason := res.blocks()
 			switch {
-			case res.code == 2 || res.code == 0 && out.Decision == "block":
+			case block:
 				active = true
-				return cmpOr(cmpOr(res.stderr, out.Reason), "A Stop hook asks you to go on.")
+				return cmpOr(reason, "A Stop hook asks you to go on.")
 			case res.code != 0:
 				fmt.Fprintf(hs.warn, "toolscope: warning: Stop hook %s failed (%s): %s\n", h.origin, hookFailure(res), res.stderr)
 			}
