@@ -236,41 +236,16 @@ func (a *Agent) Resume(ctx context.Context, r *Run, answers ...Answer) iter.Seq2
 			}
 			byID[ans.CallID] = ans
 		}
-		// Answer what was answered, in call order; run held-back calls once
-		// nothing before them waits.
-		var still []Waiting
+		steps, still := Plan(r, byID)
 		var run []*tool.Call
-		blocked := false
-		for _, w := range r.Waiting {
-			ans, ok := byID[w.Call.ID]
-			switch {
-			case w.Status == tool.StatusPending && !blocked:
-				run = append(run, a.call(r, w.Call, false))
-			case !ok || blocked && w.Status == tool.StatusPending:
-				still = append(still, w)
-				blocked = true
-			case w.Status == tool.StatusSubmitted:
-				res := *ans.Result
-				res.ID, res.Name = w.Call.ID, w.Call.Name
-				if !a.emitResult(r, w.Call, &res, yield) {
+		for _, st := range steps {
+			if st.Result != nil {
+				if !a.emitResult(r, st.Call, st.Result, yield) {
 					return
 				}
-			case !ans.Approve:
-				res := &tool.Result{ID: w.Call.ID, Name: w.Call.Name, Input: w.Call.Input, Status: tool.StatusDenied,
-					Content: []tool.Block{tool.TextBlock(DeniedText(w.Call.Name))}}
-				if !a.emitResult(r, w.Call, res, yield) {
-					return
-				}
-			default:
-				for _, rule := range ans.Rules {
-					r.State.AddRule(rule)
-				}
-				c := w.Call
-				if len(ans.Input) > 0 {
-					c.Input = ans.Input
-				}
-				run = append(run, a.call(r, c, true))
+				continue
 			}
+			run = append(run, a.call(r, st.Call, st.Approved))
 		}
 		r.Waiting = still
 		if len(run) > 0 && !a.runCalls(ctx, r, run, yield) {
@@ -282,6 +257,52 @@ func (a *Agent) Resume(ctx context.Context, r *Run, answers ...Answer) iter.Seq2
 		}
 		a.loop(ctx, r, yield)
 	}
+}
+
+// A Step is what an answer makes of a waiting call: a result to record
+// (Result set: the call was refused, or is an External tool's), or a call
+// to make (Approved when the user allowed it; Call.Input is the edited
+// input, if any).
+type Step struct {
+	Call     ToolCall
+	Approved bool
+	Result   *tool.Result
+}
+
+// Plan works out, as Resume does, what answers (by call id) make of the
+// waiting calls of r, in call order: an answered call becomes a Step (an
+// approval's rules are added to r.State), a held-back call runs once no
+// call before it still waits, and the calls still waiting are returned.
+// The answers must answer waiting calls (Resume checks them first).
+func Plan(r *Run, answers map[string]Answer) (steps []Step, still []Waiting) {
+	blocked := false
+	for _, w := range r.Waiting {
+		ans, ok := answers[w.Call.ID]
+		switch {
+		case w.Status == tool.StatusPending && !blocked:
+			steps = append(steps, Step{Call: w.Call})
+		case !ok || blocked && w.Status == tool.StatusPending:
+			still = append(still, w)
+			blocked = true
+		case w.Status == tool.StatusSubmitted:
+			res := *ans.Result
+			res.ID, res.Name = w.Call.ID, w.Call.Name
+			steps = append(steps, Step{Call: w.Call, Result: &res})
+		case !ans.Approve:
+			steps = append(steps, Step{Call: w.Call, Result: &tool.Result{ID: w.Call.ID, Name: w.Call.Name, Input: w.Call.Input,
+				Status: tool.StatusDenied, Content: []tool.Block{tool.TextBlock(DeniedText(w.Call.Name))}}})
+		default:
+			for _, rule := range ans.Rules {
+				r.State.AddRule(rule)
+			}
+			c := w.Call
+			if len(ans.Input) > 0 {
+				c.Input = ans.Input
+			}
+			steps = append(steps, Step{Call: c, Approved: true})
+		}
+	}
+	return steps, still
 }
 
 func (a *Agent) call(r *Run, c ToolCall, approved bool) *tool.Call {

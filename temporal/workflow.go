@@ -594,48 +594,27 @@ func (w *wfRun) publish(ctx workflow.Context) error {
 	return workflow.UpsertMemo(ctx, map[string]any{memoWaiting: list, memoPause: w.pause})
 }
 
-// resume acts on answers as agent.Agent.Resume does: answered calls run or
-// are refused, held-back calls run once nothing before them waits.
+// resume acts on answers as agent.Agent.Resume does (agent.Plan):
+// answered calls run or are refused, held-back calls run once nothing
+// before them waits. Always adds the rules the call's decision suggested,
+// unless it was bypass-immune.
 func (w *wfRun) resume(ctx workflow.Context, answers []Answer) error {
-	byID := map[string]Answer{}
+	byID := map[string]agent.Answer{}
 	for _, a := range answers {
-		byID[a.CallID] = a
-	}
-	var still []agent.Waiting
-	var items []item
-	blocked := false
-	for _, x := range w.r.Waiting {
-		a, ok := byID[x.Call.ID]
-		switch {
-		case x.Status == tool.StatusPending && !blocked:
-			items = append(items, item{call: x.Call})
-		case !ok || blocked && x.Status == tool.StatusPending:
-			still = append(still, x)
-			blocked = true
-		case x.Status == tool.StatusSubmitted:
-			res := *a.Result
-			res.ID, res.Name = x.Call.ID, x.Call.Name
-			items = append(items, item{call: x.Call, result: &res})
-		case !a.Approve:
-			items = append(items, item{call: x.Call, result: &tool.Result{ID: x.Call.ID, Name: x.Call.Name, Input: x.Call.Input,
-				Status: tool.StatusDenied, Content: []tool.Block{tool.TextBlock(agent.DeniedText(x.Call.Name))}}})
-		default:
-			if a.Always && x.Decision != nil && !x.Decision.BypassImmune {
-				for _, rule := range x.Decision.Suggestions {
-					w.r.State.AddRule(rule)
-				}
+		ans := agent.Answer{CallID: a.CallID, Approve: a.Approve, Input: a.Input, Result: a.Result, Rules: a.Rules}
+		if i := slices.IndexFunc(w.r.Waiting, func(x agent.Waiting) bool { return x.Call.ID == a.CallID }); a.Always && i >= 0 {
+			if d := w.r.Waiting[i].Decision; d != nil && !d.BypassImmune {
+				ans.Rules = append(slices.Clone(d.Suggestions), a.Rules...)
 			}
-			for _, rule := range a.Rules {
-				w.r.State.AddRule(rule)
-			}
-			c := x.Call
-			if len(a.Input) > 0 {
-				c.Input = a.Input
-			}
-			items = append(items, item{call: c, approved: true})
 		}
+		byID[a.CallID] = ans
 	}
+	steps, still := agent.Plan(w.r, byID)
 	w.r.Waiting = still
+	items := make([]item, len(steps))
+	for i, st := range steps {
+		items[i] = item{call: st.Call, approved: st.Approved, result: st.Result}
+	}
 	return w.execute(ctx, items)
 }
 
