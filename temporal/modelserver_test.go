@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/toolscope/toolscope/internal/testchat"
 )
 
 // step is one scripted answer of the model: text, and tool calls as
@@ -114,19 +116,11 @@ func (s *modelServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a := steps[n]
-	w.Header().Set("Content-Type", "text/event-stream")
-	chunk := func(delta string) {
-		fmt.Fprintf(w, "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"scripted\",\"choices\":[{\"index\":0,\"delta\":%s,\"finish_reason\":null}]}\n\n", delta)
+	var calls []testchat.Call
+	for _, c := range a.calls {
+		calls = append(calls, testchat.Call{ID: c[0], Name: c[1], Arguments: c[2]})
 	}
-	if a.text != "" {
-		t, _ := json.Marshal(a.text)
-		chunk(`{"content":` + string(t) + `}`)
-	}
-	for i, c := range a.calls {
-		args, _ := json.Marshal(c[2])
-		chunk(fmt.Sprintf(`{"tool_calls":[{"index":%d,"id":%q,"type":"function","function":{"name":%q,"arguments":%s}}]}`, i, c[0], c[1], args))
-	}
-	fmt.Fprint(w, "data: [DONE]\n\n")
+	testchat.Stream(w, a.text, calls)
 }
 
 // toolResult returns the content of the tool message for call id in the

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/toolscope/toolscope/internal/testchat"
 )
 
 // scriptedChat is a Chat Completions server that streams the answers of
@@ -59,17 +61,9 @@ func (s *scriptedChat) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	chunk := func(delta string) {
-		fmt.Fprintf(w, "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"scripted\",\"choices\":[{\"index\":0,\"delta\":%s,\"finish_reason\":null}]}\n\n", delta)
+	var calls []testchat.Call
+	for _, c := range a.ToolCalls {
+		calls = append(calls, testchat.Call{ID: c.ID, Name: c.Name, Arguments: string(c.Arguments)})
 	}
-	if a.Text != "" {
-		t, _ := json.Marshal(a.Text)
-		chunk(`{"content":` + string(t) + `}`)
-	}
-	for i, c := range a.ToolCalls {
-		args, _ := json.Marshal(string(c.Arguments))
-		chunk(fmt.Sprintf(`{"tool_calls":[{"index":%d,"id":%q,"type":"function","function":{"name":%q,"arguments":%s}}]}`, i, c.ID, c.Name, args))
-	}
-	fmt.Fprint(w, "data: [DONE]\n\n")
+	testchat.Stream(w, a.Text, calls)
 }
