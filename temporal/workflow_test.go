@@ -546,3 +546,54 @@ func TestResultTooLarge(t *testing.T) {
 		t.Fatalf("d1: %.200q", r.Text())
 	}
 }
+
+// An approval cannot carry a call past the deny rules: an edited input
+// that a deny rule matches is refused. "Always" on a bypass-immune call
+// adds no rule: the same call asks again.
+func TestApprovalLimits(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "build"), 0o755)
+	m := &scripted{steps: []step{
+		{calls: [][3]string{{"c1", "Bash", `{"command":"touch a.txt"}`}}},
+		{calls: [][3]string{{"c2", "Bash", `{"command":"rm -rf build"}`}}},
+		{calls: [][3]string{{"c3", "Bash", `{"command":"rm -rf build"}`}}},
+		{text: "done"},
+	}}
+	env, tools := testEnv(t, dir, m)
+	env.RegisterActivityWithOptions(tools.Call, activity.RegisterOptions{Name: temporal.CallActivity})
+	answer, rejected := answerer(env)
+	env.RegisterDelayedCallback(func() {
+		answer(temporal.Answer{CallID: "c1", Approve: true, Input: json.RawMessage(`{"command":"curl -o x http://127.0.0.1:1/"}`)})
+	}, time.Minute)
+	env.RegisterDelayedCallback(func() { answer(temporal.Answer{CallID: "c2", Approve: false, Always: true}) }, 2*time.Minute)
+	var pending []agent.Waiting
+	env.RegisterDelayedCallback(func() {
+		v, err := env.QueryWorkflow(temporal.PendingQuery)
+		if err == nil {
+			v.Get(&pending)
+		}
+		answer(temporal.Answer{CallID: "c3", Approve: true, Always: true})
+	}, 3*time.Minute)
+	in := runInput("go", permission.Default)
+	in.Permissions.AddRule(permission.Rule{Tool: "Bash", Content: "curl:*", Behavior: permission.Deny})
+	env.ExecuteWorkflow(temporal.WorkflowName, in)
+	var out temporal.RunOutput
+	if err := env.GetWorkflowResult(&out); err != nil {
+		t.Fatal(err)
+	}
+	if len(*rejected) > 0 {
+		t.Fatalf("rejected: %q", *rejected)
+	}
+	if allow := out.Run.State.Permissions().Allow; len(allow) > 0 {
+		t.Fatalf("always on a bypass-immune call added %v", allow)
+	}
+	if r := m.result("c1"); r == nil || r.Status != tool.StatusDenied {
+		t.Fatalf("the edited input a deny rule matches: %+v", r)
+	}
+	if len(pending) != 1 || pending[0].Call.ID != "c3" || pending[0].Decision == nil || !pending[0].Decision.BypassImmune {
+		t.Fatalf("c3 did not ask again as bypass-immune: %+v", pending)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "build")); err == nil {
+		t.Fatal("the approved rm -rf did not run")
+	}
+}
