@@ -191,6 +191,8 @@ type wfRun struct {
 	answers []Answer // received, not yet acted on
 	pause   int      // counts the pauses
 	turns   int      // model turns of this run (not of those it continues)
+	sizes   []int    // the JSON size of each message measured so far (compact)
+	total   int      // their sum
 	hash    string
 	schemas []tool.Schema
 	tools   map[string]ToolFlags
@@ -726,13 +728,14 @@ func (w *wfRun) compact() {
 	if budget <= 0 {
 		budget = defaultBudget
 	}
-	sizes := make([]int, len(w.r.Messages))
-	total := 0
-	for i, m := range w.r.Messages {
+	// The messages before len(w.sizes) were measured at an earlier turn
+	// (the conversation only grows, and compact updates what it changes).
+	for _, m := range w.r.Messages[len(w.sizes):] {
 		b, _ := json.Marshal(m)
-		sizes[i] = len(b)
-		total += sizes[i]
+		w.sizes = append(w.sizes, len(b))
+		w.total += len(b)
 	}
+	sizes, total := w.sizes, w.total
 	if total <= budget {
 		return
 	}
@@ -765,4 +768,5 @@ func (w *wfRun) compact() {
 		total += len(b) - sizes[i]
 		sizes[i] = len(b)
 	}
+	w.total = total
 }
