@@ -42,6 +42,7 @@ type config struct {
 
 	pol     pathpolicy.Policy
 	cwdOnly [1]string // workDirs when only the cwd
+	budget  budget    // the top-level Analyze call's
 }
 
 func newConfig(o *Options) *config {
@@ -89,7 +90,8 @@ func newConfig(o *Options) *config {
 // Analyze decides whether command may run. opts may be nil. It never panics:
 // an internal failure is reported as a bypass-immune Ask.
 func Analyze(command string, opts *Options) *Analysis {
-	return analyze(command, newConfig(opts), 0, &budget{})
+	cfg := newConfig(opts)
+	return analyze(command, cfg, 0, &cfg.budget)
 }
 
 // budget bounds the work of one Analyze call across nested scripts
@@ -115,15 +117,24 @@ func analyze(command string, cfg *config, depth int, b *budget) (res *Analysis) 
 	if b.bytes > 4*cfg.maxLength {
 		return wholeAsk(LayerLimit, "Permission required: Command is too complex to verify", "nested scripts exceed the size budget")
 	}
-	f, err := parse(command)
-	if err != nil {
-		return wholeAsk(LayerParse, "Permission required: Command parsing failed, cannot verify safety",
-			"parse error: "+err.Error())
+	var f *syntax.File
+	var kind string
+	var n int
+	var substs bool
+	if ff, ok := fastParse(command); ok {
+		// One simple command of plain words: what scanAll would find.
+		f, kind, n, substs = ff, "", 1, false
+	} else {
+		var err error
+		if f, err = slowParse(command); err != nil {
+			return wholeAsk(LayerParse, "Permission required: Command parsing failed, cannot verify safety",
+				"parse error: "+err.Error())
+		}
+		if len(f.Stmts) == 0 {
+			return &Analysis{Verdict: Passthrough, Layer: LayerEmpty, Message: "Empty command", Reason: "empty command"}
+		}
+		kind, n, substs = scanAll(f)
 	}
-	if len(f.Stmts) == 0 {
-		return &Analysis{Verdict: Passthrough, Layer: LayerEmpty, Message: "Empty command", Reason: "empty command"}
-	}
-	kind, n, substs := scanAll(f)
 	if n > cfg.maxCommands {
 		return wholeAsk(LayerLimit,
 			fmt.Sprintf("Permission required: Command has %d simple commands (more than %d), too many to verify", n, cfg.maxCommands),
@@ -133,7 +144,8 @@ func analyze(command string, cfg *config, depth int, b *budget) (res *Analysis) 
 		return injectionAsk(kind)
 	}
 	an := &analyzer{cfg: cfg, src: command, depth: depth, budget: b, substs: substs}
-	w := &walker{an: an}
+	w := &an.walker
+	w.an = an
 	start := cfg.cwd
 	if r, err := cfg.policy.Resolve(start); err == nil {
 		start = r.Path
@@ -148,7 +160,11 @@ func analyze(command string, cfg *config, depth int, b *budget) (res *Analysis) 
 		words += len(l.args)
 	}
 	b.leaves += len(an.leaves)
-	if b.leaves > maxTotalLeaves || words > 16*cfg.maxCommands+1024 {
+	if an.wordsOver {
+		return wholeAsk(LayerLimit, "Permission required: Command is too complex to verify",
+			fmt.Sprintf("%d simple commands and more than %d words after expansion exceed the budget", b.leaves, cfg.wordBudget()))
+	}
+	if b.leaves > maxTotalLeaves || words > cfg.wordBudget() {
 		return wholeAsk(LayerLimit, "Permission required: Command is too complex to verify",
 			fmt.Sprintf("%d simple commands and %d words after expansion exceed the budget", b.leaves, words))
 	}
@@ -169,6 +185,11 @@ func parse(command string) (*syntax.File, error) {
 	if f, ok := fastParse(command); ok {
 		return f, nil
 	}
+	return slowParse(command)
+}
+
+// slowParse is mvdan.cc/sh's parser.
+func slowParse(command string) (*syntax.File, error) {
 	p := parserPool.Get().(*syntax.Parser)
 	f, err := p.Parse(strings.NewReader(command), "")
 	parserPool.Put(p)
@@ -325,7 +346,14 @@ type analyzer struct {
 	leaves      []*leaf
 	unsupported string
 	budget      *budget
+	walker      walker
+	words       int  // words of the leaves walked so far
+	wordsOver   bool // a brace expansion would take them past wordBudget
 }
+
+// wordBudget is the most words, after brace expansion, that the leaves of
+// one command line may hold.
+func (c *config) wordBudget() int { return 16*c.maxCommands + 1024 }
 
 func (an *analyzer) unsupportedf(format string, args ...any) {
 	if an.unsupported == "" {

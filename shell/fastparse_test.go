@@ -8,10 +8,6 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-func slowParse(src string) (*syntax.File, error) {
-	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
-}
-
 // checkFastParse fails when fastParse accepts src and its tree differs in
 // anything from the parser's.
 func checkFastParse(t *testing.T, src string) bool {
@@ -28,6 +24,11 @@ func checkFastParse(t *testing.T, src string) bool {
 		syntax.DebugPrint(&a, fast)
 		syntax.DebugPrint(&b, slow)
 		t.Fatalf("fastParse(%q) differs from the parser:\nfast: %s\nslow: %s", src, a.String(), b.String())
+	}
+	// analyze takes a fast tree to be one plain simple command without
+	// scanning it.
+	if kind, n, substs := scanAll(slow); kind != "" || n != 1 || substs {
+		t.Fatalf("fastParse accepted %q, which scanAll reads as kind %q, %d commands, substitutions %v", src, kind, n, substs)
 	}
 	return true
 }

@@ -132,8 +132,8 @@ func looksBare(d string) bool {
 }
 
 func isDirPath(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
+	fi, err := statFile(p)
+	return err == nil && fi.dir
 }
 
 // validGitDir is git's is_git_directory: a HEAD that is a symbolic ref or
@@ -454,8 +454,9 @@ func (an *analyzer) gitConfigsCheck(gitDir string) string {
 var gitConfigCache sync.Map // string -> gitConfigVerdict
 
 type gitConfigVerdict struct {
-	stamp, why, worktree string
-	creds                bool // a remote URL carries a password or a token
+	stamp         linkStamp
+	why, worktree string
+	creds         bool // a remote URL carries a password or a token
 }
 
 // gitConfigCheck reads one git config file for settings the hardened
@@ -471,22 +472,21 @@ func gitConfigCheck(path string) (why, worktree string) {
 func gitConfigCreds(path string) bool { return gitConfigVerdictOf(path).creds }
 
 func gitConfigVerdictOf(path string) gitConfigVerdict {
-	fi, err := os.Stat(path)
+	fi, err := statFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return gitConfigVerdict{}
 	}
-	if err != nil || !fi.Mode().IsRegular() {
+	if err != nil || !fi.regular {
 		return gitConfigVerdict{why: "cannot read " + path}
 	}
-	stamp := fileStamp(fi)
-	if stamp != "" {
-		if v, ok := gitConfigCache.Load(path); ok && v.(gitConfigVerdict).stamp == stamp {
+	if fi.stamped {
+		if v, ok := gitConfigCache.Load(path); ok && v.(gitConfigVerdict).stamp == fi.stamp {
 			return v.(gitConfigVerdict)
 		}
 	}
-	v := gitConfigVerdict{stamp: stamp}
-	v.why, v.worktree, v.creds = gitConfigRead(path, fi)
-	if stamp != "" {
+	v := gitConfigVerdict{stamp: fi.stamp}
+	v.why, v.worktree, v.creds = gitConfigRead(path, fi.size)
+	if fi.stamped {
 		gitConfigCache.Store(path, v)
 	}
 	return v
@@ -499,8 +499,8 @@ var urlCreds = regexp.MustCompile(`://([^/@\s:]+:[^/@\s]+|[^/@\s:]{20,})@`)
 // gitConfigRead judges a config file as git itself reads it: git's own
 // parser lists its entries (a byte-order mark, two sections on one line,
 // quoting and continuation lines are read exactly as git reads them).
-func gitConfigRead(path string, fi os.FileInfo) (why, worktree string, creds bool) {
-	if fi.Size() > 1<<20 {
+func gitConfigRead(path string, size int64) (why, worktree string, creds bool) {
+	if size > 1<<20 {
 		return path + " is too large to check", "", false
 	}
 	entries, err := gitConfigList(path)
@@ -702,7 +702,7 @@ func (an *analyzer) gitTrackedSecret(gitDir string) string {
 var indexCache sync.Map // path -> indexVerdict
 
 type indexVerdict struct {
-	stamp string
+	stamp linkStamp
 	names []string
 	err   error
 }
@@ -715,18 +715,17 @@ const maxIndexSize = 128 << 20
 // sensitive (all of them would be too many to keep); a missing index lists
 // nothing.
 func indexNames(path string) ([]string, error) {
-	fi, err := os.Stat(path)
+	fi, err := statFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, &os.PathError{Op: "stat", Path: path, Err: err}
 	}
-	if !fi.Mode().IsRegular() || fi.Size() > maxIndexSize {
+	if !fi.regular || fi.size > maxIndexSize {
 		return nil, errors.New("not a regular file of a readable size")
 	}
-	stamp := fileStamp(fi)
-	if v, ok := indexCache.Load(path); ok && stamp != "" && v.(indexVerdict).stamp == stamp {
+	if v, ok := indexCache.Load(path); ok && fi.stamped && v.(indexVerdict).stamp == fi.stamp {
 		return v.(indexVerdict).names, v.(indexVerdict).err
 	}
 	b, err := readRegular(path, maxIndexSize, false) // never waits on a FIFO put there since the stat
@@ -748,8 +747,8 @@ func indexNames(path string) ([]string, error) {
 			names = nil
 		}
 	}
-	if stamp != "" {
-		indexCache.Store(path, indexVerdict{stamp, names, err})
+	if fi.stamped {
+		indexCache.Store(path, indexVerdict{fi.stamp, names, err})
 	}
 	return names, err
 }

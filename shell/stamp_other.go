@@ -4,10 +4,25 @@ package shell
 
 import "os"
 
-// fileStamp is "" off Linux: git config files are read every time.
-func fileStamp(os.FileInfo) string { return "" }
-
 type linkStamp struct{}
+
+// fileInfo is what statFile learns of a path. Off Linux nothing is
+// stamped: git config files and indexes are read every time.
+type fileInfo struct {
+	regular, dir bool
+	size         int64
+	stamp        linkStamp
+	stamped      bool
+}
+
+// statFile stats path, following links.
+func statFile(path string) (fileInfo, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileInfo{}, err
+	}
+	return fileInfo{regular: fi.Mode().IsRegular(), dir: fi.IsDir(), size: fi.Size()}, nil
+}
 
 // regularStamp is never ok here: HEAD files are read every time.
 func regularStamp(string) (linkStamp, bool) { return linkStamp{}, false }

@@ -333,10 +333,17 @@ func (w *walker) call(st *syntax.Stmt, c *syntax.CallExpr, sc scope) outcome {
 			l.badWords = fmt.Sprintf("more than %d words after brace expansion", maxLeafWords)
 			break
 		}
-		if l.args, ok = u.expandWord(wd, l.args); !ok && l.badWords == "" {
+		// A brace expansion that would take the command line past its
+		// word budget is not built: the line is too complex anyway.
+		u.limited, u.room = true, w.an.cfg.wordBudget()-w.an.words
+		if l.args, ok = u.expandWord(wd, l.args); u.over {
+			w.an.wordsOver = true
+			break
+		} else if !ok && l.badWords == "" {
 			l.badWords = "a brace expansion that cannot be verified (ambiguous or too large)"
 		}
 	}
+	w.an.words += len(l.args)
 	w.add(l, sc)
 	if len(l.args) == 0 && !sc.bg && !sc.subst {
 		for _, n := range l.assigns {

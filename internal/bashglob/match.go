@@ -13,6 +13,36 @@ type component struct {
 	dotFirst bool    // the first element is a literal '.'
 	rtoks    []token // wide-character form; only when valid
 	btoks    []token // byte form
+	memo     *compMemo
+}
+
+// compMemo keeps what prefix matching derives from a component and the
+// options alone (see wideGood and byteGood): a compiled pattern is shared
+// and asked the same questions again and again.
+type compMemo struct {
+	wide [numOptKeys]atomic.Pointer[[]uint8]
+	byte [2 * numOptKeys]atomic.Pointer[[]uint64]
+}
+
+// numOptKeys is the number of distinct Options values (four booleans).
+const numOptKeys = 16
+
+// optKey numbers the Options value o.
+func optKey(o *Options) int {
+	k := 0
+	if o.DotGlob {
+		k |= 1
+	}
+	if o.DotEntries {
+		k |= 2
+	}
+	if o.FoldCase {
+		k |= 4
+	}
+	if o.AnyLocale {
+		k |= 8
+	}
+	return k
 }
 
 // compiled is a compiled pattern.
@@ -57,7 +87,7 @@ func validWide(s string) bool {
 
 // compileComponent compiles one component.
 func compileComponent(raw string) (component, *parseError) {
-	c := component{valid: validWide(raw)}
+	c := component{valid: validWide(raw), memo: &compMemo{}}
 	var perr *parseError
 	var bmeta bool
 	c.btoks, bmeta, perr = parseComponent(raw, true)

@@ -230,9 +230,23 @@ func (c *component) widePrefix(s string, o *Options) bool {
 	return found
 }
 
-// wideGood computes, for every position, the tracker states from which the
+// wideGood returns, for every position, the tracker states from which the
 // rest of the component can still be matched by valid wide characters.
+// The slice is shared: never modify it.
 func (c *component) wideGood(o *Options) []uint8 {
+	if c.memo == nil {
+		return c.computeWideGood(o)
+	}
+	slot := &c.memo.wide[optKey(o)]
+	if g := slot.Load(); g != nil {
+		return *g
+	}
+	g := c.computeWideGood(o)
+	slot.Store(&g)
+	return g
+}
+
+func (c *component) computeWideGood(o *Options) []uint8 {
 	toks := c.rtoks
 	n := len(toks)
 	good := make([]uint8, n+1)
@@ -489,9 +503,27 @@ func (c *component) bytePrefix(s string, o *Options, requireInvalid bool) bool {
 	return found
 }
 
-// byteGood computes, for every position, the (tracker, UTF-8 state) pairs
-// from which the rest of the component can be matched byte by byte.
+// byteGood returns, for every position, the (tracker, UTF-8 state) pairs
+// from which the rest of the component can be matched byte by byte. The
+// slice is shared: never modify it.
 func (c *component) byteGood(o *Options, requireInvalid bool) []uint64 {
+	if c.memo == nil {
+		return c.computeByteGood(o, requireInvalid)
+	}
+	k := optKey(o)
+	if requireInvalid {
+		k += numOptKeys
+	}
+	slot := &c.memo.byte[k]
+	if g := slot.Load(); g != nil {
+		return *g
+	}
+	g := c.computeByteGood(o, requireInvalid)
+	slot.Store(&g)
+	return g
+}
+
+func (c *component) computeByteGood(o *Options, requireInvalid bool) []uint64 {
 	toks := c.btoks
 	n := len(toks)
 	good := make([]uint64, n+1)

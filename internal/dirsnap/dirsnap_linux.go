@@ -6,6 +6,8 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
+
+	"github.com/toolscope/toolscope/internal/fsys"
 )
 
 type stamp struct {
@@ -19,7 +21,7 @@ type stamp struct {
 func statDir(dir string) (stamp, bool, error) {
 	var st syscall.Stat_t
 	for {
-		err := syscall.Stat(dir, &st)
+		err := fsys.Stat(dir, &st)
 		if err == syscall.EINTR {
 			continue
 		}

@@ -5,6 +5,8 @@ package pathpolicy
 import (
 	"io/fs"
 	"syscall"
+
+	"github.com/toolscope/toolscope/internal/fsys"
 )
 
 // lstatType is os.Lstat reduced to the file's type, without the
@@ -12,7 +14,7 @@ import (
 func lstatType(p string) (fs.FileMode, error) {
 	var st syscall.Stat_t
 	for {
-		err := syscall.Lstat(p, &st)
+		err := fsys.Lstat(p, &st)
 		if err == syscall.EINTR {
 			continue
 		}

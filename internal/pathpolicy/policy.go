@@ -119,15 +119,39 @@ func (pl *policyLister) ReadDir(dir string, limit int) ([]string, []fs.FileMode,
 			break
 		}
 	}
-	l, err := dirsnap.Read(dir, limit)
+	l, err := p.readDir(dir, limit)
 	if err != nil {
 		if errors.Is(err, dirsnap.ErrTooMany) {
 			return nil, nil, fmt.Errorf("%w (%w)", bashglob.ErrTooManyEntries, err)
 		}
 		return nil, nil, err
 	}
-	p.cache.addListing(dir, l)
 	return l.Names, l.Types, nil
+}
+
+// readDir lists dir (following links, as opening it does) through the
+// listings the policy already holds, else through package dirsnap, and
+// keeps the listing for the policy's later lstats. A policy is one
+// snapshot of the file system: a listing read or validated earlier in its
+// life (the working directory's, validated by the stat that resolved it)
+// is not asked for again. A directory with more than limit entries
+// (limit > 0) fails with dirsnap.ErrTooMany.
+func (p *Policy) readDir(dir string, limit int) (*dirsnap.Listing, error) {
+	p.cache.mu.Lock()
+	l, ok := p.cache.listing(dir)
+	p.cache.mu.Unlock()
+	if ok {
+		if limit > 0 && len(l.Names) > limit {
+			return nil, fmt.Errorf("%w: more than %d in %s", dirsnap.ErrTooMany, limit, dir)
+		}
+		return l, nil
+	}
+	l, err := dirsnap.Read(dir, limit)
+	if err != nil {
+		return nil, err
+	}
+	p.cache.addListing(dir, l)
+	return l, nil
 }
 
 // ready resolves the working directories if that has not been done yet.
@@ -507,7 +531,7 @@ func (p *Policy) Spelling(path string) (secret, protected bool) {
 // splitting them: every secret or protected name starts with a dot, or is
 // one of a few others, or lies under a few system roots.
 func (p *Policy) maybeSensitive(path string) bool {
-	if strings.HasPrefix(path, ".") || strings.Contains(path, "/.") {
+	if hasDotName(path) {
 		return true
 	}
 	// Lower-casing folds a few non-ASCII letters into ASCII ones (the
@@ -536,6 +560,28 @@ func (p *Policy) maybeSensitive(path string) bool {
 	// The secret names without a leading dot: _netrc, id_*, credentials.json,
 	// terraform.tfstate, master.key (in any case).
 	return has("id_") || has("_netrc") || has("credentials") || has("tfstate") || has("master.key")
+}
+
+// hasDotName reports a component of path that starts with a dot and is
+// neither "." nor "..": "proj/." and "a/../b" have none.
+func hasDotName(path string) bool {
+	for i := strings.IndexByte(path, '.'); i >= 0 && i < len(path); {
+		if i == 0 || path[i-1] == '/' {
+			j := i + 1
+			if j < len(path) && path[j] == '.' {
+				j++
+			}
+			if j < len(path) && path[j] != '/' {
+				return true
+			}
+		}
+		k := strings.IndexByte(path[i+1:], '.')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return false
 }
 
 func isASCII(s string) bool {

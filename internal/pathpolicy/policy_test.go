@@ -166,3 +166,35 @@ func TestTree(t *testing.T) {
 		t.Errorf("bounded: %+v", rep)
 	}
 }
+
+// maybeSensitive is only a quick filter: whenever it says no, Spelling's
+// full judgment must say no too.
+func TestMaybeSensitiveNeverHides(t *testing.T) {
+	p := New(&Options{Home: "/home/u"})
+	names := []string{"", ".", "..", "...", ".ssh", ".env", ".env.local", "id_rsa", "_netrc", "credentials", "x.tfstate", "master.key",
+		".git", "config", "HEAD", ".bashrc", "lefthook.yml", "proc", "self", "environ", "etc", "shadow", "run", "secrets", "var",
+		"src", "a.b", "a..", "..a", ".a.", "home", "u", ".aws", ".kube", ".config", "gh", ".docker", "config.json", "K", "\u212a"}
+	var walk func(prefix string, depth int)
+	walk = func(prefix string, depth int) {
+		for _, n := range names {
+			path := prefix + "/" + n
+			sec, prot := p.Spelling(path)
+			if (sec || prot) && !p.maybeSensitive(path) {
+				t.Errorf("%q: Spelling says secret=%v protected=%v, the quick filter says no", path, sec, prot)
+			}
+			if depth < 2 {
+				walk(path, depth+1)
+			}
+		}
+	}
+	walk("", 0)
+	walk("/home/u", 1)
+	for _, c := range []struct {
+		path string
+		want bool
+	}{{"/p/.", false}, {"/p/..", false}, {"/p/./a/../b", false}, {"/p/.x", true}, {"/p/...", true}, {"..x", true}, {"/p/a.b/c", false}} {
+		if got := hasDotName(c.path); got != c.want {
+			t.Errorf("hasDotName(%q) = %v, want %v", c.path, got, c.want)
+		}
+	}
+}

@@ -284,6 +284,7 @@ type lstatCache struct {
 
 	trustedBuf [2]string       // room for the usual trusted directories
 	listsBuf   [4]namedListing // and listings
+	wantBuf    [2]string       // and wanted listings
 }
 
 type namedListing struct {
@@ -323,6 +324,9 @@ const maxListings = 64
 func (c *lstatCache) wantListing(dir string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.want == nil {
+		c.want = c.wantBuf[:0]
+	}
 	c.want = append(c.want, dir)
 }
 
@@ -449,7 +453,8 @@ func (c *lstatCache) lstat(p string) (fs.FileMode, error) {
 	}
 	c.mu.Lock()
 	r, ok := c.get(p)
-	trusted := !ok && c.trustedDir(p)
+	// A trusted directory is physical: "dir/." is dir itself.
+	trusted := !ok && (c.trustedDir(p) || strings.HasSuffix(p, "/.") && c.trustedDir(p[:len(p)-2]))
 	c.mu.Unlock()
 	if ok {
 		return r.mode, r.err

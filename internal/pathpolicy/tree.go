@@ -160,12 +160,11 @@ func (w *treeWalk) walkIn(dir string, linksOnly bool) {
 		w.rep.Incomplete = true
 		return
 	}
-	l, err := dirsnap.Read(dir, w.left+1)
+	l, err := w.p.readDir(dir, w.left+1)
 	if err != nil {
 		w.rep.Incomplete = true
 		return
 	}
-	w.p.cache.addListing(dir, l)
 	for i, name := range l.Names {
 		if w.done() {
 			return
@@ -238,7 +237,7 @@ func (p *Policy) ProtectedIn(dir string) string {
 		if left < 0 {
 			return "(a tree too large to check)"
 		}
-		l, err := dirsnap.Read(d, left+1)
+		l, err := p.readDir(d, left+1)
 		if errors.Is(err, dirsnap.ErrTooMany) {
 			return "(a tree too large to check)"
 		}
