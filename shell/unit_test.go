@@ -558,3 +558,31 @@ func TestRuleCacheBounded(t *testing.T) {
 		t.Errorf("%d rules cached, more than %d", n, maxCachedRules)
 	}
 }
+
+// A line whose brace expansions hold more words than its budget asks, and
+// the expansions are not built to learn it; one just under the budget is
+// judged as usual.
+func TestBraceWordBudget(t *testing.T) {
+	dir := t.TempDir()
+	opts := &Options{Cwd: dir, WorkingDirs: []string{dir}}
+	word := strings.Repeat("{a,b}", 7) // 128 words
+	leaf := "echo" + strings.Repeat(" "+word, maxLeafWords/128) // as many words as a leaf may hold
+	budget := newConfig(opts).wordBudget()
+	n := budget / (maxLeafWords + 1) // leaves that fit
+	line := func(k int) string { return strings.TrimSuffix(strings.Repeat(leaf+" && ", k), " && ") }
+	if a := Analyze(line(n), opts); a.Verdict != Allow {
+		t.Errorf("%d leaves of %d words: %s %s: %s", n, maxLeafWords+1, a.Verdict, a.Layer, a.Reason)
+	}
+	a := Analyze(line(n+1), opts)
+	if a.Verdict != Ask || a.Layer != LayerLimit || !a.BypassImmune || !strings.Contains(a.Reason, "words after expansion") {
+		t.Errorf("%d leaves of %d words: %s %s: %s", n+1, maxLeafWords+1, a.Verdict, a.Layer, a.Reason)
+	}
+	// One leaf of many brace words is refused without building any.
+	huge := "echo" + strings.Repeat(" "+word, 40)
+	if a := Analyze(huge, opts); a.Verdict != Ask || !a.BypassImmune {
+		t.Errorf("40 brace words: %s %s: %s", a.Verdict, a.Layer, a.Reason)
+	}
+	if allocs := testing.AllocsPerRun(5, func() { Analyze(huge, opts) }); allocs > 3000 {
+		t.Errorf("%v allocations to refuse 40 brace words of 128: the expansions were built", allocs)
+	}
+}

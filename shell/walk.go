@@ -328,7 +328,13 @@ func (w *walker) call(st *syntax.Stmt, c *syntax.CallExpr, sc scope) outcome {
 	}
 	var ok bool
 	l.args = make([]word, 0, len(c.Args))
+	if w.an.bracesOverBudget(c.Args) {
+		w.an.wordsOver = true
+	}
 	for _, wd := range c.Args {
+		if w.an.wordsOver {
+			break
+		}
 		if len(l.args) > maxLeafWords {
 			l.badWords = fmt.Sprintf("more than %d words after brace expansion", maxLeafWords)
 			break

@@ -115,6 +115,47 @@ func (u *unquoter) expandBraces(w *syntax.Word, out []word) ([]word, bool) {
 	return out, true
 }
 
+// bracesOverBudget reports whether the brace expansions of args would
+// surely take the command line past its word budget, counting without
+// building them (a line of many large expansions is refused before any
+// is built).
+func (an *analyzer) bracesOverBudget(args []*syntax.Word) bool {
+	budget := an.cfg.wordBudget()
+	braced := 0
+	for _, wd := range args {
+		if hasBraceChar(wd) {
+			braced++
+		}
+	}
+	if an.words+len(args)+braced*maxBraceWords <= budget {
+		return false // the common case: it cannot happen
+	}
+	total := an.words
+	for _, wd := range args {
+		total += braceCount(wd)
+		if total > budget {
+			return true
+		}
+	}
+	return false
+}
+
+// braceCount is the number of words the brace expansion of w yields, as
+// expandWord would expand it, 1 when it would not, and more than
+// maxBraceWords when it would refuse it. w is left as it is (expandWord
+// splits it later).
+func braceCount(w *syntax.Word) int {
+	if !hasBraceChar(w) {
+		return 1
+	}
+	_, mixed := braceCandidate(w)
+	cp := *w
+	if mixed || !syntax.SplitBraces(&cp) || !hasBraceExp(&cp) {
+		return 1
+	}
+	return braceWords(&cp, maxBraceWords)
+}
+
 // braceWords counts the words the brace expansion of w (split by
 // syntax.SplitBraces) yields, as expand.BracesSeq would; any count above
 // limit is reported as limit+1.
