@@ -29,6 +29,7 @@ import (
 	"io/fs"
 	"sort"
 	"sync"
+	"sync/atomic"
 )
 
 // Listing is what a directory held: its entries' names, sorted, and their
@@ -67,6 +68,9 @@ const (
 	maxDirs          = 8192
 )
 
+// reads counts the directories read (for tests).
+var reads atomic.Int64
+
 var cache struct {
 	sync.Mutex
 	m     map[string]entry
@@ -76,6 +80,7 @@ var cache struct {
 type entry struct {
 	stamp stamp
 	l     *Listing
+	over  int // with l nil: the directory holds more than over entries
 }
 
 // Read lists dir (following links, as opening it does), through the cache
@@ -90,21 +95,28 @@ func Read(dir string, limit int) (*Listing, error) {
 		cache.Lock()
 		e, ok := cache.m[dir]
 		cache.Unlock()
-		if ok && e.stamp == st {
+		switch {
+		case ok && e.stamp == st && e.l != nil:
 			if limit > 0 && len(e.l.Names) > limit {
 				return nil, fmt.Errorf("%w: more than %d in %s", ErrTooMany, limit, dir)
 			}
 			return e.l, nil
+		case ok && e.stamp == st && limit > 0 && limit <= e.over:
+			// Known to be too large: not read again to learn it.
+			return nil, fmt.Errorf("%w: more than %d in %s", ErrTooMany, limit, dir)
 		}
 	}
 	l, fst, err := read(dir, limit)
+	if errors.Is(err, ErrTooMany) && cacheable && fst.ok {
+		store(dir, entry{stamp: fst.st, over: limit})
+	}
 	if err != nil {
 		return nil, err
 	}
 	// The stamp kept is the one of the directory opened (the path may
 	// have been made to lead elsewhere between the stat and the open).
 	if cacheable && len(l.Names) <= MaxCachedEntries && fst.ok {
-		store(dir, entry{fst.st, l})
+		store(dir, entry{stamp: fst.st, l: l})
 	}
 	return l, nil
 }
@@ -118,7 +130,7 @@ func Cached(dir string, s Stamp) (*Listing, bool) {
 	cache.Lock()
 	e, ok := cache.m[dir]
 	cache.Unlock()
-	if !ok || e.stamp != s.st {
+	if !ok || e.stamp != s.st || e.l == nil {
 		return nil, false
 	}
 	return e.l, true
@@ -146,19 +158,28 @@ func store(dir string, e entry) {
 	cache.Lock()
 	defer cache.Unlock()
 	if old, ok := cache.m[dir]; ok {
-		cache.total -= len(old.l.Names)
+		cache.total -= old.size()
 	}
-	if cache.m == nil || len(cache.m) >= maxDirs || cache.total+len(e.l.Names) > maxTotal {
+	if cache.m == nil || len(cache.m) >= maxDirs || cache.total+e.size() > maxTotal {
 		cache.m = map[string]entry{}
 		cache.total = 0
 	}
 	cache.m[dir] = e
-	cache.total += len(e.l.Names)
+	cache.total += e.size()
+}
+
+// size is what an entry counts against maxTotal.
+func (e entry) size() int {
+	if e.l == nil {
+		return 1
+	}
+	return len(e.l.Names)
 }
 
 // read lists dir, sorted, with the stamp of the directory it opened, taken
 // before its entries were read (ok only if the listing may be kept).
 func read(dir string, limit int) (*Listing, Stamp, error) {
+	reads.Add(1)
 	f, err := openDir(dir)
 	if err != nil {
 		return nil, Stamp{}, err
@@ -170,7 +191,8 @@ func read(dir string, limit int) (*Listing, Stamp, error) {
 		batch, err := f.ReadDir(256)
 		ents = append(ents, batch...)
 		if limit > 0 && len(ents) > limit {
-			return nil, Stamp{}, fmt.Errorf("%w: more than %d in %s", ErrTooMany, limit, dir)
+			// The stamp says what was found too large.
+			return nil, fst, fmt.Errorf("%w: more than %d in %s", ErrTooMany, limit, dir)
 		}
 		if errors.Is(err, io.EOF) || err == nil && len(batch) == 0 {
 			break

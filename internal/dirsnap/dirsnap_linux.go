@@ -36,6 +36,16 @@ func statDir(dir string) (stamp, bool, error) {
 	return stamp{uint64(st.Dev), uint64(st.Ino), uint64(st.Nlink), st.Size, st.Mtim, st.Ctim}, true, nil
 }
 
+// StampOf is the stamp of the directory that a stat or an lstat just
+// described in st, as Stat would read it (an lstat of a directory is its
+// stat), for Cached; not ok unless st is a directory's.
+func StampOf(st *syscall.Stat_t) Stamp {
+	if st.Mode&syscall.S_IFMT != syscall.S_IFDIR {
+		return Stamp{}
+	}
+	return Stamp{stamp{uint64(st.Dev), uint64(st.Ino), uint64(st.Nlink), st.Size, st.Mtim, st.Ctim}, true}
+}
+
 // The file systems whose directories' change times move with every change
 // of their entries, as statfs names them.
 var stableFS = map[int64]bool{

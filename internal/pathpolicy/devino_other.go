@@ -5,7 +5,15 @@ package pathpolicy
 import (
 	"io/fs"
 	"os"
+
+	"github.com/toolscope/toolscope/internal/dirsnap"
 )
+
+// lstatStamp is lstatType; no stamp is known here.
+func lstatStamp(p string) (fs.FileMode, dirsnap.Stamp, error) {
+	m, err := lstatType(p)
+	return m, dirsnap.Stamp{}, err
+}
 
 // lstatType is os.Lstat reduced to the file's type.
 func lstatType(p string) (fs.FileMode, error) {

@@ -55,6 +55,28 @@ func TestListingsAcrossPolicies(t *testing.T) {
 	if x := judge(filepath.Join(proj, "sub", ".ssh", "id_rsa")); !x.Secret || x.Inside != "" {
 		t.Errorf("proj/sub/.ssh/id_rsa with sub -> home: %+v", x)
 	}
+	// A name in the home directory (whose listing is validated by the
+	// lstat of the home itself) that became a link to a secret place, and
+	// one that appeared.
+	os.WriteFile(filepath.Join(home, "notes"), nil, 0o644)
+	time.Sleep(1100 * time.Millisecond)
+	for i := 0; i < 2; i++ {
+		if x := judge(filepath.Join(home, "notes", "known")); x.Secret || x.Err == nil {
+			t.Fatalf("home/notes/known with notes a file: %+v", x)
+		}
+	}
+	os.Remove(filepath.Join(home, "notes"))
+	os.Symlink(filepath.Join(home, ".ssh"), filepath.Join(home, "notes"))
+	if x := judge(filepath.Join(home, "notes", "known")); !x.Secret {
+		t.Errorf("home/notes/known with notes -> .ssh: %+v", x)
+	}
+	if x := judge(filepath.Join(home, ".netrc")); !x.Secret || x.Exists {
+		t.Errorf("home/.netrc before it exists: %+v", x)
+	}
+	os.WriteFile(filepath.Join(home, ".netrc"), nil, 0o600)
+	if x := judge(filepath.Join(home, ".netrc")); !x.Exists {
+		t.Errorf("home/.netrc made since: %+v", x)
+	}
 	// A secret created in a tree walked before.
 	warm()
 	os.WriteFile(filepath.Join(proj, "src", ".env"), []byte("K=v"), 0o600)

@@ -172,6 +172,12 @@ func (p *Policy) ready() {
 		}
 	}
 	p.pending = nil
+	if p.home != "" {
+		// Paths in the home directory are common (~/.bashrc, ~/.ssh):
+		// its listing, once read, is validated by the lstat that
+		// resolving such a path makes anyway (see lstatCache.lstat).
+		p.cache.wantListing(p.home)
+	}
 	p.rootsReady.Store(true)
 }
 

@@ -468,9 +468,21 @@ func (c *lstatCache) lstat(p string) (fs.FileMode, error) {
 	if found {
 		return mode, lerr
 	}
-	mode, err := lstatType(p)
+	mode, st, err := lstatStamp(p)
 	c.mu.Lock()
 	c.put(p, lstatResult{mode: mode, err: err})
+	if err == nil && mode.IsDir() {
+		// The lstat of a directory is the stat that validates a listing
+		// remembered across policies: its entries need no lstat of their own.
+		if _, ok := c.listing(p); !ok && len(c.lists) < maxListings {
+			if l, ok := dirsnap.Cached(p, st); ok {
+				if c.lists == nil {
+					c.lists = c.listsBuf[:0]
+				}
+				c.lists = append(c.lists, namedListing{p, l})
+			}
+		}
+	}
 	c.mu.Unlock()
 	return mode, err
 }
