@@ -347,6 +347,7 @@ type analyzer struct {
 	unsupported string
 	budget      *budget
 	walker      walker
+	judgedBuf   [2]judgment
 	words       int  // words of the leaves walked so far
 	wordsOver   bool // a brace expansion would take them past wordBudget
 }

@@ -366,7 +366,10 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 			// git remote -v and git config --local -l print remote URLs,
 			// with the token some carry.
 			for _, c := range repos {
-				for _, d := range []string{c.dir, commonDir(c.dir)} {
+				for i, d := range []string{c.dir, commonDir(c.dir)} {
+					if i == 1 && d == c.dir {
+						break // not a linked work tree: one config
+					}
 					if gitConfigCreds(filepath.Join(d, "config")) {
 						return "", sensitiveFinding([]string{"git " + sub + " prints remote URLs, and " + d + "/config has one with a password or token"})
 					}

@@ -14,11 +14,26 @@ import "mvdan.cc/sh/v3/syntax"
 
 const fastMaxWords = 8
 
+// fastTree is the tree of one simple command; fastTree4 and fastTree8
+// hold it with room for its words (most commands have four or fewer), so
+// that the whole tree is one allocation of about the size it needs.
 type fastTree struct {
 	file  syntax.File
 	stmt  syntax.Stmt
 	call  syntax.CallExpr
 	stmts [1]*syntax.Stmt
+}
+
+type fastTree4 struct {
+	fastTree
+	args  [4]*syntax.Word
+	words [4]syntax.Word
+	parts [4]syntax.WordPart
+	lits  [4]syntax.Lit
+}
+
+type fastTree8 struct {
+	fastTree
 	args  [fastMaxWords]*syntax.Word
 	words [fastMaxWords]syntax.Word
 	parts [fastMaxWords]syntax.WordPart
@@ -88,20 +103,30 @@ func fastParse(src string) (*syntax.File, bool) {
 			return nil, false
 		}
 	}
-	t := &fastTree{}
-	for k := 0; k < n; k++ {
-		l := &t.lits[k]
+	if n <= 4 {
+		t := &fastTree4{}
+		return t.build(src, starts[:n], ends[:n], t.args[:n:n], t.words[:n], t.parts[:n], t.lits[:n]), true
+	}
+	t := &fastTree8{}
+	return t.build(src, starts[:n], ends[:n], t.args[:n:n], t.words[:n], t.parts[:n], t.lits[:n]), true
+}
+
+// build links the tree of the words src[starts[k]:ends[k]], in the room
+// given.
+func (t *fastTree) build(src string, starts, ends []int, args []*syntax.Word, words []syntax.Word, parts []syntax.WordPart, lits []syntax.Lit) *syntax.File {
+	for k := range args {
+		l := &lits[k]
 		l.ValuePos = syntax.NewPos(uint(starts[k]), 1, uint(starts[k])+1)
 		l.ValueEnd = syntax.NewPos(uint(ends[k]), 1, uint(ends[k])+1)
 		l.Value = src[starts[k]:ends[k]]
-		t.parts[k] = l
-		t.words[k].Parts = t.parts[k : k+1 : k+1]
-		t.args[k] = &t.words[k]
+		parts[k] = l
+		words[k].Parts = parts[k : k+1 : k+1]
+		args[k] = &words[k]
 	}
-	t.call.Args = t.args[:n:n]
+	t.call.Args = args
 	t.stmt.Cmd = &t.call
-	t.stmt.Position = t.lits[0].ValuePos
+	t.stmt.Position = lits[0].ValuePos
 	t.stmts[0] = &t.stmt
 	t.file.Stmts = t.stmts[:]
-	return &t.file, true
+	return &t.file
 }

@@ -160,7 +160,7 @@ func (an *analyzer) judge(w word, l *leaf) pathInfo {
 	x := an.judgeUncached(w, l)
 	if len(an.judged) < maxJudged {
 		if an.judged == nil {
-			an.judged = make([]judgment, 0, 2) // one allocation for the usual one or two
+			an.judged = an.judgedBuf[:0] // the usual one or two, in the analyzer
 		}
 		an.judged = append(an.judged, judgment{key, x})
 	}

@@ -100,6 +100,8 @@ type leaf struct {
 	needsEnv   bool    // it is read-only only with the hardened environment
 	opaque     string  // what it writes cannot be known (an archive's members): wildcard rules do not cover it
 	piped      bool    // its standard input comes from a pipe
+
+	argsBuf [3]word // room for the args of the usual short command
 }
 
 type walker struct {
@@ -327,7 +329,11 @@ func (w *walker) call(st *syntax.Stmt, c *syntax.CallExpr, sc scope) outcome {
 		}
 	}
 	var ok bool
-	l.args = make([]word, 0, len(c.Args))
+	if len(c.Args) <= len(l.argsBuf) {
+		l.args = l.argsBuf[:0]
+	} else {
+		l.args = make([]word, 0, len(c.Args))
+	}
 	if w.an.bracesOverBudget(c.Args) {
 		w.an.wordsOver = true
 	}
