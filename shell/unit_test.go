@@ -565,7 +565,7 @@ func TestRuleCacheBounded(t *testing.T) {
 func TestBraceWordBudget(t *testing.T) {
 	dir := t.TempDir()
 	opts := &Options{Cwd: dir, WorkingDirs: []string{dir}}
-	word := strings.Repeat("{a,b}", 7) // 128 words
+	word := strings.Repeat("{a,b}", 7)                          // 128 words
 	leaf := "echo" + strings.Repeat(" "+word, maxLeafWords/128) // as many words as a leaf may hold
 	budget := newConfig(opts).wordBudget()
 	n := budget / (maxLeafWords + 1) // leaves that fit
