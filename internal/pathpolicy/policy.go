@@ -190,6 +190,7 @@ var defaults struct {
 
 func init() {
 	defaults.files, defaults.dirs, defaults.odd = protectedNames(DefaultProtectedFiles, DefaultProtectedDirs)
+	defaultQuick = newQuickScan(append(append([]string(nil), defaults.odd...), quickSecretNames...))
 }
 
 // protectedNames prepares protected names for matching: lower case, split
@@ -312,6 +313,9 @@ func Within(path, dir string) bool {
 }
 
 func (p *Policy) harmless(real string) bool {
+	if !harmlessFirst[firstComponent(real)] {
+		return harmlessDevice(real)
+	}
 	for _, r := range harmlessRoots {
 		if Within(real, r) {
 			return true
@@ -324,6 +328,11 @@ func (p *Policy) harmless(real string) bool {
 // path as written: /dev/stdin leads to /proc/self/fd/0, which is the
 // command's own input.
 func harmlessDevice(p string) bool {
+	if !strings.Contains(p, "/dev") {
+		// Cleaning only drops components: a path that cleans to /dev/x
+		// holds "/dev".
+		return false
+	}
 	c := filepath.Clean(p)
 	for _, d := range harmlessDevices {
 		if c == d {
@@ -543,6 +552,9 @@ func (p *Policy) maybeSensitive(path string) bool {
 	// Lower-casing folds a few non-ASCII letters into ASCII ones (the
 	// Kelvin sign into k): such a path takes the slow way.
 	ascii := isASCII(path)
+	if ascii && len(p.oddNames) == len(defaults.odd) && (len(defaults.odd) == 0 || &p.oddNames[0] == &defaults.odd[0]) {
+		return defaultQuick.scan(path)
+	}
 	lower := path
 	if !ascii {
 		lower = strings.ToLower(path)
@@ -563,9 +575,73 @@ func (p *Policy) maybeSensitive(path string) bool {
 			return true
 		}
 	}
-	// The secret names without a leading dot: _netrc, id_*, credentials.json,
-	// terraform.tfstate, master.key (in any case).
-	return has("id_") || has("_netrc") || has("credentials") || has("tfstate") || has("master.key")
+	for _, n := range quickSecretNames {
+		if has(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// quickSecretNames are the parts of the secret names without a leading
+// dot: _netrc, id_*, credentials.json, terraform.tfstate, master.key (in
+// any case).
+var quickSecretNames = []string{"id_", "_netrc", "credentials", "tfstate", "master.key"}
+
+// quickScan is maybeSensitive's test of an ASCII path in one pass: the
+// names (lower case) found in any case, and the system roots.
+type quickScan struct {
+	byFirst [256][]string
+}
+
+func newQuickScan(names []string) *quickScan {
+	q := &quickScan{}
+	for _, n := range names {
+		q.byFirst[n[0]] = append(q.byFirst[n[0]], n)
+	}
+	return q
+}
+
+// defaultQuick is the quickScan of the default protected names.
+var defaultQuick *quickScan
+
+func (q *quickScan) scan(path string) bool {
+	for i := 0; i < len(path); i++ {
+		c := path[i]
+		if c == '/' {
+			r := path[i:]
+			if strings.HasPrefix(r, "/proc") || strings.HasPrefix(r, "/etc/") || strings.HasPrefix(r, "/run/") {
+				return true // /var/run/ too
+			}
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		for _, n := range q.byFirst[c] {
+			if hasFoldASCIIAt(path, i, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasFoldASCIIAt reports whether s holds the lower-case ASCII name at i,
+// in any case.
+func hasFoldASCIIAt(s string, i int, name string) bool {
+	if i+len(name) > len(s) {
+		return false
+	}
+	for j := 0; j < len(name); j++ {
+		c := s[i+j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != name[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // hasDotName reports a component of path that starts with a dot and is
@@ -588,6 +664,29 @@ func hasDotName(path string) bool {
 		i += 1 + k
 	}
 	return false
+}
+
+// harmlessFirst holds the first components of harmlessRoots: a path whose
+// first component is none of them is under none of them.
+var harmlessFirst = func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range harmlessRoots {
+		m[firstComponent(r)] = true
+	}
+	return m
+}()
+
+// firstComponent returns the first component of an absolute path ("" for
+// "/" or a relative path).
+func firstComponent(p string) string {
+	if len(p) < 2 || p[0] != '/' {
+		return ""
+	}
+	p = p[1:]
+	if i := strings.IndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return p
 }
 
 func isASCII(s string) bool {

@@ -198,3 +198,27 @@ func TestMaybeSensitiveNeverHides(t *testing.T) {
 		}
 	}
 }
+
+// The one-pass filter of the default names says what the general one says.
+func TestQuickScanAgrees(t *testing.T) {
+	p := New(nil)
+	slow := &Policy{oddNames: append([]string(nil), p.oddNames...)}
+	paths := []string{"/", "/tmp/x", "/home/u/ID_rsa", "/a/Lefthook.YML", "/a/_NetRC", "/p/my-credentials", "/x/TFSTATE",
+		"/m/Master.Key", "/proc", "/procx/a", "/etc/passwd", "/etc", "/var/run/x", "/run/secrets", "/srv/runner", "/a/.x",
+		"/i", "/id", "/a/i_d_", "/a/credential", "/usr/lib/x", "ID_", "/a/b/c/d/e/f/g/h/master.ke", "/a/b/master.key/c"}
+	for _, path := range paths {
+		if a, b := p.maybeSensitive(path), slow.maybeSensitive(path); a != b {
+			t.Errorf("%q: one pass says %v, the general test %v", path, a, b)
+		}
+	}
+	for i := 0; i < 20000; i++ {
+		b := make([]byte, 1+i%23)
+		for j := range b {
+			b[j] = "/._-aAcCdDeEiIkKlLmMnNoOpPrRsStTyY"[(i*31+j*7+j*j*i)%34]
+		}
+		path := string(b)
+		if a, b := p.maybeSensitive(path), slow.maybeSensitive(path); a != b {
+			t.Fatalf("%q: one pass says %v, the general test %v", path, a, b)
+		}
+	}
+}
