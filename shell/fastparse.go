@@ -8,7 +8,7 @@ import "mvdan.cc/sh/v3/syntax"
 // position, in one allocation instead of the parser's batches of nodes
 // (3 KB a parse). Anything else goes to the parser: a character that is
 // not plain (quotes, $, globs, braces, ~, #, redirections, operators,
-// backslashes, tabs, newlines, non-ASCII), a first word that is a reserved
+// backslashes, tabs, newlines, non-ASCII, brackets), a first word that is a reserved
 // word or a declaration (time, if, export, let...) or an assignment, more
 // than fastMaxWords words. FuzzFastParse checks the trees are the same.
 
@@ -51,7 +51,9 @@ var fastPlain = func() (t [256]bool) {
 	for c := '0'; c <= '9'; c++ {
 		t[c] = true
 	}
-	for _, c := range "_./-+:@%,=" {
+	// The parser keeps a tilde and the glob characters * and ? in a
+	// literal (an extended glob needs a parenthesis).
+	for _, c := range "_./-+:@%,=~*?" {
 		t[c] = true
 	}
 	return t

@@ -35,12 +35,13 @@ func checkFastParse(t *testing.T, src string) bool {
 
 func TestFastParse(t *testing.T) {
 	for _, src := range []string{"ls", "ls -la  src", "  git status ", "go test ./... -run=X", "a,b c:d e@f g%h i+j",
-		"x-y_z.1 /usr/bin/env", "one two three four five six seven eight"} {
+		"x-y_z.1 /usr/bin/env", "one two three four five six seven eight", "ls *", "ls ~", "cat ~/.ssh/id_*",
+		"rm -rf ~", "ls ?*", "* x", "~ x", "ls a*b?c~d", "echo ~root"} {
 		if !checkFastParse(t, src) {
 			t.Errorf("fastParse refused %q", src)
 		}
 	}
-	for _, src := range []string{"", "   ", "a=b cmd", "time ls", "export X", "let x", "if", "ls *", "ls ~", "ls $x",
+	for _, src := range []string{"", "   ", "a=b cmd", "time ls", "export X", "let x", "if", "ls *(x)", "ls ?(a)", "ls $x",
 		"ls 'a'", "ls\tx", "ls\nx", "ls # c", "a;b", "a|b", "a&", "ls > x", "echo {a,b}", "ls [a]", "ls a\\ b",
 		"one two three four five six seven eight nine", "!", "ls é", "cmd ^x"} {
 		if _, ok := fastParse(src); ok {
