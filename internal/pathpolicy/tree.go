@@ -135,6 +135,8 @@ type treeWalk struct {
 	left int
 	seen map[string]bool
 	rep  TreeReport
+
+	comps []string // scratch: an entry's lower-case components
 }
 
 func (w *treeWalk) done() bool { return w.rep.Secret != "" || w.rep.Outside != "" || w.rep.Incomplete }
@@ -165,6 +167,9 @@ func (w *treeWalk) walkIn(dir string, linksOnly bool) {
 		w.rep.Incomplete = true
 		return
 	}
+	// An entry's components are the directory's and its own name (dir is
+	// a clean path; a name holds no slash and is never . or ..).
+	dirComps := appendLower(nil, dir)
 	for i, name := range l.Names {
 		if w.done() {
 			return
@@ -178,11 +183,17 @@ func (w *treeWalk) walkIn(dir string, linksOnly bool) {
 		if !w.o.Hidden && strings.HasPrefix(name, ".") {
 			continue
 		}
-		full := filepath.Join(dir, name)
-		if !linksOnly && (secretName(lower) || isSecretDir(lower) || secretComps(splitLower(full))) {
-			w.rep.Secret = full
-			return
+		if !linksOnly {
+			w.comps = append(append(w.comps[:0], dirComps...), lower)
+			if secretName(lower) || isSecretDir(lower) || secretComps(w.comps) {
+				w.rep.Secret = filepath.Join(dir, name)
+				return
+			}
 		}
+		if typ&(fs.ModeSymlink|fs.ModeDir) == 0 {
+			continue
+		}
+		full := filepath.Join(dir, name)
 		switch {
 		case typ&fs.ModeSymlink != 0:
 			if !w.o.Follow {
