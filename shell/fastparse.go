@@ -73,6 +73,7 @@ var fastReserved = map[string]bool{
 func fastParse(src string) (*syntax.File, bool) {
 	var starts, ends [fastMaxWords]int
 	n := 0
+	quoted := false
 	for i := 0; i < len(src); {
 		c := src[i]
 		if c == ' ' {
@@ -84,6 +85,23 @@ func fastParse(src string) (*syntax.File, bool) {
 		}
 		j := i
 		for j < len(src) && src[j] != ' ' {
+			if src[j] == '\'' && n > 0 {
+				// A single-quoted part of a word after the first: printable
+				// ASCII up to the closing quote.
+				k := j + 1
+				for k < len(src) && src[k] != '\'' {
+					if src[k] < 0x20 || src[k] > 0x7e {
+						return nil, false
+					}
+					k++
+				}
+				if k == len(src) {
+					return nil, false
+				}
+				quoted = true
+				j = k + 1
+				continue
+			}
 			if !fastPlain[src[j]] {
 				return nil, false
 			}
@@ -105,12 +123,82 @@ func fastParse(src string) (*syntax.File, bool) {
 			return nil, false
 		}
 	}
+	if quoted {
+		return buildQuoted(src, starts[:n], ends[:n])
+	}
 	if n <= 4 {
 		t := &fastTree4{}
 		return t.build(src, starts[:n], ends[:n], t.args[:n:n], t.words[:n], t.parts[:n], t.lits[:n]), true
 	}
 	t := &fastTree8{}
 	return t.build(src, starts[:n], ends[:n], t.args[:n:n], t.words[:n], t.parts[:n], t.lits[:n]), true
+}
+
+// fastTreeQ holds a tree whose words have single-quoted parts.
+type fastTreeQ struct {
+	fastTree
+	args  [fastMaxWords]*syntax.Word
+	words [fastMaxWords]syntax.Word
+	parts [fastMaxParts]syntax.WordPart
+	lits  [fastMaxParts]syntax.Lit
+	sgls  [fastMaxParts / 2]syntax.SglQuoted
+}
+
+// fastMaxParts bounds the parts of a line's words on the fast path.
+const fastMaxParts = 16
+
+// buildQuoted builds the tree of words that may hold single-quoted parts
+// (checked by fastParse: closed, on one line).
+func buildQuoted(src string, starts, ends []int) (*syntax.File, bool) {
+	t := &fastTreeQ{}
+	np, nl, ns := 0, 0, 0
+	for k := range starts {
+		first := np
+		for i := starts[k]; i < ends[k]; {
+			if np == fastMaxParts {
+				return nil, false
+			}
+			if src[i] == '\'' {
+				if ns == len(t.sgls) {
+					return nil, false
+				}
+				j := i + 1
+				for src[j] != '\'' {
+					j++
+				}
+				q := &t.sgls[ns]
+				ns++
+				q.Left = syntax.NewPos(uint(i), 1, uint(i)+1)
+				q.Right = syntax.NewPos(uint(j), 1, uint(j)+1)
+				q.Value = src[i+1 : j]
+				t.parts[np] = q
+				np++
+				i = j + 1
+				continue
+			}
+			j := i
+			for j < ends[k] && src[j] != '\'' {
+				j++
+			}
+			l := &t.lits[nl]
+			nl++
+			l.ValuePos = syntax.NewPos(uint(i), 1, uint(i)+1)
+			l.ValueEnd = syntax.NewPos(uint(j), 1, uint(j)+1)
+			l.Value = src[i:j]
+			t.parts[np] = l
+			np++
+			i = j
+		}
+		t.words[k].Parts = t.parts[first:np:np]
+		t.args[k] = &t.words[k]
+	}
+	n := len(starts)
+	t.call.Args = t.args[:n:n]
+	t.stmt.Cmd = &t.call
+	t.stmt.Position = t.lits[0].ValuePos
+	t.stmts[0] = &t.stmt
+	t.file.Stmts = t.stmts[:]
+	return &t.file, true
 }
 
 // build links the tree of the words src[starts[k]:ends[k]], in the room

@@ -36,13 +36,14 @@ func checkFastParse(t *testing.T, src string) bool {
 func TestFastParse(t *testing.T) {
 	for _, src := range []string{"ls", "ls -la  src", "  git status ", "go test ./... -run=X", "a,b c:d e@f g%h i+j",
 		"x-y_z.1 /usr/bin/env", "one two three four five six seven eight", "ls *", "ls ~", "cat ~/.ssh/id_*",
-		"rm -rf ~", "ls ?*", "* x", "~ x", "ls a*b?c~d", "echo ~root"} {
+		"rm -rf ~", "ls ?*", "* x", "~ x", "ls a*b?c~d", "echo ~root", "ls 'a'", "grep -rn 'func main' --include='*.go' .",
+		"echo 'a''b'c", "x ''", "x 'a b   c' d", "sed -n '1,5p' f", "awk '{print $1; x=\"y\"}' f", "echo a'|'b ~'x'"} {
 		if !checkFastParse(t, src) {
 			t.Errorf("fastParse refused %q", src)
 		}
 	}
 	for _, src := range []string{"", "   ", "a=b cmd", "time ls", "export X", "let x", "if", "ls *(x)", "ls ?(a)", "ls $x",
-		"ls 'a'", "ls\tx", "ls\nx", "ls # c", "a;b", "a|b", "a&", "ls > x", "echo {a,b}", "ls [a]", "ls a\\ b",
+		"'ls' x", "ls 'a", "ls 'a\nb'", "ls 'é'", "ls 'a\tb'", "ls\tx", "ls\nx", "ls # c", "a;b", "a|b", "a&", "ls > x", "echo {a,b}", "ls [a]", "ls a\\ b",
 		"one two three four five six seven eight nine", "!", "ls é", "cmd ^x"} {
 		if _, ok := fastParse(src); ok {
 			t.Errorf("fastParse accepted %q", src)
