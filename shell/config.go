@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/toolscope/toolscope/internal/pathpolicy"
 )
@@ -156,17 +157,38 @@ var harmlessGitKey = regexp.MustCompile(`(?i)^(user\.(name|email|signingkey)|ini
 // gitDenied returns the options the audited table refuses for a git
 // subcommand: long names (without dashes) and short letters.
 func gitDenied(sub string) (long []string, short string) {
+	spec := subSpecs["git "+sub]
+	if spec == nil {
+		return gitDeniedLong, "Oh"
+	}
+	if v, ok := gitDeniedCache.Load(spec); ok {
+		d := v.(gitDeniedOpts)
+		return d.long, d.short
+	}
+	long, short = gitDeniedOf(spec)
+	gitDeniedCache.Store(spec, gitDeniedOpts{long, short})
+	return long, short
+}
+
+// gitDeniedCache keeps gitDenied's answer for each subcommand's spec (a
+// fixed table). The slices are shared: never modify them.
+var gitDeniedCache sync.Map // *progSpec -> gitDeniedOpts
+
+type gitDeniedOpts struct {
+	long  []string
+	short string
+}
+
+func gitDeniedOf(spec *progSpec) (long []string, short string) {
 	long = gitDeniedLong
-	if spec := subSpecs["git "+sub]; spec != nil {
-		for k, kind := range spec.opts {
-			if kind != oDeny {
-				continue
-			}
-			if strings.HasPrefix(k, "--") {
-				long = append(long, k[2:])
-			} else if len(k) == 2 {
-				short += k[1:]
-			}
+	for k, kind := range spec.opts {
+		if kind != oDeny {
+			continue
+		}
+		if strings.HasPrefix(k, "--") {
+			long = append(long, k[2:])
+		} else if len(k) == 2 {
+			short += k[1:]
 		}
 	}
 	return long, short + "Oh"
