@@ -13,7 +13,20 @@ type component struct {
 	dotFirst bool    // the first element is a literal '.'
 	rtoks    []token // wide-character form; only when valid
 	btoks    []token // byte form
-	memo     *compMemo
+	memo     *memoSlot // nil: nothing is kept (a component of one expansion)
+}
+
+// memoSlot holds a compiled pattern's component's compMemo, made at the
+// first prefix match.
+type memoSlot struct{ p atomic.Pointer[compMemo] }
+
+// get returns the slot's compMemo, making it if there is none yet.
+func (s *memoSlot) get() *compMemo {
+	if m := s.p.Load(); m != nil {
+		return m
+	}
+	s.p.CompareAndSwap(nil, &compMemo{})
+	return s.p.Load()
 }
 
 // compMemo keeps what prefix matching derives from a component and the
@@ -87,7 +100,7 @@ func validWide(s string) bool {
 
 // compileComponent compiles one component.
 func compileComponent(raw string) (component, *parseError) {
-	c := component{valid: validWide(raw), memo: &compMemo{}}
+	c := component{valid: validWide(raw)}
 	var perr *parseError
 	var bmeta bool
 	c.btoks, bmeta, perr = parseComponent(raw, true)
@@ -137,8 +150,10 @@ const (
 func compileUncached(pattern string) *compiled {
 	c := &compiled{}
 	raws, offs := splitComponents(pattern)
+	slots := make([]memoSlot, len(raws))
 	for i, raw := range raws {
 		comp, perr := compileComponent(raw)
+		comp.memo = &slots[i]
 		if perr != nil && c.err == nil {
 			c.err = &UnsupportedError{Pattern: pattern, Offset: offs[i] + perr.off, Construct: perr.what}
 		}

@@ -237,7 +237,7 @@ func (c *component) wideGood(o *Options) []uint8 {
 	if c.memo == nil {
 		return c.computeWideGood(o)
 	}
-	slot := &c.memo.wide[optKey(o)]
+	slot := &c.memo.get().wide[optKey(o)]
 	if g := slot.Load(); g != nil {
 		return *g
 	}
@@ -514,7 +514,7 @@ func (c *component) byteGood(o *Options, requireInvalid bool) []uint64 {
 	if requireInvalid {
 		k += numOptKeys
 	}
-	slot := &c.memo.byte[k]
+	slot := &c.memo.get().byte[k]
 	if g := slot.Load(); g != nil {
 		return *g
 	}
