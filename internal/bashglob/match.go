@@ -8,11 +8,11 @@ import (
 
 // component is one compiled pattern component (the text between slashes).
 type component struct {
-	meta     bool    // has a wildcard or bracket expression
-	valid    bool    // raw is valid UTF-8 in glibc's sense
-	dotFirst bool    // the first element is a literal '.'
-	rtoks    []token // wide-character form; only when valid
-	btoks    []token // byte form
+	meta     bool      // has a wildcard or bracket expression
+	valid    bool      // raw is valid UTF-8 in glibc's sense
+	dotFirst bool      // the first element is a literal '.'
+	rtoks    []token   // wide-character form; only when valid
+	btoks    []token   // byte form
 	memo     *memoSlot // nil: nothing is kept (a component of one expansion)
 }
 
