@@ -21,53 +21,35 @@ func settledTime(t syscall.Timespec) bool {
 	return time.Since(time.Unix(t.Sec, t.Nsec)) >= time.Second
 }
 
-// fileInfo is what statFile learns of a path.
-type fileInfo struct {
-	regular, dir bool
-	size         int64
-	// stamp is the file's version; stamped only when it has not changed
-	// in the last second (a change in the same clock tick could leave the
-	// times and the size as they were): a verdict is remembered only then.
-	stamp   linkStamp
-	stamped bool
-}
-
 // statFile stats path, following links, without allocating; errors are
 // bare errno values.
 func statFile(path string) (fileInfo, error) {
 	var st syscall.Stat_t
-	for {
-		err := fsys.Stat(path, &st)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return fileInfo{}, err
-		}
-		break
+	if err := fsys.Stat(path, &st); err != nil {
+		return fileInfo{}, err
 	}
-	fi := fileInfo{
+	return fileInfo{
 		regular: st.Mode&syscall.S_IFMT == syscall.S_IFREG,
 		dir:     st.Mode&syscall.S_IFMT == syscall.S_IFDIR,
 		size:    st.Size,
-		stamp:   linkStamp{uint64(st.Dev), uint64(st.Ino), st.Size, st.Mtim, st.Ctim},
-	}
-	fi.stamped = settledTime(st.Ctim) && settledTime(st.Mtim)
-	return fi, nil
+		stamp:   stampOf(&st),
+		stamped: settled(&st),
+	}, nil
 }
+
+func stampOf(st *syscall.Stat_t) linkStamp {
+	return linkStamp{uint64(st.Dev), uint64(st.Ino), st.Size, st.Mtim, st.Ctim}
+}
+
+// settled reports a file not changed in the last second.
+func settled(st *syscall.Stat_t) bool { return settledTime(st.Ctim) && settledTime(st.Mtim) }
 
 // regularStamp lstats path: ok when it is a regular file (no link) that
 // has not changed in the last second.
 func regularStamp(path string) (linkStamp, bool) {
 	var st syscall.Stat_t
-	for {
-		err := fsys.Lstat(path, &st)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG || !settledTime(st.Ctim) || !settledTime(st.Mtim) {
-			return linkStamp{}, false
-		}
-		return linkStamp{uint64(st.Dev), uint64(st.Ino), st.Size, st.Mtim, st.Ctim}, true
+	if err := fsys.Lstat(path, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG || !settled(&st) {
+		return linkStamp{}, false
 	}
+	return stampOf(&st), true
 }

@@ -4,16 +4,9 @@ package shell
 
 import "os"
 
+// linkStamp is empty off Linux: git config files, indexes and HEAD files
+// are read every time.
 type linkStamp struct{}
-
-// fileInfo is what statFile learns of a path. Off Linux nothing is
-// stamped: git config files and indexes are read every time.
-type fileInfo struct {
-	regular, dir bool
-	size         int64
-	stamp        linkStamp
-	stamped      bool
-}
 
 // statFile stats path, following links.
 func statFile(path string) (fileInfo, error) {
@@ -24,5 +17,5 @@ func statFile(path string) (fileInfo, error) {
 	return fileInfo{regular: fi.Mode().IsRegular(), dir: fi.IsDir(), size: fi.Size()}, nil
 }
 
-// regularStamp is never ok here: HEAD files are read every time.
+// regularStamp is never ok here.
 func regularStamp(string) (linkStamp, bool) { return linkStamp{}, false }

@@ -20,20 +20,18 @@ type stamp struct {
 // change times that a cached listing may rely on.
 func statDir(dir string) (stamp, bool, error) {
 	var st syscall.Stat_t
-	for {
-		err := fsys.Stat(dir, &st)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return stamp{}, false, &os.PathError{Op: "stat", Path: dir, Err: err}
-		}
-		break
+	if err := fsys.Stat(dir, &st); err != nil {
+		return stamp{}, false, &os.PathError{Op: "stat", Path: dir, Err: err}
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFDIR {
 		return stamp{}, false, &os.PathError{Op: "open", Path: dir, Err: syscall.ENOTDIR}
 	}
-	return stamp{uint64(st.Dev), uint64(st.Ino), uint64(st.Nlink), st.Size, st.Mtim, st.Ctim}, true, nil
+	return stampOf(&st), true, nil
+}
+
+// stampOf is the stamp in a stat's answer.
+func stampOf(st *syscall.Stat_t) stamp {
+	return stamp{uint64(st.Dev), uint64(st.Ino), uint64(st.Nlink), st.Size, st.Mtim, st.Ctim}
 }
 
 // StampOf is the stamp of the directory that a stat or an lstat just
@@ -43,7 +41,7 @@ func StampOf(st *syscall.Stat_t) Stamp {
 	if st.Mode&syscall.S_IFMT != syscall.S_IFDIR {
 		return Stamp{}
 	}
-	return Stamp{stamp{uint64(st.Dev), uint64(st.Ino), uint64(st.Nlink), st.Size, st.Mtim, st.Ctim}, true}
+	return Stamp{stampOf(st), true}
 }
 
 // The file systems whose directories' change times move with every change
@@ -86,7 +84,7 @@ func settledStamp(f *os.File) (s Stamp, exact bool) {
 	if !stableFS[int64(fsst.Type)] {
 		return Stamp{}, exact
 	}
-	st := stamp{uint64(fst.Dev), uint64(fst.Ino), uint64(fst.Nlink), fst.Size, fst.Mtim, fst.Ctim}
+	st := stampOf(&fst)
 	if !settled(st) {
 		return Stamp{}, exact
 	}

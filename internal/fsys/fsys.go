@@ -7,7 +7,7 @@
 // new byte slice to add its NUL; os.Stat also builds a FileInfo. Here, on
 // Linux amd64 and arm64, a path shorter than [MaxFastPath] is terminated in
 // a buffer on the stack; everywhere else, and for longer paths, the calls
-// are syscall's own.
+// are syscall's own. An interrupted call (EINTR) is made again.
 package fsys
 
 // MaxFastPath is the longest path (in bytes) stat'ed without an allocation.

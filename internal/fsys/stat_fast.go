@@ -13,13 +13,6 @@ const (
 	atSymlinkNoFollow = 0x100 // AT_SYMLINK_NOFOLLOW
 )
 
-// Stat is syscall.Stat (it follows links); errors are bare errno values.
-func Stat(path string, st *syscall.Stat_t) error { return fstatat(path, st, 0) }
-
-// Lstat is syscall.Lstat (it does not follow a final link); errors are
-// bare errno values.
-func Lstat(path string, st *syscall.Stat_t) error { return fstatat(path, st, atSymlinkNoFollow) }
-
 func fstatat(path string, st *syscall.Stat_t, flags int) error {
 	if len(path) > MaxFastPath || strings.IndexByte(path, 0) >= 0 {
 		if flags == 0 {

@@ -4,11 +4,13 @@ package fsys
 
 import "syscall"
 
-// Stat is syscall.Stat (it follows links); errors are bare errno values.
-func Stat(path string, st *syscall.Stat_t) error { return syscall.Stat(path, st) }
+const atSymlinkNoFollow = 1 // any value but 0: fstatat only tells the two apart
 
-// Lstat is syscall.Lstat (it does not follow a final link); errors are
-// bare errno values.
-func Lstat(path string, st *syscall.Stat_t) error { return syscall.Lstat(path, st) }
+func fstatat(path string, st *syscall.Stat_t, flags int) error {
+	if flags == 0 {
+		return syscall.Stat(path, st)
+	}
+	return syscall.Lstat(path, st)
+}
 
 const fastPath = false

@@ -21,15 +21,8 @@ func lstatType(p string) (fs.FileMode, error) {
 // (see dirsnap.StampOf).
 func lstatStamp(p string) (fs.FileMode, dirsnap.Stamp, error) {
 	var st syscall.Stat_t
-	for {
-		err := fsys.Lstat(p, &st)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return 0, dirsnap.Stamp{}, err
-		}
-		break
+	if err := fsys.Lstat(p, &st); err != nil {
+		return 0, dirsnap.Stamp{}, err
 	}
 	if st.Mode&syscall.S_IFMT == syscall.S_IFDIR {
 		return fs.ModeDir, dirsnap.StampOf(&st), nil
