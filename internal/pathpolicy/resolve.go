@@ -307,6 +307,11 @@ func (c *lstatCache) listing(dir string) (*dirsnap.Listing, bool) {
 func (c *lstatCache) addListing(dir string, l *dirsnap.Listing) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.keepListing(dir, l)
+}
+
+// keepListing is addListing with mu held.
+func (c *lstatCache) keepListing(dir string, l *dirsnap.Listing) {
 	if _, ok := c.listing(dir); !ok && len(c.lists) < maxListings {
 		if c.lists == nil {
 			c.lists = c.listsBuf[:0]
@@ -364,12 +369,7 @@ func (c *lstatCache) fromListing(p string) (fs.FileMode, error, bool) {
 		if err != nil {
 			return 0, nil, false
 		}
-		if len(c.lists) < maxListings {
-			if c.lists == nil {
-				c.lists = c.listsBuf[:0]
-			}
-			c.lists = append(c.lists, namedListing{dir, l})
-		}
+		c.keepListing(dir, l)
 		return typeFromListing(l, name)
 	}
 	return typeFromListing(l, name)
@@ -474,13 +474,8 @@ func (c *lstatCache) lstat(p string) (fs.FileMode, error) {
 	if err == nil && mode.IsDir() {
 		// The lstat of a directory is the stat that validates a listing
 		// remembered across policies: its entries need no lstat of their own.
-		if _, ok := c.listing(p); !ok && len(c.lists) < maxListings {
-			if l, ok := dirsnap.Cached(p, st); ok {
-				if c.lists == nil {
-					c.lists = c.listsBuf[:0]
-				}
-				c.lists = append(c.lists, namedListing{p, l})
-			}
+		if l, ok := dirsnap.Cached(p, st); ok {
+			c.keepListing(p, l)
 		}
 	}
 	c.mu.Unlock()
