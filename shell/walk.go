@@ -334,6 +334,8 @@ func (w *walker) call(st *syntax.Stmt, c *syntax.CallExpr, sc scope) outcome {
 	} else {
 		l.args = make([]word, 0, len(c.Args))
 	}
+	// Brace expansions that would take the command line past its word
+	// budget are not built: the line is too complex anyway.
 	if w.an.bracesOverBudget(c.Args) {
 		w.an.wordsOver = true
 	}
@@ -345,13 +347,7 @@ func (w *walker) call(st *syntax.Stmt, c *syntax.CallExpr, sc scope) outcome {
 			l.badWords = fmt.Sprintf("more than %d words after brace expansion", maxLeafWords)
 			break
 		}
-		// A brace expansion that would take the command line past its
-		// word budget is not built: the line is too complex anyway.
-		u.limited, u.room = true, w.an.cfg.wordBudget()-w.an.words
-		if l.args, ok = u.expandWord(wd, l.args); u.over {
-			w.an.wordsOver = true
-			break
-		} else if !ok && l.badWords == "" {
+		if l.args, ok = u.expandWord(wd, l.args); !ok && l.badWords == "" {
 			l.badWords = "a brace expansion that cannot be verified (ambiguous or too large)"
 		}
 	}

@@ -55,13 +55,6 @@ type binding struct {
 type unquoter struct {
 	src   string
 	binds map[string]binding
-
-	// When limited, room is how many words the output of expandWord may
-	// hold in all; over reports a brace expansion left unbuilt because it
-	// would not fit.
-	limited bool
-	room    int
-	over    bool
 }
 
 // expandWord unquotes w, expanding braces and known loop variables. ok is
@@ -87,15 +80,10 @@ func (u *unquoter) expandWord(w *syntax.Word, out []word) ([]word, bool) {
 // its own: the loop's captured variables live on the heap, which the
 // common words without braces need not pay for.)
 func (u *unquoter) expandBraces(w *syntax.Word, out []word) ([]word, bool) {
-	n := braceWords(w, maxBraceWords)
-	if n > maxBraceWords {
+	if braceWords(w, maxBraceWords) > maxBraceWords {
 		return out, false // known too large before a word is built
 	}
-	if u.limited && len(out)+n > u.room {
-		u.over = true
-		return out, false
-	}
-	n = 0
+	n := 0
 	for ew, err := range expand.BracesSeq(nil, w) {
 		if err != nil {
 			return out, false
