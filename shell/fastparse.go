@@ -123,15 +123,16 @@ func fastParse(src string) (*syntax.File, bool) {
 			return nil, false
 		}
 	}
-	if quoted {
-		return buildQuoted(src, starts[:n], ends[:n])
-	}
-	if n <= 4 {
+	switch {
+	case quoted:
+		t := &fastTreeQ{}
+		return t.build(src, starts[:n], ends[:n], t.args[:n:n], t.words[:n], t.parts[:], t.lits[:], t.sgls[:])
+	case n <= 4:
 		t := &fastTree4{}
-		return t.build(src, starts[:n], ends[:n], t.args[:n:n], t.words[:n], t.parts[:n], t.lits[:n]), true
+		return t.build(src, starts[:n], ends[:n], t.args[:n:n], t.words[:n], t.parts[:n], t.lits[:n], nil)
 	}
 	t := &fastTree8{}
-	return t.build(src, starts[:n], ends[:n], t.args[:n:n], t.words[:n], t.parts[:n], t.lits[:n]), true
+	return t.build(src, starts[:n], ends[:n], t.args[:n:n], t.words[:n], t.parts[:n], t.lits[:n], nil)
 }
 
 // fastTreeQ holds a tree whose words have single-quoted parts.
@@ -147,31 +148,33 @@ type fastTreeQ struct {
 // fastMaxParts bounds the parts of a line's words on the fast path.
 const fastMaxParts = 16
 
-// buildQuoted builds the tree of words that may hold single-quoted parts
-// (checked by fastParse: closed, on one line).
-func buildQuoted(src string, starts, ends []int) (*syntax.File, bool) {
-	t := &fastTreeQ{}
+// build links the tree of the words src[starts[k]:ends[k]] (checked by
+// fastParse: plain bytes, and single-quoted parts closed on one line) in the
+// room given: a plain word is one literal; a word with quotes, its
+// literals and quoted parts in turn. It fails when the room is too small.
+func (t *fastTree) build(src string, starts, ends []int, args []*syntax.Word, words []syntax.Word,
+	parts []syntax.WordPart, lits []syntax.Lit, sgls []syntax.SglQuoted) (*syntax.File, bool) {
 	np, nl, ns := 0, 0, 0
-	for k := range starts {
+	for k := range args {
 		first := np
 		for i := starts[k]; i < ends[k]; {
-			if np == fastMaxParts {
+			if np == len(parts) {
 				return nil, false
 			}
 			if src[i] == '\'' {
-				if ns == len(t.sgls) {
+				if ns == len(sgls) {
 					return nil, false
 				}
 				j := i + 1
 				for src[j] != '\'' {
 					j++
 				}
-				q := &t.sgls[ns]
+				q := &sgls[ns]
 				ns++
 				q.Left = syntax.NewPos(uint(i), 1, uint(i)+1)
 				q.Right = syntax.NewPos(uint(j), 1, uint(j)+1)
 				q.Value = src[i+1 : j]
-				t.parts[np] = q
+				parts[np] = q
 				np++
 				i = j + 1
 				continue
@@ -180,43 +183,22 @@ func buildQuoted(src string, starts, ends []int) (*syntax.File, bool) {
 			for j < ends[k] && src[j] != '\'' {
 				j++
 			}
-			l := &t.lits[nl]
+			l := &lits[nl]
 			nl++
 			l.ValuePos = syntax.NewPos(uint(i), 1, uint(i)+1)
 			l.ValueEnd = syntax.NewPos(uint(j), 1, uint(j)+1)
 			l.Value = src[i:j]
-			t.parts[np] = l
+			parts[np] = l
 			np++
 			i = j
 		}
-		t.words[k].Parts = t.parts[first:np:np]
-		t.args[k] = &t.words[k]
-	}
-	n := len(starts)
-	t.call.Args = t.args[:n:n]
-	t.stmt.Cmd = &t.call
-	t.stmt.Position = t.lits[0].ValuePos
-	t.stmts[0] = &t.stmt
-	t.file.Stmts = t.stmts[:]
-	return &t.file, true
-}
-
-// build links the tree of the words src[starts[k]:ends[k]], in the room
-// given.
-func (t *fastTree) build(src string, starts, ends []int, args []*syntax.Word, words []syntax.Word, parts []syntax.WordPart, lits []syntax.Lit) *syntax.File {
-	for k := range args {
-		l := &lits[k]
-		l.ValuePos = syntax.NewPos(uint(starts[k]), 1, uint(starts[k])+1)
-		l.ValueEnd = syntax.NewPos(uint(ends[k]), 1, uint(ends[k])+1)
-		l.Value = src[starts[k]:ends[k]]
-		parts[k] = l
-		words[k].Parts = parts[k : k+1 : k+1]
+		words[k].Parts = parts[first:np:np]
 		args[k] = &words[k]
 	}
 	t.call.Args = args
 	t.stmt.Cmd = &t.call
-	t.stmt.Position = lits[0].ValuePos
+	t.stmt.Position = lits[0].ValuePos // the first word is plain
 	t.stmts[0] = &t.stmt
 	t.file.Stmts = t.stmts[:]
-	return &t.file
+	return &t.file, true
 }
