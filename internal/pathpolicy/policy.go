@@ -38,7 +38,8 @@ type Options struct {
 // from a stale picture.
 type Policy struct {
 	cache     lstatCache
-	oddNames  []string // the protected names that do not start with a dot (lower case)
+	oddNames  []string   // the protected names that do not start with a dot (lower case)
+	quick     *quickScan // maybeSensitive's names
 	home      string
 	roots     []string // resolved working directories, once ready
 	protFiles [][]string
@@ -89,7 +90,7 @@ func Init(p *Policy, o *Options) {
 	}
 	p.globs.Lister = (*policyLister)(p)
 	if o.ProtectedFiles == nil && o.ProtectedDirs == nil {
-		p.protFiles, p.protDirs, p.oddNames = defaults.files, defaults.dirs, defaults.odd
+		p.protFiles, p.protDirs, p.oddNames, p.quick = defaults.files, defaults.dirs, defaults.odd, defaults.quick
 	} else {
 		files, dirs := o.ProtectedFiles, o.ProtectedDirs
 		if files == nil {
@@ -99,6 +100,7 @@ func Init(p *Policy, o *Options) {
 			dirs = DefaultProtectedDirs
 		}
 		p.protFiles, p.protDirs, p.oddNames = protectedNames(files, dirs)
+		p.quick = newQuickScan(p.oddNames)
 	}
 }
 
@@ -186,11 +188,12 @@ var defaults struct {
 	files [][]string
 	dirs  []string
 	odd   []string
+	quick *quickScan
 }
 
 func init() {
 	defaults.files, defaults.dirs, defaults.odd = protectedNames(DefaultProtectedFiles, DefaultProtectedDirs)
-	defaultQuick = newQuickScan(append(append([]string(nil), defaults.odd...), quickSecretNames...))
+	defaults.quick = newQuickScan(defaults.odd)
 }
 
 // protectedNames prepares protected names for matching: lower case, split
@@ -549,38 +552,12 @@ func (p *Policy) maybeSensitive(path string) bool {
 	if hasDotName(path) {
 		return true
 	}
-	// Lower-casing folds a few non-ASCII letters into ASCII ones (the
-	// Kelvin sign into k): such a path takes the slow way.
-	ascii := isASCII(path)
-	if ascii && len(p.oddNames) == len(defaults.odd) && (len(defaults.odd) == 0 || &p.oddNames[0] == &defaults.odd[0]) {
-		return defaultQuick.scan(path)
+	if !isASCII(path) {
+		// Lower-casing folds a few non-ASCII letters into ASCII ones (the
+		// Kelvin sign into k).
+		path = strings.ToLower(path)
 	}
-	lower := path
-	if !ascii {
-		lower = strings.ToLower(path)
-	}
-	has := func(n string) bool {
-		if ascii {
-			return containsFoldASCII(path, n)
-		}
-		return strings.Contains(lower, n)
-	}
-	for _, n := range p.oddNames {
-		if has(n) {
-			return true
-		}
-	}
-	for _, s := range []string{"/proc", "/etc/", "/run/", "/var/run/"} {
-		if strings.Contains(path, s) {
-			return true
-		}
-	}
-	for _, n := range quickSecretNames {
-		if has(n) {
-			return true
-		}
-	}
-	return false
+	return p.quick.scan(path)
 }
 
 // quickSecretNames are the parts of the secret names without a leading
@@ -588,22 +565,23 @@ func (p *Policy) maybeSensitive(path string) bool {
 // any case).
 var quickSecretNames = []string{"id_", "_netrc", "credentials", "tfstate", "master.key"}
 
-// quickScan is maybeSensitive's test of an ASCII path in one pass: the
-// names (lower case) found in any case, and the system roots.
+// quickScan is maybeSensitive's test of a path in one pass: whether it
+// holds one of the names (lower case; ASCII letters in any case), or lies
+// under /proc, /etc, /run or /var/run.
 type quickScan struct {
-	byFirst [256][]string
+	names []string
+	first [256]bool // the names' first bytes
 }
 
-func newQuickScan(names []string) *quickScan {
-	q := &quickScan{}
-	for _, n := range names {
-		q.byFirst[n[0]] = append(q.byFirst[n[0]], n)
+// newQuickScan is the quickScan of the protected names that do not start
+// with a dot, and quickSecretNames.
+func newQuickScan(odd []string) *quickScan {
+	q := &quickScan{names: append(append([]string(nil), odd...), quickSecretNames...)}
+	for _, n := range q.names {
+		q.first[n[0]] = true
 	}
 	return q
 }
-
-// defaultQuick is the quickScan of the default protected names.
-var defaultQuick *quickScan
 
 func (q *quickScan) scan(path string) bool {
 	for i := 0; i < len(path); i++ {
@@ -617,8 +595,11 @@ func (q *quickScan) scan(path string) bool {
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}
-		for _, n := range q.byFirst[c] {
-			if hasFoldASCIIAt(path, i, n) {
+		if !q.first[c] {
+			continue
+		}
+		for _, n := range q.names {
+			if n[0] == c && hasFoldASCIIAt(path, i, n) {
 				return true
 			}
 		}
@@ -696,32 +677,4 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
-}
-
-// containsFoldASCII reports whether s holds sub in any case; sub is lower
-// case ASCII.
-func containsFoldASCII(s, sub string) bool {
-	if len(sub) == 0 {
-		return true
-	}
-	c0 := sub[0]
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i]|0x20 != c0 && s[i] != c0 {
-			continue
-		}
-		j := 0
-		for ; j < len(sub); j++ {
-			c := s[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != sub[j] {
-				break
-			}
-		}
-		if j == len(sub) {
-			return true
-		}
-	}
-	return false
 }
