@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolscope/toolscope/agent"
 	"github.com/toolscope/toolscope/builtin"
+	"github.com/toolscope/toolscope/internal/testtool"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )
@@ -204,19 +205,6 @@ func TestPauseResumeReject(t *testing.T) {
 	}
 }
 
-// external is an External tool: the host runs it.
-type external struct{}
-
-func (external) Info() tool.Info {
-	return tool.Info{Name: "deploy", Description: "Deploy.", InputSchema: json.RawMessage(`{"type":"object","properties":{}}`), External: true}
-}
-func (external) CheckPermissions(context.Context, json.RawMessage, *permission.Context) (permission.Decision, error) {
-	return permission.Decision{Behavior: permission.Allow}, nil
-}
-func (external) Call(context.Context, *tool.Call) iter.Seq2[*tool.Chunk, error] {
-	return func(func(*tool.Chunk, error) bool) {}
-}
-
 // An External tool's call waits for its result, which comes later.
 func TestExternalTool(t *testing.T) {
 	m := &scripted{steps: []func(*agent.Request) []agent.ModelEvent{
@@ -228,7 +216,7 @@ func TestExternalTool(t *testing.T) {
 			return []agent.ModelEvent{{Text: "Deployed."}}
 		},
 	}}
-	a := newAgent(t, t.TempDir(), m, external{})
+	a := newAgent(t, t.TempDir(), m, testtool.External{Name: "deploy"})
 	run := agent.NewRun(nil)
 	evs := collect(t, a.Run(context.Background(), run, "Deploy"))
 	if len(evs[agent.EventNeedExternal]) != 1 || len(evs[agent.EventPaused]) != 1 {

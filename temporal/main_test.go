@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/toolscope/toolscope/internal/cli"
+	"github.com/toolscope/toolscope/internal/peers"
 	"github.com/toolscope/toolscope/temporal/internal/tcli"
 )
 
@@ -49,12 +50,7 @@ func temporalCLI() string {
 	if p := os.Getenv("TOOLSCOPE_TEMPORAL_CLI"); p != "" {
 		return p
 	}
-	cache := os.Getenv("XDG_CACHE_HOME")
-	if cache == "" {
-		home, _ := os.UserHomeDir()
-		cache = filepath.Join(home, ".cache")
-	}
-	if p := filepath.Join(cache, "toolscope", "temporal-cli-v1.5.1", "temporal"); fileExists(p) {
+	if p := filepath.Join(peers.CacheDir(), "temporal-cli-v1.5.1", "temporal"); fileExists(p) {
 		return p
 	}
 	p, _ := exec.LookPath("temporal")

@@ -20,6 +20,7 @@ import (
 
 	"github.com/toolscope/toolscope/agent"
 	"github.com/toolscope/toolscope/builtin"
+	"github.com/toolscope/toolscope/internal/testtool"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/temporal"
 	"github.com/toolscope/toolscope/tool"
@@ -296,26 +297,13 @@ func TestWorkspaceModeWins(t *testing.T) {
 	}
 }
 
-// external is an External tool: the caller runs it and sends the result.
-type external struct{}
-
-func (external) Info() tool.Info {
-	return tool.Info{Name: "deploy", Description: "Deploy.", InputSchema: json.RawMessage(`{"type":"object","properties":{}}`), External: true}
-}
-func (external) CheckPermissions(context.Context, json.RawMessage, *permission.Context) (permission.Decision, error) {
-	return permission.Decision{Behavior: permission.Allow}, nil
-}
-func (external) Call(context.Context, *tool.Call) iter.Seq2[*tool.Chunk, error] {
-	return func(func(*tool.Chunk, error) bool) {}
-}
-
 // An External tool's call waits for its result, which comes as an answer;
 // an approval without a result is refused.
 func TestExternalResult(t *testing.T) {
 	dir := t.TempDir()
 	m := &scripted{steps: []step{{calls: [][3]string{{"d1", "deploy", `{}`}}}, {text: "deployed"}}}
 	env, tools := testEnv(t, dir, m)
-	if err := tools.Toolkit.Add(tool.BasicGroup, external{}); err != nil {
+	if err := tools.Toolkit.Add(tool.BasicGroup, testtool.External{Name: "deploy"}); err != nil {
 		t.Fatal(err)
 	}
 	env.RegisterActivityWithOptions(tools.Call, activity.RegisterOptions{Name: temporal.CallActivity})

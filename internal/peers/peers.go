@@ -18,12 +18,18 @@ func Dir() string {
 	if d := os.Getenv("TOOLSCOPE_MCP_PEERS"); d != "" {
 		return d
 	}
+	return filepath.Join(CacheDir(), "mcp-peers")
+}
+
+// CacheDir is where the .ci scripts install what the tests run:
+// ${XDG_CACHE_HOME:-$HOME/.cache}/toolscope.
+func CacheDir() string {
 	cache := os.Getenv("XDG_CACHE_HOME")
 	if cache == "" {
 		home, _ := os.UserHomeDir()
 		cache = filepath.Join(home, ".cache")
 	}
-	return filepath.Join(cache, "toolscope", "mcp-peers")
+	return filepath.Join(cache, "toolscope")
 }
 
 // Need returns the path of the installed file rel (below Dir) and the node

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"iter"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/toolscope/toolscope/agent"
 	"github.com/toolscope/toolscope/builtin"
+	"github.com/toolscope/toolscope/internal/testtool"
 	"github.com/toolscope/toolscope/model/openai"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
@@ -156,19 +156,6 @@ func toolCalls(cs ...[3]string) []string {
 	return out
 }
 
-// deployTool is an External tool: the host runs it.
-type deployTool struct{}
-
-func (deployTool) Info() tool.Info {
-	return tool.Info{Name: "deploy", Description: "Deploy.", InputSchema: json.RawMessage(`{"type":"object","properties":{}}`), External: true}
-}
-func (deployTool) CheckPermissions(context.Context, json.RawMessage, *permission.Context) (permission.Decision, error) {
-	return permission.Decision{Behavior: permission.Allow}, nil
-}
-func (deployTool) Call(context.Context, *tool.Call) iter.Seq2[*tool.Chunk, error] {
-	return func(func(*tool.Chunk, error) bool) {}
-}
-
 // The agent's scenarios over HTTP: a batch of reads with a command after
 // them, an external tool whose result comes later, a refused write, and
 // the steps running out.
@@ -197,7 +184,7 @@ func TestAgentScenariosOverHTTP(t *testing.T) {
 	}}
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
-	tk, _ := tool.NewToolkit(&tool.ToolkitOptions{Tools: append(builtin.All(&builtin.Options{Root: root}), deployTool{})})
+	tk, _ := tool.NewToolkit(&tool.ToolkitOptions{Tools: append(builtin.All(&builtin.Options{Root: root}), testtool.External{Name: "deploy"})})
 	a := &agent.Agent{Model: openai.New("m", &openai.Options{APIKey: "test-key", BaseURL: hs.URL + "/v1"}), Toolkit: tk}
 	run := agent.NewRun(nil)
 	var order []string
