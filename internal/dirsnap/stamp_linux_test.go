@@ -33,11 +33,9 @@ func TestTooManyRemembered(t *testing.T) {
 	if l, err := Read(d, 0); err != nil || len(l.Names) != 10 {
 		t.Fatalf("no limit: %v, %v", l, err)
 	}
-	os.Remove(filepath.Join(d, "0"))
-	os.Remove(filepath.Join(d, "1"))
-	os.Remove(filepath.Join(d, "2"))
-	os.Remove(filepath.Join(d, "3"))
-	os.Remove(filepath.Join(d, "4"))
+	for i := 0; i < 5; i++ {
+		os.Remove(filepath.Join(d, fmt.Sprint(i)))
+	}
 	if l, err := Read(d, 5); err != nil || len(l.Names) != 5 {
 		t.Fatalf("5 entries left, limit 5: %v, %v", l, err)
 	}
