@@ -62,6 +62,7 @@ type progSpec struct {
 	recurseValue  []string // value options whose value "recurse" makes it recursive (grep -d recurse)
 	responseFiles bool     // an operand @FILE names a file of further arguments (strings): refused
 	stdoutSecond  bool     // a second operand "-" is standard output (xxd), not a file
+	outputOperand bool     // the operand after the last one maxOperands allows is an output file (xxd, uniq)
 }
 
 // popt is an option as parsed.

@@ -51,6 +51,9 @@ func init() {
 	if s := progSpecs["xxd"]; s != nil {
 		s.stdoutSecond = true
 	}
+	for _, n := range []string{"xxd", "uniq"} {
+		progSpecs[n].outputOperand = true
+	}
 	if s := progSpecs["rg"]; s != nil {
 		s.hidden = append(s.hidden, "-u", "--unrestricted") // -uu is two -u
 	}
@@ -324,6 +327,15 @@ func specPlan(spec *progSpec, args []word, name string) roPlan {
 	}
 	if spec.maxOperands >= 0 && nops > spec.maxOperands {
 		return roPlan{why: name + " with more than " + itoa(spec.maxOperands) + " operands writes its output to a file (or does not only read)"}
+	}
+	if spec.outputOperand {
+		// A glob is one word here and any number of operands to the
+		// program: xxd d/* with two files in d writes the second.
+		for _, o := range pa.operands {
+			if o.glob {
+				return roPlan{why: name + " " + o.s + ": a glob may give more than " + itoa(spec.maxOperands) + " operands, and " + name + " then writes its output to a file (or does not only read)"}
+			}
+		}
 	}
 	if spec.responseFiles {
 		for _, o := range ops {
