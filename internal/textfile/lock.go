@@ -33,6 +33,7 @@ var ErrLockTimeout = errors.New("another writer holds the directory")
 // A DirLock is a held lock on a directory; Unlock releases it.
 type DirLock struct {
 	dir     string
+	shared  bool // the lock holds across processes (flock), not only in this one
 	release func()
 	once    sync.Once
 }
@@ -85,13 +86,13 @@ func Lock(dir string) (*DirLock, error) {
 		drop()
 		return nil, fmt.Errorf("locking %s: %w (waited %s)", dir, ErrLockTimeout, LockWait)
 	}
-	releaseOS, err := lockOS(dir, deadline.C)
+	releaseOS, shared, err := lockOS(dir, deadline.C)
 	if err != nil {
 		pl.ch <- struct{}{}
 		drop()
 		return nil, err
 	}
-	return &DirLock{dir: dir, release: func() {
+	return &DirLock{dir: dir, shared: shared, release: func() {
 		releaseOS()
 		pl.ch <- struct{}{}
 		drop()

@@ -5,4 +5,4 @@ package textfile
 import "time"
 
 // lockOS: elsewhere than unix the lock holds within this process only.
-func lockOS(string, <-chan time.Time) (func(), error) { return func() {}, nil }
+func lockOS(string, <-chan time.Time) (func(), bool, error) { return func() {}, false, nil }

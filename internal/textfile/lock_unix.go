@@ -11,8 +11,8 @@ import (
 
 // lockOS takes flock(2) on the directory: other processes' writers take it
 // too. A file system that does not support it (some network file systems)
-// leaves the lock to this process alone.
-func lockOS(dir string, timeout <-chan time.Time) (func(), error) {
+// leaves the lock to this process alone; shared is false then.
+func lockOS(dir string, timeout <-chan time.Time) (release func(), shared bool, err error) {
 	var fd int
 	for {
 		var err error
@@ -21,7 +21,7 @@ func lockOS(dir string, timeout <-chan time.Time) (func(), error) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("locking %s: %w", dir, err)
+			return nil, false, fmt.Errorf("locking %s: %w", dir, err)
 		}
 		break
 	}
@@ -30,17 +30,17 @@ func lockOS(dir string, timeout <-chan time.Time) (func(), error) {
 		err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB)
 		switch {
 		case err == nil:
-			return func() { syscall.Flock(fd, syscall.LOCK_UN); syscall.Close(fd) }, nil
+			return func() { syscall.Flock(fd, syscall.LOCK_UN); syscall.Close(fd) }, true, nil
 		case err == syscall.EINTR:
 			continue
 		case errors.Is(err, syscall.EWOULDBLOCK):
 		default: // ENOLCK, EOPNOTSUPP, EINVAL: no lock across processes here
-			return func() { syscall.Close(fd) }, nil
+			return func() { syscall.Close(fd) }, false, nil
 		}
 		select {
 		case <-timeout:
 			syscall.Close(fd)
-			return nil, fmt.Errorf("locking %s: %w", dir, ErrLockTimeout)
+			return nil, false, fmt.Errorf("locking %s: %w", dir, ErrLockTimeout)
 		case <-time.After(wait):
 		}
 		if wait < 50*time.Millisecond {

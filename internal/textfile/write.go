@@ -2,6 +2,7 @@ package textfile
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -29,6 +30,27 @@ type WriteOptions struct {
 	Verify func() error
 }
 
+// ErrOwner is wrapped by the error of [WriteAtomic] for a file whose owner or group the
+// process may not give to the file that would replace it; see [OwnerError].
+var ErrOwner = errors.New("the new file cannot keep the owner of the old one")
+
+// An OwnerError reports a file that [WriteAtomic] refused to replace because the process may
+// write it but may not give a new file its owner (or group): an atomic replace would have
+// changed who owns the file.
+type OwnerError struct {
+	Path  string
+	Owner string // "user NAME (uid N)" or "group NAME (gid N)"
+	Err   error  // from chown(2)
+}
+
+func (e *OwnerError) Error() string {
+	return fmt.Sprintf("%s belongs to %s, and this process (uid %d) cannot give that owner to a new file (%v); "+
+		"an atomic replace would make it the file's owner, so it was left unchanged: ask its owner or an administrator to change it, or write a copy you own",
+		e.Path, e.Owner, os.Geteuid(), e.Err)
+}
+
+func (e *OwnerError) Unwrap() []error { return []error{ErrOwner, e.Err} }
+
 // maxSymlinks bounds the symlink chain WriteAtomic follows, as the kernel does (ELOOP).
 const maxSymlinks = 40
 
@@ -39,17 +61,21 @@ var testHook func(step string) error
 // WriteAtomic replaces the content of the file at path with data so that every reader sees
 // either the old content or the new, never a mix, and a crash leaves one of the two on disk.
 //
-// It writes a temporary file in the same directory (named "." + the file's name + ".tmp" +
-// a random number, so it is hidden and recognisable), fsyncs it, gives it the mode of the file
-// it replaces (or opts.Perm for a new file), renames it over the target and fsyncs the
-// directory. When path is a symbolic link the link's final target is replaced and the link
-// stays a link. When the process may (it runs as root) the new file also keeps the old one's
-// owner and group.
+// It writes a temporary file in the same directory (see [IsTempName] for its name: hidden,
+// marked as toolscope's, with the writer's process id and a random part), fsyncs it, gives it
+// the mode, owner and group of the file it replaces (or opts.Perm for a new file), renames it
+// over the target and fsyncs the directory. When path is a symbolic link the link's final
+// target is replaced and the link stays a link.
+//
+// A file the process may write but whose owner or group it cannot give to a new file (a
+// group-writable file of another user, written by a user who is not root) is refused with
+// [ErrOwner]: the rename would make the writer its owner.
 //
 // On any error no temporary file remains, the directories it created are removed, and the
 // original file is untouched. It holds the directory's lock (see [Lock]) from before it looks
 // at the file until after the rename; under it, it also removes the temporary files that
-// writers killed before their rename left behind. Two concurrent WriteAtomic calls on one
+// toolscope writers killed before their rename left behind, and nothing else (see
+// [IsTempName]). Two concurrent WriteAtomic calls on one
 // file leave one of the two contents whole (the last rename wins); a writer that must not
 // overwrite a change it did not see takes the lock itself, checks, and passes it as
 // WriteOptions.Locked, with a last check in WriteOptions.Verify.
@@ -92,7 +118,9 @@ func WriteAtomic(path string, data []byte, opts *WriteOptions) error {
 		}
 		defer lock.Unlock()
 	}
-	sweepTemps(dir)
+	if lock.shared {
+		sweepTemps(dir)
+	}
 
 	fi, err := os.Stat(target)
 	exists := err == nil
@@ -128,7 +156,9 @@ func WriteAtomic(path string, data []byte, opts *WriteOptions) error {
 	err = step("write", func() error { _, err := tmp.Write(data); return err })
 	if err == nil && exists {
 		err = step("chmod", func() error {
-			keepOwner(tmp, fi) // first: chown clears the set-user-ID bit
+			if err := keepOwner(tmp, fi); err != nil { // first: chown clears the set-user-ID bit
+				return err
+			}
 			return tmp.Chmod(fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky))
 		})
 	}
@@ -152,6 +182,10 @@ func WriteAtomic(path string, data []byte, opts *WriteOptions) error {
 		removeDirs(created)
 		if verr != nil {
 			return verr
+		}
+		if oe, ok := errors.AsType[*OwnerError](err); ok {
+			oe.Path = path
+			return oe
 		}
 		return pathError("write", path, err)
 	}
@@ -196,10 +230,15 @@ func removeDirs(created []string) {
 // maxSweep bounds the directory entries sweepTemps looks at.
 const maxSweep = 20000
 
-// sweepTemps removes the temporary files that writers killed before their
-// rename left in dir (".NAME.tmpDIGITS", see createTemp). It runs under the
-// directory's lock, which every writer holds while its temporary file
-// exists: any such file seen then is abandoned.
+// tempPrefix starts the name of every temporary file WriteAtomic makes.
+const tempPrefix = ".toolscope-"
+
+// sweepTemps removes the temporary files that toolscope writers killed
+// before their rename left in dir. It runs under the directory's lock,
+// which every writer holds while its temporary file exists, and only when
+// that lock holds across processes (flock); it removes a file only when
+// its name is of createTemp's form (see [IsTempName]) and the process that
+// the name records is gone. Files of any other name are never touched.
 func sweepTemps(dir string) {
 	f, err := os.Open(dir)
 	if err != nil {
@@ -210,11 +249,13 @@ func sweepTemps(dir string) {
 	for seen < maxSweep {
 		names, err := f.Readdirnames(512)
 		for _, n := range names {
-			if isTempName(n) {
-				p := filepath.Join(dir, n)
-				if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
-					os.Remove(p)
-				}
+			pid, ok := tempOwner(n)
+			if !ok || processAlive(pid) {
+				continue
+			}
+			p := filepath.Join(dir, n)
+			if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() {
+				os.Remove(p)
 			}
 		}
 		seen += len(names)
@@ -224,32 +265,61 @@ func sweepTemps(dir string) {
 	}
 }
 
-// isTempName reports a name of createTemp's form.
-func isTempName(n string) bool {
-	if len(n) < 6 || n[0] != '.' {
-		return false
-	}
-	i := strings.LastIndex(n, ".tmp")
-	if i <= 1 {
-		return false
-	}
-	digits := n[i+4:]
-	if len(digits) == 0 || len(digits) > 12 {
-		return false
-	}
-	for j := 0; j < len(digits); j++ {
-		if digits[j] < '0' || digits[j] > '9' {
-			return false
-		}
-	}
-	return true
+// IsTempName reports whether name is that of a temporary file of
+// [WriteAtomic]: ".toolscope-PID-RANDOM-NAME.tmp", where PID is the
+// writer's process id in decimal, RANDOM 16 lowercase hexadecimal digits
+// and NAME (at most 64 bytes) the start of the name of the file it
+// replaces. Other programs' temporary files (".notes.tmp2024",
+// "x.swp", "~$doc") never have this form.
+func IsTempName(name string) bool {
+	_, ok := tempOwner(name)
+	return ok
 }
 
-// createTemp creates a new file ".<base>.tmp<random>" in dir with O_EXCL.
+// tempOwner parses a temporary file's name, returning the writer's pid.
+func tempOwner(n string) (int, bool) {
+	rest, ok := strings.CutPrefix(n, tempPrefix)
+	if !ok || !strings.HasSuffix(rest, ".tmp") {
+		return 0, false
+	}
+	digits, rest, ok := strings.Cut(rest, "-")
+	if !ok || len(digits) == 0 || len(digits) > 10 {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(digits)
+	if err != nil || pid <= 0 || digits[0] == '0' {
+		return 0, false
+	}
+	if len(rest) < 17+1+4 || rest[16] != '-' {
+		return 0, false
+	}
+	for i := 0; i < 16; i++ {
+		if c := rest[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return 0, false
+		}
+	}
+	if base := rest[17 : len(rest)-4]; len(base) > maxTempBase {
+		return 0, false
+	}
+	return pid, true
+}
+
+// maxTempBase bounds the part of the target's name a temporary file's
+// name repeats, so that the name stays within NAME_MAX (255 bytes).
+const maxTempBase = 64
+
+// tempName is the name of a new temporary file for a file named base.
+func tempName(base string) string {
+	if len(base) > maxTempBase {
+		base = base[:maxTempBase]
+	}
+	return tempPrefix + strconv.Itoa(os.Getpid()) + "-" + fmt.Sprintf("%016x", rand.Uint64()) + "-" + base + ".tmp"
+}
+
+// createTemp creates a new file named by tempName in dir with O_EXCL.
 func createTemp(dir, base string, perm fs.FileMode) (*os.File, error) {
 	for range 100 {
-		name := filepath.Join(dir, "."+base+".tmp"+strconv.FormatUint(rand.Uint64()%1e12, 10))
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		f, err := os.OpenFile(filepath.Join(dir, tempName(base)), os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
 		if !errors.Is(err, fs.ErrExist) {
 			return f, err
 		}
