@@ -3,12 +3,13 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -35,7 +36,28 @@ type ServerOptions struct {
 	NewState func() *tool.State
 	// Logger gets the server's warnings; nil means slog.Default().
 	Logger *slog.Logger
+	// MaxMessageBytes bounds one message from a client (a stdio line, an
+	// HTTP request body); a bigger one is refused with a JSON-RPC error and
+	// the session goes on. 0 means DefaultMaxMessageBytes.
+	MaxMessageBytes int
+	// SessionIdle ends an HTTP session that has had no request for this
+	// long (its state is forgotten; the client gets 404 and starts a new
+	// session); 0 means DefaultSessionIdle, a negative value never.
+	SessionIdle time.Duration
+	// MaxSessions bounds the HTTP sessions open at once; a client that
+	// would open one more is refused (503, with a JSON-RPC error that says
+	// so). 0 means DefaultMaxSessions, a negative value no bound.
+	MaxSessions int
+	// DrainTimeout bounds how long stopping waits for the calls in
+	// progress to end after they were cancelled; 0 means 10 s.
+	DrainTimeout time.Duration
 }
+
+// The defaults of ServerOptions.
+const (
+	DefaultSessionIdle = 30 * time.Minute
+	DefaultMaxSessions = 256
+)
 
 // Server serves a Toolkit's tools to MCP clients. Every call goes through
 // the Toolkit, so through its permission engine: a call the engine denies
@@ -54,12 +76,25 @@ type Server struct {
 	mu     sync.Mutex
 	states map[*sdk.ServerSession]*tool.State
 	shown  map[string]string // tool name -> its schema as served
+
+	cmu     sync.Mutex
+	running map[*runningCall]bool // the calls in progress
+	calls   sync.WaitGroup
+	reqs    sync.Map // requestHeader token -> the context of the HTTP request
+}
+
+// runningCall is a call in progress, to be cancelled when its client goes
+// away or the server stops.
+type runningCall struct {
+	session *sdk.ServerSession
+	http    bool
+	cancel  context.CancelCauseFunc
 }
 
 // NewServer returns a server of tk's tools. To have approvals asked of the
 // client's user, build tk with tool.ToolkitOptions{Asker: mcp.ElicitAsker{}}.
 func NewServer(tk *tool.Toolkit, opts *ServerOptions) *Server {
-	s := &Server{tk: tk, states: map[*sdk.ServerSession]*tool.State{}, shown: map[string]string{}}
+	s := &Server{tk: tk, states: map[*sdk.ServerSession]*tool.State{}, shown: map[string]string{}, running: map[*runningCall]bool{}}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -68,6 +103,24 @@ func NewServer(tk *tool.Toolkit, opts *ServerOptions) *Server {
 	}
 	if s.opts.Version == "" {
 		s.opts.Version = "devel"
+	}
+	if s.opts.MaxMessageBytes <= 0 {
+		s.opts.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	switch {
+	case s.opts.SessionIdle == 0:
+		s.opts.SessionIdle = DefaultSessionIdle
+	case s.opts.SessionIdle < 0:
+		s.opts.SessionIdle = 0
+	}
+	switch {
+	case s.opts.MaxSessions == 0:
+		s.opts.MaxSessions = DefaultMaxSessions
+	case s.opts.MaxSessions < 0:
+		s.opts.MaxSessions = 0
+	}
+	if s.opts.DrainTimeout <= 0 {
+		s.opts.DrainTimeout = 10 * time.Second
 	}
 	if s.opts.NewState == nil {
 		s.opts.NewState = func() *tool.State { return tool.NewState(nil) }
@@ -82,23 +135,103 @@ func NewServer(tk *tool.Toolkit, opts *ServerOptions) *Server {
 
 // Serve serves one client over r and w (stdio: os.Stdin and os.Stdout)
 // until the client leaves or ctx ends.
+//
+// A malformed message (not JSON, not JSON-RPC 2.0, too large) is answered
+// with a JSON-RPC error and the session goes on. When the client leaves
+// (r ends), its calls in progress are cancelled. When ctx ends, Serve
+// stops: calls that arrive from then on are refused, the calls in
+// progress are cancelled (a Bash command's processes are killed) and
+// answered as interrupted, and Serve returns an [*InterruptedError]
+// (wrapping context.Cause(ctx)) once they are, or after
+// ServerOptions.DrainTimeout.
 func (s *Server) Serve(ctx context.Context, r io.ReadCloser, w io.WriteCloser) error {
 	if err := s.sync(ctx, nil); err != nil {
 		return err
 	}
-	return s.sdk.Run(ctx, &sdk.IOTransport{Reader: r, Writer: w})
+	t := &frameTransport{r: r, w: w, max: s.opts.MaxMessageBytes}
+	ss, err := s.sdk.Connect(context.WithoutCancel(ctx), t, nil)
+	if err != nil {
+		return err
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- ss.Wait() }()
+	mine := func(c *runningCall) bool { return c.session == ss }
+	select {
+	case err := <-ended:
+		s.interrupt(mine, errClientGone)
+		if errors.Is(err, io.EOF) {
+			err = nil
+		}
+		return err
+	case <-ctx.Done():
+	}
+	idle := t.conn.stop()
+	n := s.interrupt(mine, errStopping{context.Cause(ctx)})
+	timer := time.NewTimer(s.opts.DrainTimeout)
+	defer timer.Stop()
+	select {
+	case <-idle:
+	case <-timer.C:
+	}
+	ss.Close()
+	select {
+	case <-ended:
+	case <-timer.C:
+	}
+	return &InterruptedError{Calls: n, Cause: context.Cause(ctx)}
 }
 
-// Handler serves clients over streamable HTTP. A stateless handler keeps no
-// session: any replica behind a load balancer can answer any request (see
-// ServerOptions.State for the agent state), and approvals cannot be asked
-// (elicitation needs a session), so calls that need one are refused.
-func (s *Server) Handler(ctx context.Context, stateless bool) (http.Handler, error) {
-	if err := s.sync(ctx, nil); err != nil {
-		return nil, err
+// InterruptedError is what serving returns when its context ended: Calls
+// calls were in progress, were cancelled and answered as interrupted.
+type InterruptedError struct {
+	Calls int
+	Cause error // context.Cause of the serving context
+}
+
+func (e *InterruptedError) Error() string {
+	msg := "stopped"
+	if e.Cause != nil {
+		msg += " (" + e.Cause.Error() + ")"
 	}
-	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.sdk },
-		&sdk.StreamableHTTPOptions{Stateless: stateless, Logger: s.opts.Logger}), nil
+	switch e.Calls {
+	case 0:
+		return msg + "; no call was in progress"
+	case 1:
+		return msg + "; 1 call in progress was cancelled and answered as interrupted"
+	}
+	return fmt.Sprintf("%s; %d calls in progress were cancelled and answered as interrupted", msg, e.Calls)
+}
+
+func (e *InterruptedError) Unwrap() error { return e.Cause }
+
+var (
+	errClientGone    = errors.New("the client went away (its connection or request ended)")
+	errSessionClosed = errors.New("the client ended its session")
+)
+
+// errStopping is the cause of the calls a stopping server cancels.
+type errStopping struct{ cause error }
+
+func (e errStopping) Error() string {
+	if e.cause == nil || errors.Is(e.cause, context.Canceled) {
+		return "the MCP server is shutting down"
+	}
+	return "the MCP server is shutting down (" + e.cause.Error() + ")"
+}
+
+// interrupt cancels the running calls that match with cause, and returns
+// how many it cancelled.
+func (s *Server) interrupt(match func(*runningCall) bool, cause error) int {
+	s.cmu.Lock()
+	defer s.cmu.Unlock()
+	n := 0
+	for c := range s.running {
+		if match(c) {
+			c.cancel(cause)
+			n++
+		}
+	}
+	return n
 }
 
 // sync makes the served tools those of the Toolkit with groups active.
@@ -144,6 +277,8 @@ func (s *Server) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 	if req.Session != nil {
 		ctx = context.WithValue(ctx, sessionKey{}, req.Session)
 	}
+	ctx, done := s.begin(ctx, req)
+	defer done()
 	st, release, err := s.state(ctx, req.Session)
 	if err != nil {
 		return nil, err
@@ -158,10 +293,42 @@ func (s *Server) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 	if err != nil {
 		s.logger.Warn("mcp: a call failed", "tool", req.Params.Name, "err", err)
 	}
-	if err := s.sync(ctx, st.ActiveGroups()); err != nil {
+	if cause := context.Cause(ctx); ctx.Err() != nil && r.Status != tool.StatusSuccess {
+		// Say why: the model (or the user) reads this after a restart.
+		r.Status = tool.StatusInterrupted
+		r.Content = append(r.Content, tool.TextBlock(fmt.Sprintf("\nThe call was interrupted: %v. Its processes were stopped; run it again if it is still wanted.", cause)))
+	}
+	if err := s.sync(context.WithoutCancel(ctx), st.ActiveGroups()); err != nil {
 		s.logger.Warn("mcp: updating the served tools", "err", err)
 	}
 	return callResult(r), nil
+}
+
+// begin registers a call in progress, so that it can be cancelled when
+// the server stops, its session ends or the HTTP request that carries it
+// is gone; done unregisters it.
+func (s *Server) begin(ctx context.Context, req *sdk.CallToolRequest) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	c := &runningCall{session: req.Session, cancel: cancel}
+	stop := func() bool { return true }
+	if req.Extra != nil && req.Extra.Header != nil {
+		c.http = true
+		if rctx, ok := s.reqs.Load(req.Extra.Header.Get(requestHeader)); ok {
+			stop = context.AfterFunc(rctx.(context.Context), func() { cancel(errClientGone) })
+		}
+	}
+	s.calls.Add(1)
+	s.cmu.Lock()
+	s.running[c] = true
+	s.cmu.Unlock()
+	return ctx, func() {
+		stop()
+		s.cmu.Lock()
+		delete(s.running, c)
+		s.cmu.Unlock()
+		cancel(nil)
+		s.calls.Done()
+	}
 }
 
 // state returns the state for a call of session ss.

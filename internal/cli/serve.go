@@ -18,12 +18,26 @@ import (
 
 // runServe serves the toolkit (built-ins and the configured MCP servers)
 // as an MCP server, over stdio or streamable HTTP.
+//
+// When ctx ends (SIGINT, SIGTERM or SIGHUP: see Main) the server stops:
+// it takes no new request, cancels the calls in progress (a Bash
+// command's process group is killed), answers them as interrupted, and
+// returns an error (exit status 1) that says so, within drainTimeout plus
+// a little.
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	c := newFlags("serve", stdout, true)
 	addr := c.fs.String("http", "", "serve streamable HTTP on this address (host:port) instead of stdio")
 	stateless := c.fs.Bool("stateless", false, "with --http: keep no session, so that replicas behind a load balancer can serve the same clients")
+	idle := c.fs.Duration("session-idle", mcp.DefaultSessionIdle, "with --http: end a session after this long without a request (0: never)")
+	maxSessions := c.fs.Int("max-sessions", mcp.DefaultMaxSessions, "with --http: refuse a new session while this many are open (0: no limit)")
 	if err := c.parse(args); err != nil {
 		return err
+	}
+	if *idle < 0 {
+		return usageErr("serve: --session-idle must not be negative, got %v", *idle)
+	}
+	if *maxSessions < 0 {
+		return usageErr("serve: --max-sessions must not be negative, got %d", *maxSessions)
 	}
 	if len(c.args) > 0 {
 		return usageErr("serve takes no arguments, got %q", c.args[0])
@@ -37,7 +51,13 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	defer s.close()
-	opts := &mcp.ServerOptions{Version: version()}
+	opts := &mcp.ServerOptions{Version: version(), SessionIdle: *idle, MaxSessions: *maxSessions, DrainTimeout: drainTimeout}
+	if *idle == 0 {
+		opts.SessionIdle = -1 // never
+	}
+	if *maxSessions == 0 {
+		opts.MaxSessions = -1 // no limit
+	}
 	if s.statePath != "" {
 		// Every call loads the state file and saves its changes merged
 		// with those of other calls, sessions and replicas.
@@ -50,7 +70,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	srv := mcp.NewServer(s.tk, opts)
 	if *addr == "" {
-		return srv.Serve(ctx, io.NopCloser(stdin), nopWriteCloser{stdout})
+		return stopped(srv.Serve(ctx, io.NopCloser(stdin), nopWriteCloser{stdout}))
 	}
 	h, err := srv.Handler(ctx, *stateless)
 	if err != nil {
@@ -62,16 +82,41 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	fmt.Fprintf(stderr, "toolscope: serving MCP on http://%s/mcp\n", ln.Addr())
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	go func() {
-		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		hs.Shutdown(sctx)
-	}()
-	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		return err // never http.ErrServerClosed: only this function shuts hs down
+	case <-ctx.Done():
 	}
-	return nil
+	// Refuse new requests and interrupt the calls in progress; once they
+	// are answered (or the time is up) close the sessions, whose event
+	// streams would otherwise hold hs.Shutdown, then the listener and the
+	// connections.
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), drainTimeout+2*time.Second)
+	defer cancel()
+	err = h.Shutdown(sctx)
+	hs.Shutdown(sctx)
+	hs.Close()
+	return stopped(err)
+}
+
+// drainTimeout bounds how long a stopping server waits for the calls it
+// cancelled to end and be answered.
+const drainTimeout = 5 * time.Second
+
+// stopped turns the error of a server stopped by a signal into the
+// command's error: exit status 1, saying which signal and what was
+// interrupted.
+func stopped(err error) error {
+	var ie *mcp.InterruptedError
+	if errors.As(err, &ie) {
+		return Exit(1, "serve: "+ie.Error())
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return Exit(1, "serve: stopped (by a signal) before the calls in progress ended")
+	}
+	return err
 }
 
 // callState gives each call the state of the --state file, with the
