@@ -33,6 +33,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/toolscope/toolscope/internal/pathpolicy"
@@ -422,9 +423,11 @@ func noted(schema, input json.RawMessage, seq iter.Seq2[*tool.Chunk, error]) ite
 }
 
 // unknownNote says which keys of input the schema's properties lack, and
-// which it has; "" when there are none.
+// which it has; "" when there are none. It names at most maxUnknownNamed
+// keys, each cut to maxKeyEcho bytes, and never a value: a note about
+// stray parameters stays a line, whatever the model sent.
 func unknownNote(schema, input json.RawMessage) string {
-	var in map[string]json.RawMessage
+	var in map[string]skipValue
 	var s struct {
 		Properties map[string]json.RawMessage `json:"properties"`
 	}
@@ -441,6 +444,39 @@ func unknownNote(schema, input json.RawMessage) string {
 		return ""
 	}
 	slices.Sort(unknown)
+	more := ""
+	if len(unknown) > maxUnknownNamed {
+		more = fmt.Sprintf(" and %d more", len(unknown)-maxUnknownNamed)
+		unknown = unknown[:maxUnknownNamed]
+	}
+	for i, k := range unknown {
+		unknown[i] = elide(k, maxKeyEcho)
+	}
 	known := slices.Sorted(maps.Keys(s.Properties))
-	return fmt.Sprintf("\n\nNote: the parameter(s) %s are not known to this tool and were ignored. It takes: %s.", strings.Join(unknown, ", "), strings.Join(known, ", "))
+	return fmt.Sprintf("\n\nNote: the parameter(s) %s%s are not known to this tool and were ignored. It takes: %s.", strings.Join(unknown, ", "), more, strings.Join(known, ", "))
+}
+
+// How much of the unknown keys a note names.
+const (
+	maxUnknownNamed = 20
+	maxKeyEcho      = 200
+)
+
+// skipValue decodes any JSON value into nothing: the keys of an input
+// are read without a copy of its values (a Write's content).
+type skipValue struct{}
+
+func (*skipValue) UnmarshalJSON([]byte) error { return nil }
+
+// elide cuts s to at most n bytes (on a rune boundary), marking the cut
+// with "…" and the full size.
+func elide(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", s[:cut], len(s))
 }

@@ -106,9 +106,12 @@ func (e *Edit) edit(p, oldS, newS string, all bool, st *tool.State) *tool.Chunk 
 	if bad := notWritable(s.canon, fi); bad != nil {
 		return bad
 	}
-	data, was, bad := fresh(p, s, st, "Error: To edit a file, you must first read it using the Read tool.")
+	data, was, bad := fresh(p, s, st, "Error: To edit a file, you must first read it using the Read tool.", maxEditSize)
 	if bad != nil {
 		return bad
+	}
+	if data == nil && was.Size > 0 { // it grew past the limit since the Stat above
+		return tool.Errorf("Error: %s is %d bytes, more than the %d bytes Edit changes in memory. Edit it with a streaming tool through Bash (sed -i, perl -pi) or split it.", p, was.Size, maxEditSize)
 	}
 	// The file's bytes are read as a string without a copy (data is not
 	// changed after this point): Edit's memory is the file, the changed

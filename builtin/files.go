@@ -118,8 +118,11 @@ func staleMsg(path string) *tool.Chunk {
 
 // fresh checks, under the directory's lock, before Write or Edit change
 // the existing file at path, that the agent read it and that it did not
-// change since. It returns the file's current content and its fingerprint.
-func fresh(path string, s seen, st *tool.State, notRead string) ([]byte, textfile.Fingerprint, *tool.Chunk) {
+// change since. It returns the file's fingerprint and, when the file is at
+// most keep bytes, its current content (nil for a larger file, which is
+// never read whole: its staleness check is its size and modification
+// time, as for every file over hashLimit).
+func fresh(path string, s seen, st *tool.State, notRead string, keep int64) ([]byte, textfile.Fingerprint, *tool.Chunk) {
 	if !s.ok {
 		return nil, textfile.Fingerprint{}, tool.Errorf("%s", notRead)
 	}
@@ -135,7 +138,10 @@ func fresh(path string, s seen, st *tool.State, notRead string) ([]byte, textfil
 		forget(st, s)
 		return nil, fp, staleMsg(path)
 	}
-	if data == nil { // too large to hash: read it whole now
+	switch {
+	case fp.Size > keep:
+		data = nil // not wanted: let it go now
+	case data == nil: // too large to hash, small enough to keep: read it whole now
 		if data, err = os.ReadFile(s.canon); err != nil {
 			return nil, fp, tool.Errorf("Error reading file: %v", err)
 		}

@@ -20,6 +20,14 @@ import (
 //go:embed write.md
 var writeDescription string
 
+// maxWriteDiff is the largest content, old or new, of which Write returns a
+// unified diff. Beyond it the diff (which holds both sides, and the old file
+// read whole) would cost several times the file's size in memory and in
+// the result, to show the model what it already knows: the result's
+// metadata then carries "diff_omitted", a one-line summary of the sizes,
+// and the old file is never read whole. Writing itself has no size limit.
+const maxWriteDiff = 8 << 20
+
 // Write is the file writing tool. See the package documentation.
 type Write struct{ pathRules }
 
@@ -53,10 +61,10 @@ func (w *Write) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk,
 		FilePath string `json:"file_path"`
 		Content  string `json:"content"`
 	}
-	return single(call, func(in input) *tool.Chunk { return w.write(in.FilePath, in.Content, call.State) })
+	return single(call, func(in input) *tool.Chunk { return w.write(ctx, in.FilePath, in.Content, call.State) })
 }
 
-func (w *Write) write(p, content string, st *tool.State) *tool.Chunk {
+func (w *Write) write(ctx context.Context, p, content string, st *tool.State) *tool.Chunk {
 	if !filepath.IsAbs(p) {
 		return w.c.absError(p)
 	}
@@ -81,26 +89,43 @@ func (w *Write) write(p, content string, st *tool.State) *tool.Chunk {
 		}
 		var fp textfile.Fingerprint
 		var bad *tool.Chunk
-		if old, fp, bad = fresh(p, s, st, fmt.Sprintf("Error: File %s exists but has not been read yet. You must read the file first before writing to it.", p)); bad != nil {
+		if old, fp, bad = fresh(p, s, st, fmt.Sprintf("Error: File %s exists but has not been read yet. You must read the file first before writing to it.", p), maxWriteDiff); bad != nil {
 			return bad
 		}
 		was = &fp
 	case !errors.Is(err, fs.ErrNotExist):
 		return tool.Errorf("Error writing file: %v", err)
 	}
-	if err := commit(p, []byte(content), st, lock, s, was); err != nil {
+	if ctx.Err() != nil {
+		return tool.Errorf("Error: the call was cancelled before %s was written; it is unchanged.", p)
+	}
+	// The content is written from the input's string without a copy.
+	if err := commit(p, stringAsBytes(content), st, lock, s, was); err != nil {
 		return commitError(p, err, st, s)
 	}
-	from := "a" + p
+	from, verb := "a"+p, "written"
 	if !exists {
-		from = "/dev/null"
+		from, verb = "/dev/null", "created"
 	}
-	verb := "written"
-	if !exists {
-		verb = "created"
+	lines := countLines(content)
+	meta := map[string]any{"file_path": p, "created": !exists}
+	switch {
+	case exists && old == nil && was.Size > 0, len(content) > maxWriteDiff:
+		meta["diff_omitted"] = diffSummary(exists, was, len(content), lines)
+	default:
+		meta["diff"] = udiff.Unified(from, "b"+p, bytesAsString(old), content, 3)
 	}
 	return &tool.Chunk{
-		Content:  []tool.Block{tool.TextBlock(fmt.Sprintf("The file %s has been %s successfully (%d lines).", p, verb, countLines(content)))},
-		Metadata: map[string]any{"file_path": p, "created": !exists, "diff": udiff.Unified(from, "b"+p, string(old), content, 3)},
+		Content:  []tool.Block{tool.TextBlock(fmt.Sprintf("The file %s has been %s successfully (%d lines).", p, verb, lines))},
+		Metadata: meta,
 	}
+}
+
+// diffSummary stands for the diff of a write too large to diff.
+func diffSummary(exists bool, was *textfile.Fingerprint, size, lines int) string {
+	const why = "no diff is made when either side is over %d bytes"
+	if !exists {
+		return fmt.Sprintf("created with %d bytes (%d lines); "+why, size, lines, maxWriteDiff)
+	}
+	return fmt.Sprintf("replaced %d bytes with %d bytes (%d lines); "+why, was.Size, size, lines, maxWriteDiff)
 }
