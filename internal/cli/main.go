@@ -19,6 +19,7 @@ import (
 	"syscall"
 
 	"github.com/toolscope/toolscope/builtin"
+	"github.com/toolscope/toolscope/internal/textfile"
 	"github.com/toolscope/toolscope/mcp"
 	"github.com/toolscope/toolscope/model/anthropic"
 	"github.com/toolscope/toolscope/model/openai"
@@ -92,7 +93,8 @@ in the OS sandbox (settings: "sandbox": {"enabled": true, ...}). Flags may follo
 arguments; -- ends them (check: the shell command follows). "-" reads the input from stdin.
 Modes: default, accept_edits, explore, bypass, dont_ask.
 Exit status: 0 ok; 1 the tool failed; 2 usage error (bad flag, unknown tool, invalid
-input, bad --config/--state/--cwd; nothing ran); 3 call denied or needing approval.`
+input, bad --config/--state/--cwd; nothing ran); 3 call denied or needing approval;
+4 the call succeeded (its changes stand) but the --state file could not be saved.`
 
 // Options extend the command.
 type Options struct {
@@ -220,6 +222,10 @@ type setup struct {
 	servers []*lazyServer
 	// hooks are the settings' command hooks; nil when there are none.
 	hooks *hooks
+	// lock, when held, is the lock on the state file's directory under
+	// which the state was loaded for a call that changes only the state
+	// (see serialize); save keeps it and the caller releases it.
+	lock *textfile.DirLock
 }
 
 // close stops the MCP servers the command started.
@@ -328,7 +334,51 @@ func (s *setup) save(added []permission.Rule) error {
 		pc.AddRule(r)
 	}
 	s.st.SetPermissions(pc)
-	return saveState(s.statePath, s.base, s.st)
+	return saveStateLocked(s.statePath, s.base, s.st, s.lock)
+}
+
+// stateOnlyTools change nothing but the agent state, in a moment: their
+// calls on a shared --state file run one at a time (see serialize).
+var stateOnlyTools = []string{"TaskCreate", "TaskUpdate", "reset_tools"}
+
+// serialize takes the lock on the state file's directory and loads the
+// state again under it, for a call of a tool that changes only the state:
+// the call then sees every change saved before it and is saved before any
+// other such call loads, so concurrent TaskCreates get distinct ids and
+// nothing a call reported is lost. The lock is released by unlock, after
+// save.
+func (s *setup) serialize(c *common) error {
+	lock, err := textfile.Lock(filepath.Dir(s.statePath))
+	if err != nil {
+		return fmt.Errorf("locking the state %s: %w", s.statePath, err)
+	}
+	st, err := loadState(s.statePath)
+	if err != nil {
+		lock.Unlock()
+		return err
+	}
+	base, err := json.Marshal(st)
+	if err != nil {
+		lock.Unlock()
+		return err
+	}
+	persisted := st.Permissions()
+	pc, err := s.cfg.context(persisted, c, nil, io.Discard)
+	if err != nil {
+		lock.Unlock()
+		return err
+	}
+	st.SetPermissions(pc)
+	s.st, s.base, s.persisted, s.effective, s.lock = st, base, persisted, pc, lock
+	return nil
+}
+
+// unlock releases the lock serialize took, if any.
+func (s *setup) unlock() {
+	if s.lock != nil {
+		s.lock.Unlock()
+		s.lock = nil
+	}
 }
 
 // readInput returns the tool input an argument gives: the argument itself,
@@ -483,6 +533,12 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	defer s.close()
 	s.input = input
+	if s.statePath != "" && slices.Contains(stateOnlyTools, name) {
+		if err := s.serialize(c); err != nil {
+			return err
+		}
+		defer s.unlock()
+	}
 	call := &tool.Call{ID: "cli", Name: name, Input: json.RawMessage(input), State: s.st}
 	// A call that cannot run as given is a usage error, as in check; the
 	// state file is not touched.
@@ -499,10 +555,11 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			answers, promptTo, closeAnswers := terminal(stdin, stderr, fromStdin)
 			if answers == nil {
 				printResult(stdout, r, *asJSON)
+				msg := noTerminalHint(name, r.Decision, s, c, fromStdin)
 				if serr := s.save(nil); serr != nil {
-					return serr
+					msg = strings.TrimSpace(msg + "\n" + notSaved(name, r.Status, serr))
 				}
-				return &exitError{code: 3, msg: noTerminalHint(name, r.Decision, s, c, fromStdin)}
+				return &exitError{code: 3, msg: msg}
 			}
 			approve, always = prompt(answers, promptTo, name, input, r.Decision)
 			closeAnswers()
@@ -521,24 +578,47 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			r.Content = []tool.Block{tool.TextBlock("The user denied the call.")}
 		}
 	}
-	if serr := s.save(added); serr != nil && err == nil {
-		err = serr
-	}
+	serr := s.save(added)
 	printResult(stdout, r, *asJSON)
 	if err != nil {
+		if serr != nil {
+			return fmt.Errorf("%w\n%s", err, notSaved(name, tool.StatusError, serr))
+		}
 		return err
 	}
+	var res *exitError
 	switch r.Status {
 	case tool.StatusSuccess:
-		return nil
-	case tool.StatusDenied, tool.StatusAsking:
-		msg := ""
-		if r.Decision != nil && r.Decision.Behavior == permission.Deny {
-			msg = deniedHint(name, r.Decision, s, c)
+		if serr == nil {
+			return nil
 		}
-		return &exitError{code: 3, msg: msg}
+		res = &exitError{code: 4}
+	case tool.StatusDenied, tool.StatusAsking:
+		res = &exitError{code: 3}
+		if r.Decision != nil && r.Decision.Behavior == permission.Deny {
+			res.msg = deniedHint(name, r.Decision, s, c)
+		}
+	default:
+		res = &exitError{code: 1}
 	}
-	return &exitError{code: 1}
+	if serr != nil {
+		res.msg = strings.TrimSpace(res.msg + "\n" + notSaved(name, r.Status, serr))
+	}
+	return res
+}
+
+// notSaved says that a call's state could not be saved, and what that
+// means for what the call did: a call that succeeded has its effects (the
+// file it edited stays edited), but the state file is as before the call.
+func notSaved(name string, status tool.Status, err error) string {
+	what := name + " did not run"
+	switch status {
+	case tool.StatusSuccess:
+		what = name + " ran and succeeded: what it changed stays changed"
+	case tool.StatusError:
+		what = name + " ran and failed"
+	}
+	return fmt.Sprintf("%s, but the state was not saved (%v). The state file is as it was before this call: a later call does not know what this one read, wrote or recorded (Read a file again before you Edit it); free space or fix the state file's directory before the next call.", what, err)
 }
 
 // terminal returns where to ask the user: standard input (with the prompt

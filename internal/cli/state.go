@@ -167,10 +167,23 @@ func writableState(path string) (string, error) {
 	if err != nil {
 		return "", usageErr("--state %s: cannot write in %s: %v", path, dir, pathErr(err))
 	}
-	probe.Close()
-	os.Remove(probe.Name())
+	defer os.Remove(probe.Name())
+	defer probe.Close()
+	// Saving writes the new state beside the old one: reserve room for a
+	// copy of it and a margin, so that a call does not run (and change a
+	// file) when its state could then not be saved.
+	need := int64(stateMargin)
+	if fi, err := os.Stat(target); err == nil {
+		need += fi.Size()
+	}
+	if err := reserve(probe, need); err != nil {
+		return "", usageErr("--state %s: %s has no room to save the state (%d bytes needed): %v; free space there or give --state a path elsewhere", path, dir, need, pathErr(err))
+	}
 	return target, nil
 }
+
+// stateMargin is the room a save needs beyond the state's present size.
+const stateMargin = 256 << 10
 
 // saveState writes st to path atomically (textfile.WriteAtomic: a
 // temporary file of its own, synced, renamed over path; nothing is left on
@@ -184,15 +197,22 @@ func writableState(path string) (string, error) {
 // permissions, groups and working directory as wholes), and everything
 // else another run saved meanwhile is kept.
 func saveState(path string, base []byte, st *tool.State) (err error) {
+	return saveStateLocked(path, base, st, nil)
+}
+
+// saveStateLocked is saveState under a lock on the state file's directory
+// that the caller already holds (nil: saveState takes it).
+func saveStateLocked(path string, base []byte, st *tool.State, lock *textfile.DirLock) (err error) {
 	ours, err := json.Marshal(st)
 	if err != nil {
 		return err
 	}
-	lock, err := textfile.Lock(filepath.Dir(path))
-	if err != nil {
-		return fmt.Errorf("saving the state to %s: %w", path, err)
+	if lock == nil {
+		if lock, err = textfile.Lock(filepath.Dir(path)); err != nil {
+			return fmt.Errorf("saving the state to %s: %w", path, err)
+		}
+		defer lock.Unlock()
 	}
-	defer lock.Unlock()
 	out := st
 	if theirs, rerr := os.ReadFile(path); rerr == nil && len(bytes.TrimSpace(theirs)) > 0 && base != nil {
 		if merged, ok := mergeState(base, ours, theirs); ok {
@@ -258,7 +278,7 @@ func mergeState(base, ours, theirs []byte) ([]byte, bool) {
 		delete(out, "slots")
 	}
 	for k, key := range map[string]string{"read_files": "path", "tasks": "id"} {
-		merged, ok := mergeList(b[k], o[k], t[k], key)
+		merged, ok := mergeList(b[k], o[k], t[k], key, k == "tasks")
 		if !ok {
 			if !jsonEqual(o[k], b[k]) {
 				setOrDelete(out, k, o[k])
@@ -274,8 +294,11 @@ func mergeState(base, ours, theirs []byte) ([]byte, bool) {
 // mergeList merges lists of objects identified by the field key: theirs,
 // with every element this run added, changed or removed (from base to
 // ours) changed the same way; the changed ones move to the end (the read
-// records are least recently used first).
-func mergeList(base, ours, theirs json.RawMessage, key string) (json.RawMessage, bool) {
+// records are least recently used first). With byField, an element both
+// runs kept is merged field by field: the fields this run changed take its
+// values, the others keep theirs (one run set a task's status, the other
+// its owner: both stand).
+func mergeList(base, ours, theirs json.RawMessage, key string, byField bool) (json.RawMessage, bool) {
 	type elem struct {
 		id  string
 		raw json.RawMessage
@@ -324,6 +347,10 @@ func mergeList(base, ours, theirs json.RawMessage, key string) (json.RawMessage,
 			changed[id] = true // removed by this run
 		}
 	}
+	tm := map[string]json.RawMessage{}
+	for _, e := range tl {
+		tm[e.id] = e.raw
+	}
 	var out []json.RawMessage
 	for _, e := range tl {
 		if !changed[e.id] {
@@ -331,15 +358,46 @@ func mergeList(base, ours, theirs json.RawMessage, key string) (json.RawMessage,
 		}
 	}
 	for _, e := range ol {
-		if changed[e.id] {
-			out = append(out, e.raw)
+		if !changed[e.id] {
+			continue
 		}
+		raw := e.raw
+		if old, inBase := bm[e.id]; byField && inBase {
+			if cur, kept := tm[e.id]; kept {
+				raw = mergeFields(old, raw, cur)
+			}
+		}
+		out = append(out, raw)
 	}
 	if len(out) == 0 {
 		return nil, true
 	}
 	r, err := json.Marshal(out)
 	return r, err == nil
+}
+
+// mergeFields merges one object field by field: theirs, with the fields
+// that changed from base to ours set (or removed) as in ours. Objects that
+// do not read as such give ours.
+func mergeFields(base, ours, theirs json.RawMessage) json.RawMessage {
+	var b, o, t map[string]json.RawMessage
+	if json.Unmarshal(base, &b) != nil || json.Unmarshal(ours, &o) != nil || json.Unmarshal(theirs, &t) != nil || t == nil {
+		return ours
+	}
+	for k, v := range o {
+		if !jsonEqual(v, b[k]) {
+			t[k] = v
+		}
+	}
+	for k := range b {
+		if _, kept := o[k]; !kept {
+			delete(t, k)
+		}
+	}
+	if raw, err := json.Marshal(t); err == nil {
+		return raw
+	}
+	return ours
 }
 
 func jsonEqual(a, b json.RawMessage) bool {
