@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/toolscope/toolscope/internal/walk"
 )
@@ -24,6 +25,13 @@ const maxColumns = 500
 // chunkSize is how much of a file the Go engine reads at a time in line mode
 // (ripgrep's buffer size); binary detection looks at each chunk.
 const chunkSize = 64 << 10
+
+// maxLineBuffer bounds the line buffer of the Go engine in line mode: a line
+// that fills it (more than maxLineBuffer bytes) is searched as a stream, in
+// chunks, and never held whole (see worker.longLine). Its match is exact;
+// being longer than maxColumns, it is printed as rg prints long lines, as a
+// notice without its text. (A variable, so that tests can stream every line.)
+var maxLineBuffer = 1 << 20
 
 // goSearch is a compiled Go-engine search.
 type goSearch struct {
@@ -38,6 +46,7 @@ type goSearch struct {
 	find       func([]byte) int // index of a candidate match in a region of whole lines, or -1
 	verify     bool             // a candidate's line must be confirmed with re
 	lit        []byte           // a literal every match contains (case-sensitive), for a whole-file pre-check
+	litLen     int              // the length of the literal find looks for (folded or not), 0 if none
 	singleFile bool
 }
 
@@ -91,6 +100,7 @@ func newGoSearch(o *GrepOptions, isDir bool) (*goSearch, error) {
 	default:
 		s.find = func(h []byte) int { return findInWindows(re, h) }
 	}
+	s.litLen = len(lit)
 	s.verify = !whole || len(lit) == 0
 	return s, nil
 }
@@ -330,6 +340,11 @@ type worker struct {
 	p        printer
 	maxLines int // keep at most this many output lines of a file (0: all)
 	extra    int // the current file's output lines counted but not kept
+
+	// dropped is how many bytes of the current file's long lines are not
+	// in buf (see longLine): the file offset of buf[i] is p.base+dropped+i.
+	dropped int64
+	chunk   []byte // longLine's read buffer, made on first use
 }
 
 // pageNeed is how many output lines the page can use: offset+limit, plus
@@ -411,7 +426,7 @@ func (w *worker) searchFile(path, display string) ([]byte, error) {
 	}
 	defer f.Close()
 	w.p = printer{s: w.s, out: w.p.out[:0], display: display, binaryAt: -1}
-	w.extra = 0
+	w.extra, w.dropped = 0, 0
 	if w.s.multiline {
 		err = w.searchWhole(f)
 	} else {
@@ -461,7 +476,7 @@ func (w *worker) searchLines(f io.Reader) error {
 			n = copy(buf, buf[len(utf8BOM):n])
 			p.skipBOM()
 		}
-		if w.binary(buf[filled:filled+n], p.base+int64(filled)) {
+		if w.binary(buf[filled:filled+n], p.base+w.dropped+int64(filled)) {
 			return nil
 		}
 		if err := w.ctx.Err(); err != nil {
@@ -476,10 +491,24 @@ func (w *worker) searchLines(f io.Reader) error {
 					filled = p.roll(buf, start, filled)
 					start = p.keepStart
 				}
-				if filled == len(buf) { // one line longer than the buffer
+				switch {
+				case filled < len(buf):
+				case filled-start < max(maxLineBuffer, chunkSize): // one line longer than the buffer
 					buf = append(buf[:filled], make([]byte, len(buf))...)
 					buf = buf[:cap(buf)]
 					w.buf = buf
+				default: // a line too long to hold: stream it
+					var done bool
+					var err error
+					if filled, done, err = w.longLine(f, start, filled); err != nil || done {
+						return err
+					}
+					buf = w.buf
+					end := start + maxColumns + 1
+					p.flushAfter(end)
+					w.trim()
+					filled = p.roll(buf, end, filled)
+					start = p.keepStart
 				}
 				continue
 			}
@@ -497,6 +526,191 @@ func (w *worker) searchLines(f io.Reader) error {
 		filled = p.roll(buf, end, filled)
 		start = p.keepStart
 	}
+}
+
+// longLine searches the line that starts at buf[start] and fills the
+// buffer to filled without a terminator (more than maxColumns bytes of it),
+// reading the rest of it from f in
+// chunks: a literal pattern is looked for in each chunk and across chunk
+// boundaries, any other through regexp.MatchReader, so the result is that
+// of the whole line, in memory that does not grow with it. The line is then
+// left in buf as a stub of maxColumns+1 bytes (its head, and its terminator
+// if it has one; the printer shows a line that long as a notice), followed
+// by what was read after it; the bytes left out are counted in dropped. It
+// returns the new fill, and whether the file needs no more searching (a
+// match in a mode that stops at the first, or a NUL byte where that stops
+// the search).
+func (w *worker) longLine(f io.Reader, start, filled int) (int, bool, error) {
+	if w.chunk == nil {
+		w.chunk = make([]byte, utf8.UTFMax+chunkSize)
+	}
+	p := &w.p
+	buf := w.buf
+	l := &lineStream{w: w, f: f, off: p.base + w.dropped + int64(filled)}
+	l.pending(buf[start:filled])
+	var matched bool
+	if w.s.verify {
+		matched = w.s.re.MatchReader(&lineRunes{l: l})
+	} else {
+		matched = l.findLiteral(w.s.find, w.s.litLen)
+	}
+	for l.next() != nil { // the rest of the line
+	}
+	switch {
+	case l.err != nil:
+		return filled, true, l.err
+	case l.quit:
+		return filled, true, nil
+	}
+	// The stub: the line's first maxColumns bytes (it has more), then its
+	// terminator or, at the end of the file, one more byte of it.
+	end := start + maxColumns + 1
+	if l.ended {
+		buf[end-1] = '\n'
+	}
+	w.dropped += l.n - int64(end-start)
+	if l.ended {
+		w.dropped++ // the terminator is in the stub
+	}
+	if need := end + len(l.rest); need > len(buf) {
+		buf = append(buf[:end], make([]byte, need-end)...)
+		buf = buf[:cap(buf)]
+		w.buf = buf
+	}
+	filled = end + copy(buf[end:], l.rest)
+	p.buf = buf[:filled]
+	if matched && p.match(start, end) {
+		return filled, true, nil
+	}
+	return filled, false, nil
+}
+
+// lineStream hands out the bytes of one long line in segments: first what
+// the buffer holds of it, then what is read from the file, up to the line
+// terminator (which it does not hand out) or the end of the file. A segment
+// never ends inside a UTF-8 sequence that the next completes.
+type lineStream struct {
+	w     *worker
+	f     io.Reader
+	off   int64  // the file offset of the next read
+	head  []byte // the next segment, when already at hand
+	carry []byte // an incomplete UTF-8 sequence held back from the last segment
+	rest  []byte // what followed the terminator in the last read
+	n     int64  // bytes of the line handed out (and held back)
+	ended bool   // the terminator was found
+	eof   bool
+	quit  bool // a NUL byte stops the search of this file
+	err   error
+}
+
+// pending makes b the next segment.
+func (l *lineStream) pending(b []byte) {
+	l.n += int64(len(b))
+	l.head = l.holdBack(b)
+}
+
+// holdBack returns b without a trailing incomplete UTF-8 sequence, which it
+// keeps for the next segment.
+func (l *lineStream) holdBack(b []byte) []byte {
+	for k := 1; k < utf8.UTFMax && k <= len(b); k++ {
+		if i := len(b) - k; utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				l.carry = append(l.carry[:0], b[i:]...)
+				return b[:i]
+			}
+			break
+		}
+	}
+	return b
+}
+
+// next returns the next segment of the line, nil once the line ended (or
+// failed: see err, quit).
+func (l *lineStream) next() []byte {
+	for {
+		if l.head != nil {
+			h := l.head
+			l.head = nil
+			if len(h) > 0 {
+				return h
+			}
+			continue
+		}
+		if l.ended || l.eof || l.quit || l.err != nil {
+			return nil
+		}
+		if l.err = l.w.ctx.Err(); l.err != nil {
+			return nil
+		}
+		// Read after the carried bytes, which stay in front of the chunk.
+		c := len(l.carry)
+		copy(l.w.chunk[utf8.UTFMax-c:], l.carry)
+		l.carry = l.carry[:0]
+		n, err := l.f.Read(l.w.chunk[utf8.UTFMax:])
+		read := l.w.chunk[utf8.UTFMax : utf8.UTFMax+n]
+		switch {
+		case err == io.EOF:
+			l.eof = true
+		case err != nil:
+			l.err = err
+			return nil
+		}
+		if l.w.binary(read, l.off) {
+			l.quit = true
+			return nil
+		}
+		l.off += int64(n)
+		seg := l.w.chunk[utf8.UTFMax-c : utf8.UTFMax+n]
+		if j := bytes.IndexByte(read, '\n'); j >= 0 {
+			l.ended = true
+			l.rest = read[j+1:]
+			seg = seg[:c+j]
+		}
+		l.n += int64(len(seg) - c)
+		if l.ended || l.eof {
+			l.head = seg // the last segment: nothing is held back
+		} else {
+			l.head = l.holdBack(seg)
+		}
+	}
+}
+
+// findLiteral reports whether find, which looks for a literal of litLen
+// bytes, finds it in the line: in each segment, and in the litLen-1 bytes
+// on either side of each boundary.
+func (l *lineStream) findLiteral(find func([]byte) int, litLen int) bool {
+	var edge, tail []byte // the last litLen-1 bytes so far
+	for seg := l.next(); seg != nil; seg = l.next() {
+		if len(tail) > 0 {
+			edge = append(append(edge[:0], tail...), seg[:min(len(seg), litLen-1)]...)
+			if find(edge) >= 0 {
+				return true
+			}
+		}
+		if find(seg) >= 0 {
+			return true
+		}
+		tail = append(tail, seg[max(0, len(seg)-(litLen-1)):]...)
+		tail = tail[max(0, len(tail)-(litLen-1)):]
+	}
+	return false
+}
+
+// lineRunes reads a lineStream as runes, for regexp.MatchReader.
+type lineRunes struct {
+	l   *lineStream
+	cur []byte
+}
+
+func (r *lineRunes) ReadRune() (rune, int, error) {
+	for len(r.cur) == 0 {
+		if r.cur = r.l.next(); r.cur == nil {
+			return 0, 0, io.EOF
+		}
+	}
+	c, size := utf8.DecodeRune(r.cur)
+	r.cur = r.cur[size:]
+	return c, size, nil
 }
 
 // searchRegion searches the whole lines buf[start:end] and reports whether the
