@@ -15,10 +15,10 @@ import (
 //go:embed task_create.md
 var taskCreateDescription string
 
-var taskCreateSchema = json.RawMessage(`{"type":"object","properties":{
-"subject":{"type":"string","description":"A brief title for the task, in the imperative (\"Run the tests\")"},
-"description":{"type":"string","description":"What needs to be done, in detail"},
-"metadata":{"type":["object","null"],"description":"Arbitrary metadata to attach to the task"}},
+var taskCreateSchema = taskSchema(`{"type":"object","properties":{
+"subject":{"type":"string","maxLength":%[2]d,"description":"A brief title for the task, in the imperative (\"Run the tests\")"},
+"description":{"type":"string","maxLength":%[3]d,"description":"What needs to be done, in detail"},
+"metadata":{"type":["object","null"],"description":"Arbitrary metadata to attach to the task (at most 16 KiB as JSON)"}},
 "required":["subject","description"]}`)
 
 // TaskCreate adds a task to the agent's task list.
@@ -50,8 +50,20 @@ func (t TaskCreate) run(_ context.Context, call *tool.Call) iter.Seq2[*tool.Chun
 		if err := tool.DecodeInput(call.Input, &in); err != nil {
 			return tool.Errorf("%v", err)
 		}
+		if bad := tooLong(taskField{"subject", &in.Subject, maxTaskSubject, hintSubject},
+			taskField{"description", &in.Description, maxTaskDescription, hintDescription}); bad != nil {
+			return bad
+		}
+		if bad := metadataTooLarge("metadata", in.Metadata); bad != nil {
+			return bad
+		}
 		var id string
+		var full int
 		st.UpdateTasks(func(tasks []tool.Task) []tool.Task {
+			if len(tasks) >= maxTasks {
+				full = len(tasks)
+				return tasks
+			}
 			next := 1
 			for _, t := range tasks {
 				if n, err := strconv.Atoi(t.ID); err == nil && n >= next {
@@ -65,6 +77,9 @@ func (t TaskCreate) run(_ context.Context, call *tool.Call) iter.Seq2[*tool.Chun
 			return append(tasks, tool.Task{ID: id, Subject: in.Subject, Description: in.Description, Status: taskPending,
 				Metadata: in.Metadata, CreatedAt: time.Now().UTC()})
 		})
+		if full > 0 {
+			return tool.Errorf("Error: the task list has %d tasks, the most it keeps (%d); the task was not created. Delete tasks that are done or no longer needed (TaskUpdate with status \"deleted\"), then create it again.", full, maxTasks)
+		}
 		return tool.Text("Task (id=" + id + ") created successfully: " + in.Subject)
 	})
 }

@@ -14,8 +14,8 @@ import (
 //go:embed task_get.md
 var taskGetDescription string
 
-var taskGetSchema = json.RawMessage(`{"type":"object","properties":{
-"task_id":{"type":"string","description":"The id of the task to get"}},
+var taskGetSchema = taskSchema(`{"type":"object","properties":{
+"task_id":{"type":"string","maxLength":%[1]d,"description":"The id of the task to get"}},
 "required":["task_id"]}`)
 
 // TaskGet shows one task of the agent's task list in full.

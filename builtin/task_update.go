@@ -17,15 +17,15 @@ import (
 //go:embed task_update.md
 var taskUpdateDescription string
 
-var taskUpdateSchema = json.RawMessage(`{"type":"object","properties":{
-"task_id":{"type":"string","description":"The id of the task to update"},
-"subject":{"type":["string","null"],"description":"New subject for the task"},
-"description":{"type":["string","null"],"description":"New description for the task"},
-"add_blocks":{"type":["array","null"],"items":{"type":"string"},"description":"Ids of tasks that cannot start until this one is completed"},
-"add_blocked_by":{"type":["array","null"],"items":{"type":"string"},"description":"Ids of tasks that must be completed before this one can start"},
+var taskUpdateSchema = taskSchema(`{"type":"object","properties":{
+"task_id":{"type":"string","maxLength":%[1]d,"description":"The id of the task to update"},
+"subject":{"type":["string","null"],"maxLength":%[2]d,"description":"New subject for the task"},
+"description":{"type":["string","null"],"maxLength":%[3]d,"description":"New description for the task"},
+"add_blocks":{"type":["array","null"],"maxItems":%[5]d,"items":{"type":"string","maxLength":%[1]d},"description":"Ids of tasks that cannot start until this one is completed"},
+"add_blocked_by":{"type":["array","null"],"maxItems":%[5]d,"items":{"type":"string","maxLength":%[1]d},"description":"Ids of tasks that must be completed before this one can start"},
 "status":{"enum":["pending","in_progress","completed","deleted",null],"description":"New status for the task; deleted removes it"},
-"owner":{"type":["string","null"],"description":"New owner for the task (an agent's name)"},
-"metadata":{"type":["object","null"],"description":"Metadata keys to merge into the task; a key set to null is deleted"}},
+"owner":{"type":["string","null"],"maxLength":%[4]d,"description":"New owner for the task (an agent's name)"},
+"metadata":{"type":["object","null"],"description":"Metadata keys to merge into the task; a key set to null is deleted (the task's metadata is at most 16 KiB as JSON)"}},
 "required":["task_id"]}`)
 
 // TaskUpdate changes, links or deletes a task of the agent's task list.
@@ -66,6 +66,25 @@ func (t TaskUpdate) run(_ context.Context, call *tool.Call) iter.Seq2[*tool.Chun
 		var in taskUpdateInput
 		if err := tool.DecodeInput(call.Input, &in); err != nil {
 			return tool.Errorf("%v", err)
+		}
+		if bad := tooLong(taskField{"task_id", &in.TaskID, maxTaskID, hintID},
+			taskField{"subject", in.Subject, maxTaskSubject, hintSubject},
+			taskField{"description", in.Description, maxTaskDescription, hintDescription},
+			taskField{"owner", in.Owner, maxTaskOwner, hintOwner}); bad != nil {
+			return bad
+		}
+		for _, ids := range []struct {
+			name string
+			ids  []string
+		}{{"add_blocks", in.AddBlocks}, {"add_blocked_by", in.AddBlockedBy}} {
+			if len(ids.ids) > maxTaskLinks {
+				return tool.Errorf("Error: %s has %d ids, more than the %d one call adds. Add them in several calls. Nothing was changed.", ids.name, len(ids.ids), maxTaskLinks)
+			}
+			for _, x := range ids.ids {
+				if bad := tooLong(taskField{"an id in " + ids.name, &x, maxTaskID, hintID}); bad != nil {
+					return bad
+				}
+			}
 		}
 		var out *tool.Chunk
 		st.UpdateTasks(func(tasks []tool.Task) []tool.Task {
@@ -111,6 +130,24 @@ func updateTask(tasks []tool.Task, in taskUpdateInput) ([]tool.Task, *tool.Chunk
 	for _, x := range blockedBy {
 		if x == id || waitsFor(tasks, x, id) {
 			return tasks, tool.Errorf("Error: task %s cannot be blocked by task %s: %s", id, x, cycleWhy(x, id))
+		}
+	}
+	// The metadata after the merge, checked before anything changes.
+	var merged map[string]any
+	if len(in.Metadata) > 0 {
+		merged = maps.Clone(tasks[i].Metadata)
+		if merged == nil {
+			merged = map[string]any{}
+		}
+		for k, v := range in.Metadata {
+			if v == nil {
+				delete(merged, k)
+			} else {
+				merged[k] = v
+			}
+		}
+		if bad := metadataTooLarge("the task's metadata after this update", merged); bad != nil {
+			return tasks, bad
 		}
 	}
 	var updated []string
@@ -160,19 +197,8 @@ func updateTask(tasks []tool.Task, in taskUpdateInput) ([]tool.Task, *tool.Chunk
 		t.Owner = *in.Owner
 		updated = append(updated, "owner")
 	}
-	if len(in.Metadata) > 0 {
-		if t.Metadata == nil {
-			t.Metadata = map[string]any{}
-		} else {
-			t.Metadata = maps.Clone(t.Metadata)
-		}
-		for k, v := range in.Metadata {
-			if v == nil {
-				delete(t.Metadata, k)
-			} else {
-				t.Metadata[k] = v
-			}
-		}
+	if merged != nil {
+		t.Metadata = merged
 		updated = append(updated, "metadata")
 	}
 	var res string

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
@@ -48,6 +49,76 @@ func runTask(call *tool.Call, f func(st *tool.State) *tool.Chunk) iter.Seq2[*too
 		}
 		yield(f(call.State), nil)
 	}
+}
+
+// Limits of what a task list keeps. The list lives in the agent's state,
+// which is saved and shown to the model, so every string of a task is
+// bounded (in characters, as the schemas' maxLength says), and so are its
+// metadata (as JSON), the links one call adds and the number of tasks. The
+// toolkit refuses an input over a schema limit before the tool runs; the
+// tools check again (and check what no schema can say) with errors that
+// name the field, its size and the limit, and never repeat the value.
+const (
+	maxTaskID          = 64
+	maxTaskSubject     = 500
+	maxTaskDescription = 20000
+	maxTaskOwner       = 200
+	maxTaskLinks       = 100      // ids in one add_blocks or add_blocked_by
+	maxTaskMetadata    = 16 << 10 // bytes of a task's metadata as JSON
+	maxTasks           = 1000
+)
+
+// taskSchema fills the limits into a task tool's schema: %[1]d is
+// maxTaskID, %[2]d maxTaskSubject, %[3]d maxTaskDescription, %[4]d
+// maxTaskOwner, %[5]d maxTaskLinks.
+func taskSchema(format string) json.RawMessage {
+	return json.RawMessage(fmt.Sprintf(format, maxTaskID, maxTaskSubject, maxTaskDescription, maxTaskOwner, maxTaskLinks))
+}
+
+// taskField is one string of a task tool's input, for tooLong.
+type taskField struct {
+	name  string
+	value *string // nil: not given
+	limit int
+	hint  string // how to stay within the limit
+}
+
+// tooLong returns the error for the first field over its limit, or nil.
+func tooLong(fields ...taskField) *tool.Chunk {
+	for _, f := range fields {
+		if f.value == nil {
+			continue
+		}
+		if n := utf8.RuneCountInString(*f.value); n > f.limit {
+			return tool.Errorf("Error: %s is %d characters long, more than the %d a task keeps. %s Nothing was changed.", f.name, n, f.limit, f.hint)
+		}
+	}
+	return nil
+}
+
+// Hints of tooLong.
+const (
+	hintSubject     = "Give a short title and put the details in description."
+	hintDescription = "Summarize it, and keep long material in a file that the description names."
+	hintOwner       = "Use the agent's short name."
+	hintID          = "Task ids are short: see TaskList."
+)
+
+// metadataTooLarge returns the error for metadata over maxTaskMetadata
+// bytes as JSON, or nil. what names it ("metadata", "the task's metadata
+// after the merge").
+func metadataTooLarge(what string, m map[string]any) *tool.Chunk {
+	if len(m) == 0 {
+		return nil
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return tool.Errorf("Error: %s cannot be stored: %v", what, err)
+	}
+	if len(b) > maxTaskMetadata {
+		return tool.Errorf("Error: %s is %d bytes as JSON, more than the %d a task keeps. Keep bulky data in a file and put its path in metadata. Nothing was changed.", what, len(b), maxTaskMetadata)
+	}
+	return nil
 }
 
 // The states of a task: it starts pending, goes in_progress, ends
