@@ -41,13 +41,14 @@ func (e *InputError) Unwrap() error { return e.Err }
 
 // detail is the message without its frame: `field "n" must be an integer, not 2.5`.
 func (e *InputError) detail() string {
+	field := clip(e.Field, maxEcho)
 	switch {
 	case e.Want != "" && e.Field != "":
-		return fmt.Sprintf("field %q must be %s, not %s", e.Field, e.Want, e.Got)
+		return fmt.Sprintf("field %q must be %s, not %s", field, e.Want, e.Got)
 	case e.Want != "":
 		return fmt.Sprintf("the input must be %s, not %s", e.Want, e.Got)
 	case e.Field != "":
-		return fmt.Sprintf("field %q: %v", e.Field, e.Err)
+		return fmt.Sprintf("field %q: %v", field, e.Err)
 	}
 	return e.Err.Error()
 }

@@ -3,6 +3,7 @@ package tool
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"regexp"
 	"slices"
@@ -19,8 +20,9 @@ import (
 // input, and nothing else in it changes, byte for byte. A number where the
 // schema wants a number, or where it says nothing (free-form data the tool
 // passes on, such as task metadata), keeps the literal the model wrote. A
-// number too large for any Go integer (more than 20 digits) is left alone, for
-// the tool's decoder to refuse with a message ([DecodeInput]).
+// whole number at an integer location that no int64 holds is an invalid
+// input, refused before the tool runs (see checkIntegerRange), except for
+// MCP tools, whose servers get their numbers as written.
 //
 // "Where the schema wants an integer" follows properties, patternProperties,
 // additionalProperties, items and prefixItems, through local $refs and into
@@ -36,7 +38,7 @@ func (s *compiledSchema) integerLiterals(input json.RawMessage) json.RawMessage 
 	}
 	w := &numWalker{root: s.root, dec: json.NewDecoder(bytes.NewReader(input))}
 	w.dec.UseNumber()
-	if err := w.value([]map[string]any{s.root}); err != nil || len(w.edits) == 0 {
+	if err := w.value([]map[string]any{s.root}, ""); err != nil || len(w.edits) == 0 {
 		return input
 	}
 	out := make([]byte, 0, len(input))
@@ -108,6 +110,70 @@ func isArrayWith(v any, s string) bool {
 	return false
 }
 
+// checkIntegerRange returns the error, addressed to the model, for a whole
+// number at an integer location of the schema that no Go int64 holds
+// (99999999999999999999, 1e30): a tool written in Go decodes its integers
+// into int or int64, so such a number is an invalid input, refused with the
+// schema's other violations (and not by the tool's decoder, as a failed
+// call). The number is named, cut short if it is long. Inputs without a
+// number of 19 digits or more, or with an exponent, are not walked.
+func (s *compiledSchema) checkIntegerRange(name string, input json.RawMessage) error {
+	if !s.hasInt || !hasLongNumber(input) {
+		return nil
+	}
+	w := &numWalker{root: s.root, dec: json.NewDecoder(bytes.NewReader(input)), checkRange: true}
+	w.dec.UseNumber()
+	if err := w.value([]map[string]any{s.root}, ""); err != nil || w.bad == nil {
+		return nil
+	}
+	return fmt.Errorf("Input validation failed for tool '%s': %s. Fix the arguments to match the tool's input schema.", name, w.bad.Error())
+}
+
+// decodesInGo reports whether a tool's integers must fit an int64: every
+// tool's but an MCP server's ("mcp__server__tool"), which gets them as
+// written.
+func decodesInGo(info Info) bool { return !strings.HasPrefix(info.Name, "mcp__") }
+
+// hasLongNumber reports whether a number literal outside the strings of
+// input has 19 digits or more, or an exponent: the only ones that can be
+// out of the range of an int64.
+func hasLongNumber(input []byte) bool {
+	run := 0
+	for i := 0; i < len(input); i++ {
+		switch c := input[i]; {
+		case c == '"':
+			run = 0
+			for i++; i < len(input) && input[i] != '"'; i++ {
+				if input[i] == '\\' {
+					i++
+				}
+			}
+		case '0' <= c && c <= '9':
+			if run++; run >= 19 {
+				return true
+			}
+		case c == 'e' || c == 'E':
+			if run > 0 {
+				return true
+			}
+		default:
+			run = 0
+		}
+	}
+	return false
+}
+
+// int64Range is what an integer location admits.
+const int64Range = "an integer from -9223372036854775808 to 9223372036854775807"
+
+// rangeError is the fieldErr of a number out of the range of an int64.
+func rangeError(path, lit string) *fieldErr {
+	if len(lit) > 40 {
+		lit = fmt.Sprintf("%s… (a number of %d characters)", lit[:24], len(lit))
+	}
+	return &fieldErr{path: clip(path, maxEcho), msg: "must be " + int64Range + ", not " + lit}
+}
+
 type numEdit struct {
 	start, end int64
 	digits     string
@@ -119,9 +185,12 @@ type numWalker struct {
 	root  map[string]any
 	dec   *json.Decoder
 	edits []numEdit
+
+	checkRange bool      // look for integers out of the range of an int64
+	bad        *fieldErr // the first one found
 }
 
-func (w *numWalker) value(schemas []map[string]any) error {
+func (w *numWalker) value(schemas []map[string]any, path string) error {
 	tok, err := w.dec.Token()
 	if err != nil {
 		return err
@@ -137,13 +206,13 @@ func (w *numWalker) value(schemas []map[string]any) error {
 					return err
 				}
 				key, _ := k.(string)
-				if err := w.value(property(schemas, key)); err != nil {
+				if err := w.value(property(schemas, key), join(path, key)); err != nil {
 					return err
 				}
 			}
 		case '[':
 			for i := 0; w.dec.More(); i++ {
-				if err := w.value(item(schemas, i)); err != nil {
+				if err := w.value(item(schemas, i), path+"["+strconv.Itoa(i)+"]"); err != nil {
 					return err
 				}
 			}
@@ -152,6 +221,14 @@ func (w *numWalker) value(schemas []map[string]any) error {
 		return err
 	case json.Number:
 		lit := string(t)
+		if w.checkRange {
+			if w.bad == nil && wantsInteger(schemas) {
+				if d, ok := integerDigits(lit); !ok || !fitsInt64(d) {
+					w.bad = rangeError(path, lit)
+				}
+			}
+			return nil
+		}
 		if !strings.ContainsAny(lit, ".eE") || !wantsInteger(schemas) {
 			return nil
 		}
@@ -323,4 +400,9 @@ func integerDigits(lit string) (string, bool) {
 		digits = "-" + digits
 	}
 	return digits, true
+}
+
+func fitsInt64(digits string) bool {
+	_, err := strconv.ParseInt(digits, 10, 64)
+	return err == nil
 }

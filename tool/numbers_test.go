@@ -72,8 +72,9 @@ func TestIntegerLiterals(t *testing.T) {
 		// their literal; so do strings.
 		{fast, `{"f":2.0,"free":3.0,"s":"4.0","n":1}`, `{"f":2.0,"free":3.0,"s":"4.0","n":1}`},
 		{fast, `{"free":{"n":2.0}}`, `{"free":{"n":2.0}}`},
-		// Too large for any Go integer: left for the tool's decoder to refuse.
-		{fast, `{"n":1e30}`, `{"n":1e30}`},
+		// Too large for an int64: refused with the schema's violations;
+		// the tool never runs.
+		{fast, `{"n":1e30}`, ``},
 		// Through $ref, anyOf, prefixItems and patternProperties (the full validator).
 		{full, `{"r":7.0,"u":8.0,"t":[1.0,2.0],"p":{"i_x":3.0,"y":4.0}}`, `{"r":7,"u":8,"t":[1.0,2],"p":{"i_x":3,"y":4.0}}`},
 	} {
@@ -84,7 +85,7 @@ func TestIntegerLiterals(t *testing.T) {
 			t.Errorf("%s: the tool got %s, its permission check %s; want %s", tt.in, c.got, c.checked, tt.want)
 		}
 		if strings.Contains(tt.in, "1e30") {
-			want := `Invalid input: field "n" must be an integer from -9223372036854775808 to 9223372036854775807, not 1e30. Fix the input and call the tool again.`
+			want := `Input validation failed for tool 'rec': field "n" must be an integer from -9223372036854775808 to 9223372036854775807, not 1e30. Fix the arguments to match the tool's input schema.`
 			if r.Status != tool.StatusError || r.Text() != want {
 				t.Errorf("%s: %s %q, want %q", tt.in, r.Status, r.Text(), want)
 			}
@@ -144,7 +145,7 @@ func TestFunctionBadInput(t *testing.T) {
 		{"loose", `{"tags":"a"}`, `Invalid input for tool 'loose': field "tags" must be an array of strings, not a string ("a"). Fix the input and call the tool again.`},
 		{"loose", `{"inner":{"u":256}}`, `Invalid input for tool 'loose': field "inner.u" must be an integer from 0 to 255, not 256. Fix the input and call the tool again.`},
 		{"loose", `{"n":2.0}`, `ran`}, // the loose schema says nothing of n: the literal stays, and Go refuses it
-		{"inferred", `{"n":1e30,"tags":[],"inner":{"u":1}}`, `Invalid input for tool 'inferred': field "n" must be an integer from -9223372036854775808 to 9223372036854775807, not 1e30. Fix the input and call the tool again.`},
+		{"inferred", `{"n":1e30,"tags":[],"inner":{"u":1}}`, `Input validation failed for tool 'inferred': field "n" must be an integer from -9223372036854775808 to 9223372036854775807, not 1e30. Fix the arguments to match the tool's input schema.`},
 		{"inferred", `{"n":"x","tags":[],"inner":{"u":1}}`, `Input validation failed for tool 'inferred': field "n" must be an integer, not a string ("x"). Fix the arguments to match the tool's input schema.`},
 		{"inferred", `{"n":3.0,"tags":null,"inner":{"u":1.0}}`, `ran`},
 	} {

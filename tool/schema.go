@@ -160,6 +160,14 @@ func describeJSONError(input []byte, err error) string {
 		off = te.Offset
 	}
 	msg := strings.TrimPrefix(err.Error(), "json: ")
+	if te != nil && strings.HasPrefix(te.Value, "number ") {
+		// Out of the range of a float64 (1e400, or thousands of digits).
+		lit := strings.TrimPrefix(te.Value, "number ")
+		if len(lit) > 40 {
+			lit = fmt.Sprintf("%s… (a number of %d characters)", lit[:24], len(lit))
+		}
+		msg = "the number " + lit + " is out of range"
+	}
 	if strings.Contains(msg, "unexpected end of JSON input") {
 		return fmt.Sprintf("%s (the input stops after %d bytes; is a closing brace or quote missing?)", msg, len(input))
 	}

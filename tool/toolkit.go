@@ -680,6 +680,11 @@ func (tk *Toolkit) prepare(ctx context.Context, call *Call) (*prepared, error) {
 	if err := e.schema.validate(call.Name, m); err != nil {
 		return nil, &invalidCall{err.Error(), ErrInvalidInput}
 	}
+	if decodesInGo(e.info) {
+		if err := e.schema.checkIntegerRange(call.Name, input); err != nil {
+			return nil, &invalidCall{err.Error(), ErrInvalidInput}
+		}
+	}
 	return &prepared{e: e, input: e.schema.integerLiterals(input), st: st}, nil
 }
 
@@ -789,6 +794,9 @@ func (tk *Toolkit) stream(ctx context.Context, call *Call) iter.Seq2[*Chunk, err
 			m, err := decodeInput(call.Name, d.UpdatedInput)
 			if err == nil {
 				err = e.schema.validate(call.Name, m)
+			}
+			if err == nil && decodesInGo(e.info) {
+				err = e.schema.checkIntegerRange(call.Name, d.UpdatedInput)
 			}
 			if err != nil {
 				yield(Errorf("Permission check of tool '%s' rewrote the input into an invalid one: %v", call.Name, err), nil)

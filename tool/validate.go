@@ -158,7 +158,7 @@ func (e *fieldErr) Error() string {
 	if e.path == "" {
 		return e.msg
 	}
-	return fmt.Sprintf("field %q %s", e.path, e.msg)
+	return fmt.Sprintf("field %q %s", clip(e.path, maxEcho), e.msg)
 }
 
 func join(path, name string) string {
@@ -166,6 +166,23 @@ func join(path, name string) string {
 		return name
 	}
 	return path + "." + name
+}
+
+// maxEcho bounds what an error repeats of a field's name or path: a key
+// of megabytes is cut, with its size.
+const maxEcho = 200
+
+// clip cuts s to at most n bytes (on a rune boundary), marking the cut with
+// "…" and the full size.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", s[:cut], len(s))
 }
 
 func short(v any) string {
@@ -236,7 +253,7 @@ func (c *checker) check(v any, path string) *fieldErr {
 	case map[string]any:
 		for _, r := range c.required {
 			if _, ok := x[r]; !ok {
-				return &fieldErr{"", fmt.Sprintf("missing required field %q", join(path, r))}
+				return &fieldErr{"", fmt.Sprintf("missing required field %q", clip(join(path, r), maxEcho))}
 			}
 		}
 		for k, e := range x {
@@ -251,7 +268,7 @@ func (c *checker) check(v any, path string) *fieldErr {
 					return err
 				}
 			} else if c.addlFalse {
-				return &fieldErr{"", fmt.Sprintf("unknown field %q (the fields are: %s)", join(path, k), strings.Join(c.propNames, ", "))}
+				return &fieldErr{"", fmt.Sprintf("unknown field %q (the fields are: %s)", clip(join(path, k), maxEcho), strings.Join(c.propNames, ", "))}
 			}
 		}
 	}
