@@ -3,11 +3,14 @@ package mcp
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -22,9 +25,11 @@ const requestHeader = "X-Toolscope-Request"
 //
 //   - cancels a call when the client goes away: the POST that carries it
 //     ends (a dropped connection), or the client ends its session (DELETE);
-//   - refuses a new session beyond ServerOptions.MaxSessions, with a 503
-//     and a JSON-RPC error that says why (sessions idle for
-//     ServerOptions.SessionIdle are ended, which frees their places);
+//   - refuses a new session beyond ServerOptions.MaxSessions, with a 403
+//     and a JSON-RPC error that says why and what to do (sessions idle for
+//     ServerOptions.SessionIdle are ended, which frees their places); 403,
+//     not 503, because clients (the go-sdk's) show the error of a 4xx but
+//     retry a 503 in silence;
 //   - stops cleanly ([HTTPHandler.Shutdown]): new requests are refused, the
 //     calls in progress are cancelled and answered as interrupted, then the
 //     sessions are closed.
@@ -69,7 +74,7 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.mu.Lock()
 	if h.stopped {
 		h.mu.Unlock()
-		refuse(w, http.StatusServiceUnavailable, errStopping{h.stopCause}.Error()+"; the request was not run")
+		refuse(w, r, http.StatusServiceUnavailable, errStopping{h.stopCause}.Error()+"; the request was not run")
 		return
 	}
 	switch r.Method {
@@ -98,7 +103,7 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			if h.s.opts.SessionIdle > 0 {
 				idle = "after " + h.s.opts.SessionIdle.String()
 			}
-			refuse(w, http.StatusServiceUnavailable, fmt.Sprintf(
+			refuse(w, r, http.StatusForbidden, fmt.Sprintf(
 				"too many sessions: this server keeps at most %d open at once and has no room for a new one. "+
 					"End the sessions you no longer use (HTTP DELETE with their Mcp-Session-Id) or retry later; idle sessions end %s",
 				h.s.opts.MaxSessions, idle))
@@ -125,12 +130,19 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.h.ServeHTTP(w, r)
 }
 
-// refuse answers a request with status and a JSON-RPC error (id null: the
-// request was not read), which MCP clients show as the request's error.
-func refuse(w http.ResponseWriter, status int, msg string) {
+// refuse answers a request with status and a JSON-RPC error, with the id
+// of the request (found in the start of its body) so that clients match
+// it to the request and show it (null when there is none).
+func refuse(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	id := jsonrpc.ID{}
+	if r.Body != nil {
+		b, _ := io.ReadAll(io.LimitReader(r.Body, 64<<10))
+		id = idPrefix(b)
+	}
+	raw, _ := json.Marshal(id.Raw())
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	fmt.Fprintf(w, `{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":%q}}`+"\n", codeShuttingDown, "toolscope: "+msg)
+	fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%q}}`+"\n", raw, codeShuttingDown, "toolscope: "+msg)
 }
 
 // stop refuses new requests and cancels the calls in progress, once.
