@@ -68,9 +68,18 @@ type ClientOptions struct {
 	// server; DisableTools drops the named ones. The two must not share a
 	// name. Names are the server's, not the mcp__ names.
 	EnableTools, DisableTools []string
-	// CallTimeout bounds each tool call; 0 means no bound. A call that runs
-	// out of time ends with an error result the model sees.
+	// CallTimeout bounds each tool call: 0 means DefaultCallTimeout, and
+	// NoTimeout (any negative value) no bound. A call that runs out of time
+	// is cancelled (the server is told) and ends with an error result the
+	// model sees, so that a server that hangs, or answers another request
+	// than the one asked, cannot stop an agent for good.
 	CallTimeout time.Duration
+	// MaxMessageBytes bounds one message from the server (a line of a stdio
+	// server, an HTTP response body or one event of a stream): 0 means
+	// DefaultMaxMessageBytes, a negative value no bound. A bigger message
+	// ends the session (a stdio server is stopped, and started again for
+	// the next call) and the call with an error that says so.
+	MaxMessageBytes int
 	// ListInterval is how long a stateless client's tool list is trusted
 	// before it is listed again (a stateful session is told of changes);
 	// 0 means a minute.
@@ -104,6 +113,16 @@ type ElicitResponse struct {
 	Content map[string]any
 }
 
+// DefaultCallTimeout bounds a call when ClientOptions.CallTimeout is 0: as
+// long as the longest Bash command may run.
+const DefaultCallTimeout = 10 * time.Minute
+
+// NoTimeout as ClientOptions.CallTimeout leaves calls unbounded.
+const NoTimeout time.Duration = -1
+
+// defaultCallTimeout is DefaultCallTimeout, shortened by tests.
+var defaultCallTimeout = DefaultCallTimeout
+
 // Client is a connection to one MCP server and a [tool.Source] of its tools,
 // named mcp__NAME__TOOL. Put it in a [tool.Group] (or
 // tool.ToolkitOptions.Sources) to give its tools to an agent. A stateful
@@ -121,7 +140,7 @@ type Client struct {
 	mu      sync.Mutex
 	session *sdk.ClientSession
 	dead    chan struct{} // closed when session ends
-	stderr  *tail
+	proc    *stdioServer  // the process of session (stdio servers)
 
 	version  atomic.Uint64
 	tokens   atomic.Uint64
@@ -176,6 +195,15 @@ func NewClient(name string, srv ServerConfig, opts *ClientOptions) (*Client, err
 	c.logger = c.opts.Logger
 	if c.logger == nil {
 		c.logger = slog.Default()
+	}
+	switch {
+	case c.opts.CallTimeout == 0:
+		c.opts.CallTimeout = defaultCallTimeout
+	case c.opts.CallTimeout < 0:
+		c.opts.CallTimeout = 0 // none
+	}
+	if c.opts.MaxMessageBytes == 0 {
+		c.opts.MaxMessageBytes = DefaultMaxMessageBytes
 	}
 	if c.opts.ListTimeout <= 0 {
 		c.opts.ListTimeout = 30 * time.Second
@@ -247,11 +275,11 @@ func (c *Client) Connect(ctx context.Context) error {
 }
 
 func (c *Client) connectLocked(ctx context.Context) error {
-	s, stderr, err := c.open(ctx)
+	s, proc, err := c.open(ctx)
 	if err != nil {
 		return err
 	}
-	c.session, c.stderr, c.dead = s, stderr, make(chan struct{})
+	c.session, c.proc, c.dead = s, proc, make(chan struct{})
 	dead := c.dead
 	go func() {
 		s.Wait()
@@ -278,11 +306,11 @@ func (c *Client) Close() error {
 }
 
 // open starts a session with the server.
-func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *tail, error) {
+func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *stdioServer, error) {
 	var (
-		t      sdk.Transport
-		stderr *tail
-		run    *sandbox.Run // the stdio server's sandbox, released with the session
+		t    sdk.Transport
+		proc *stdioServer
+		run  *sandbox.Run // the stdio server's sandbox, released with the session
 	)
 	switch {
 	case c.srv.Conn != nil:
@@ -296,8 +324,8 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *tail, error) {
 				cmd.Env = append(cmd.Env, k+"="+v)
 			}
 		}
-		stderr = &tail{max: 4096}
-		cmd.Stderr = stderr
+		proc = &stdioServer{cmd: cmd, stderr: &tail{max: 4096}, max: c.opts.MaxMessageBytes, terminate: 2 * time.Second}
+		cmd.Stderr = proc.stderr
 		if c.srv.Sandbox != nil {
 			dirs := c.srv.SandboxDirs
 			if dirs == nil {
@@ -317,7 +345,7 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *tail, error) {
 			}
 			run = r
 		}
-		t = &sdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
+		t = proc
 	case c.sse():
 		t = &sdk.SSEClientTransport{Endpoint: c.srv.URL, HTTPClient: c.httpClient()}
 	default:
@@ -349,14 +377,14 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *tail, error) {
 	}
 	if err != nil {
 		msg := fmt.Sprintf("mcp: cannot connect to server %q: %v", c.name, err)
-		if stderr != nil {
-			if s := strings.TrimSpace(stderr.String()); s != "" {
-				msg += "\nits standard error ended with:\n" + s
+		if proc != nil && proc.exited != nil {
+			if why := proc.failure(time.Second); why != "" {
+				msg += "\n" + why
 			}
 		}
 		return nil, nil, errors.New(msg)
 	}
-	return s, stderr, nil
+	return s, proc, nil
 }
 
 // sse reports whether the server speaks the legacy HTTP+SSE transport.
@@ -369,10 +397,34 @@ func (c *Client) sse() bool {
 }
 
 func (c *Client) httpClient() *http.Client {
-	if len(c.srv.Headers) == 0 {
-		return nil
+	var rt http.RoundTripper = limitTransport{c.opts.MaxMessageBytes, http.DefaultTransport}
+	if len(c.srv.Headers) > 0 {
+		rt = headerTransport{c.srv.Headers, rt}
 	}
-	return &http.Client{Transport: headerTransport{c.srv.Headers, http.DefaultTransport}}
+	return &http.Client{Transport: rt}
+}
+
+// stderrTail is the end of the standard error of the current stdio
+// server; "" for other servers.
+func (c *Client) stderrTail() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.proc == nil {
+		return ""
+	}
+	return strings.TrimSpace(c.proc.stderr.String())
+}
+
+// failure says what became of the stdio server of session s when a
+// request on it failed (see stdioServer.failure); "" for other servers.
+func (c *Client) failure(s *sdk.ClientSession) string {
+	c.mu.Lock()
+	p := c.proc
+	if c.session != s {
+		p = nil
+	}
+	c.mu.Unlock()
+	return p.failure(time.Second)
 }
 
 // headerTransport adds headers to every request.

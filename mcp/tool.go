@@ -104,16 +104,25 @@ func (t *remoteTool) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.
 		type outcome struct {
 			r   *sdk.CallToolResult
 			err error
+			why string // what became of a stdio server, when the call failed
 		}
 		done := make(chan outcome, 1)
 		go func() {
-			var r *sdk.CallToolResult
+			var (
+				r    *sdk.CallToolResult
+				used *sdk.ClientSession
+			)
 			err := t.c.use(ctx, t.resendable(), func(s *sdk.ClientSession) error {
 				var err error
+				used = s
 				r, err = s.CallTool(ctx, params)
 				return err
 			})
-			done <- outcome{r, err}
+			why := ""
+			if err != nil && ctx.Err() == nil && used != nil {
+				why = t.c.failure(used)
+			}
+			done <- outcome{r, err, why}
 		}()
 		for {
 			select {
@@ -124,7 +133,7 @@ func (t *remoteTool) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.
 					return
 				}
 			case o := <-done:
-				yield(t.result(ctx, o.r, o.err), nil)
+				yield(t.result(ctx, o.r, o.err, o.why), nil)
 				return
 			}
 		}
@@ -140,14 +149,23 @@ func (t *remoteTool) resendable() bool {
 
 var errCallTimeout = errors.New("call timed out")
 
-// result turns the server's answer into the chunk the model reads.
-func (t *remoteTool) result(ctx context.Context, r *sdk.CallToolResult, err error) *tool.Chunk {
+// result turns the server's answer into the chunk the model reads. why
+// says what became of a stdio server when the call failed.
+func (t *remoteTool) result(ctx context.Context, r *sdk.CallToolResult, err error, why string) *tool.Chunk {
 	if err != nil {
 		switch {
 		case errors.Is(context.Cause(ctx), errCallTimeout):
-			return tool.Errorf("Error: MCP tool '%s' did not answer within %v; the call was cancelled.", t.info.Name, t.c.opts.CallTimeout)
+			msg := fmt.Sprintf("Error: MCP tool '%s' did not answer within %v; the call was cancelled.", t.info.Name, t.c.opts.CallTimeout)
+			if tail := t.c.stderrTail(); tail != "" {
+				msg += " The server's standard error ended with:\n" + tail
+			}
+			return tool.Errorf("%s", msg)
 		case ctx.Err() != nil:
 			return &tool.Chunk{Status: tool.StatusInterrupted, Content: []tool.Block{tool.TextBlock("The MCP tool call was interrupted.")}}
+		case why != "":
+			return tool.Errorf("Error: MCP tool '%s' failed: %s\nThe server will be started again for the next call.", t.info.Name, why)
+		case errors.Is(err, errMessageTooLarge):
+			return tool.Errorf("Error: MCP tool '%s' failed: %v; the connection was closed (a new one is opened for the next call).", t.info.Name, err)
 		}
 		return tool.Errorf("Error occurred when calling MCP tool '%s': %v", t.info.Name, err)
 	}

@@ -84,8 +84,9 @@ type serverConfig struct {
 	Cwd     string            `json:"cwd"`
 	URL     string            `json:"url"`
 	Headers map[string]string `json:"headers"`
-	// Timeout bounds each call, in seconds (0: none).
-	Timeout      float64  `json:"timeout"`
+	// Timeout bounds each call, in seconds: absent means
+	// mcp.DefaultCallTimeout, 0 no bound.
+	Timeout      *float64 `json:"timeout"`
 	Stateless    bool     `json:"stateless"`
 	EnableTools  []string `json:"enableTools"`
 	DisableTools []string `json:"disableTools"`
@@ -194,12 +195,18 @@ func (c *config) mcpClients(root string) ([]*mcp.Client, error) {
 		if srv.Transport != "" && sc.URL == "" {
 			return nil, usageErr("%s: a server of type %s needs \"url\"", where, sc.Type)
 		}
-		if sc.Timeout < 0 {
-			return nil, usageErr("%s: \"timeout\" must be a number of seconds, not %v", where, sc.Timeout)
+		timeout := time.Duration(0) // the default
+		if sc.Timeout != nil {
+			if *sc.Timeout < 0 {
+				return nil, usageErr("%s: \"timeout\" must be a number of seconds, not %v", where, *sc.Timeout)
+			}
+			if timeout = time.Duration(*sc.Timeout * float64(time.Second)); timeout == 0 {
+				timeout = mcp.NoTimeout
+			}
 		}
 		cl, err := mcp.NewClient(name, srv, &mcp.ClientOptions{
 			Stateless: sc.Stateless, EnableTools: sc.EnableTools, DisableTools: sc.DisableTools,
-			CallTimeout: time.Duration(sc.Timeout * float64(time.Second)),
+			CallTimeout: timeout,
 		})
 		if err != nil {
 			return nil, usageErr("%s: %s", where, strings.TrimPrefix(err.Error(), "mcp: "))
