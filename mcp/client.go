@@ -462,8 +462,8 @@ func (c *Client) use(ctx context.Context, resend bool, f func(*sdk.ClientSession
 		return err
 	}
 	err = f(s)
-	if err == nil || ctx.Err() != nil || !(sessionUnknown(err) || resend && transportFailed(err)) {
-		return err
+	if err == nil || ctx.Err() != nil || errors.Is(err, errMessageTooLarge) || !(sessionUnknown(err) || resend && transportFailed(err)) {
+		return err // (an answer too large would be too large again)
 	}
 	c.logger.Warn("mcp: the session with the server was lost; reconnecting", "server", c.name, "err", err)
 	if s, err = c.current(ctx, s); err != nil {

@@ -82,8 +82,11 @@ func (p *stdioServer) over(n int) {
 // close ends the process as the MCP spec asks: close its standard input,
 // wait, SIGTERM, wait, SIGKILL.
 func (p *stdioServer) close() error {
+	// Closing its output too unblocks a server stuck writing an answer
+	// nobody reads (one over the limit), and the reader when a child of
+	// the server holds the pipe.
 	p.stdin.Close()
-	defer p.stdout.Close() // unblocks the reader when a child holds the pipe
+	p.stdout.Close()
 	for _, sig := range []os.Signal{nil, syscall.SIGTERM, os.Kill} {
 		if sig != nil {
 			p.cmd.Process.Signal(sig)
