@@ -79,8 +79,7 @@ type Server struct {
 
 	cmu     sync.Mutex
 	running map[*runningCall]bool // the calls in progress
-	calls   sync.WaitGroup
-	reqs    sync.Map // requestHeader token -> the context of the HTTP request
+	reqs    sync.Map              // requestHeader token -> the context of the HTTP request
 }
 
 // runningCall is a call in progress, to be cancelled when its client goes
@@ -158,7 +157,10 @@ func (s *Server) Serve(ctx context.Context, r io.ReadCloser, w io.WriteCloser) e
 	mine := func(c *runningCall) bool { return c.session == ss }
 	select {
 	case err := <-ended:
+		// The client left: cancel its calls, and wait for them to end,
+		// so that nothing they started outlives a server about to exit.
 		s.interrupt(mine, errClientGone)
+		s.waitCalls(mine, s.opts.DrainTimeout)
 		if errors.Is(err, io.EOF) {
 			err = nil
 		}
@@ -217,6 +219,25 @@ func (e errStopping) Error() string {
 		return "the MCP server is shutting down"
 	}
 	return "the MCP server is shutting down (" + e.cause.Error() + ")"
+}
+
+// waitCalls waits up to d for the running calls that match to end.
+func (s *Server) waitCalls(match func(*runningCall) bool, d time.Duration) {
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		s.cmu.Lock()
+		n := 0
+		for c := range s.running {
+			if match(c) {
+				n++
+			}
+		}
+		s.cmu.Unlock()
+		if n == 0 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // interrupt cancels the running calls that match with cause, and returns
@@ -317,7 +338,6 @@ func (s *Server) begin(ctx context.Context, req *sdk.CallToolRequest) (context.C
 			stop = context.AfterFunc(rctx.(context.Context), func() { cancel(errClientGone) })
 		}
 	}
-	s.calls.Add(1)
 	s.cmu.Lock()
 	s.running[c] = true
 	s.cmu.Unlock()
@@ -327,7 +347,6 @@ func (s *Server) begin(ctx context.Context, req *sdk.CallToolRequest) (context.C
 		delete(s.running, c)
 		s.cmu.Unlock()
 		cancel(nil)
-		s.calls.Done()
 	}
 }
 

@@ -133,3 +133,21 @@ func TestServeHTTPClientGoneCancelsCall(t *testing.T) {
 		t.Errorf("tools/list after the clients left: %v %s", err, m["error"])
 	}
 }
+
+// A stdio client that closes the server's standard input mid-call has the
+// call cancelled: the server exits (0: its client left) without leaving
+// the command running.
+func TestServeStdioClientGoneCancelsCall(t *testing.T) {
+	arg := "1008.1"
+	p := startServe(t, buildCLI(t), t.TempDir(), "--mode", "bypass")
+	p.initialize(t)
+	p.send(t, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":`+bashSleep(arg)+`}`)
+	if !waitProcs(arg, 2, 10*time.Second) {
+		t.Fatalf("the command did not start (stderr: %s)", p.stderr.String())
+	}
+	p.stdin.Close()
+	if code := p.wait(t, 15*time.Second); code != 0 {
+		t.Errorf("serve exited %d when its client left (stderr: %s)", code, p.stderr.String())
+	}
+	noneLeft(t, arg, 5*time.Second)
+}
