@@ -300,7 +300,7 @@ func (s *Server) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 	}
 	ctx, done := s.begin(ctx, req)
 	defer done()
-	st, release, err := s.state(ctx, req.Session)
+	st, release, err := s.state(context.WithValue(ctx, toolNameKey{}, req.Params.Name), req.Session)
 	if err != nil {
 		return nil, err
 	}
@@ -348,6 +348,17 @@ func (s *Server) begin(ctx context.Context, req *sdk.CallToolRequest) (context.C
 		s.cmu.Unlock()
 		cancel(nil)
 	}
+}
+
+type toolNameKey struct{}
+
+// CallName returns, in the context ServerOptions.State gets, the name of
+// the tool the state is for ("" elsewhere). A State that loads from shared
+// storage can use it to run the calls that change only the state (the task
+// tools) one at a time.
+func CallName(ctx context.Context) string {
+	name, _ := ctx.Value(toolNameKey{}).(string)
+	return name
 }
 
 // state returns the state for a call of session ss.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -13,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/toolscope/toolscope/internal/textfile"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Processes that share one --state file and call the task tools at once
@@ -317,5 +320,59 @@ func TestEditKeepsOwner(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(own); string(b) != "gamma\n" {
 		t.Errorf("nobody's file: %q", b)
+	}
+}
+
+// Two stdio servers sharing one --state file, each with concurrent task
+// calls: every TaskCreate gets its own id and every reported change is in
+// the file (the task tools run one at a time under the state's lock).
+func TestServeStateTaskCallsLoseNothing(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(t.TempDir(), "st.json")
+	sessions := []*sdk.ClientSession{
+		serveStdio(t, nil, "--cwd", dir, "--state", state),
+		serveStdio(t, nil, "--cwd", dir, "--state", state),
+	}
+	created := regexp.MustCompile(`Task \(id=(\d+)\) created successfully: (\S+)`)
+	var mu sync.Mutex
+	ids := map[string]string{}
+	var wg sync.WaitGroup
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for j := 0; j < 10; j++ {
+				subj := fmt.Sprintf("w%d-%d", w, j)
+				r, err := sessions[w%2].CallTool(context.Background(), &sdk.CallToolParams{Name: "TaskCreate", Arguments: map[string]any{"subject": subj, "description": "d"}})
+				if err != nil || r.IsError {
+					t.Errorf("TaskCreate: %v %+v", err, r)
+					return
+				}
+				m := created.FindStringSubmatch(r.Content[0].(*sdk.TextContent).Text)
+				mu.Lock()
+				if m == nil || ids[m[1]] != "" {
+					t.Errorf("create %s: %v (ids so far %d)", subj, m, len(ids))
+				} else {
+					ids[m[1]] = m[2]
+				}
+				mu.Unlock()
+			}
+		}(w)
+	}
+	wg.Wait()
+	var st struct {
+		Tasks []struct{ ID, Subject string }
+	}
+	b, _ := os.ReadFile(state)
+	if err := json.Unmarshal(b, &st); err != nil {
+		t.Fatal(err)
+	}
+	for _, task := range st.Tasks {
+		if ids[task.ID] != task.Subject {
+			t.Errorf("task %s is %q, reported %q", task.ID, task.Subject, ids[task.ID])
+		}
+	}
+	if len(st.Tasks) != len(ids) || len(ids) != 80 {
+		t.Errorf("%d tasks in the file, %d reported, want 80", len(st.Tasks), len(ids))
 	}
 }

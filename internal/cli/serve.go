@@ -8,9 +8,11 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"time"
 
+	"github.com/toolscope/toolscope/internal/textfile"
 	"github.com/toolscope/toolscope/mcp"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
@@ -123,7 +125,21 @@ func stopped(err error) error {
 // permissions of the config and the flags, and saves it after the call:
 // the persisted permissions plus the rules the user added with "always".
 func (s *setup) callState(c *common, warn io.Writer) func(context.Context, string) (*tool.State, func(), error) {
-	return func(ctx context.Context, _ string) (*tool.State, func(), error) {
+	return func(ctx context.Context, _ string) (_ *tool.State, _ func(), err error) {
+		// A call that changes only the state (a task tool) loads, runs and
+		// saves under the state directory's lock, one at a time, as `call`
+		// does: concurrent TaskCreates get distinct ids.
+		var lock *textfile.DirLock
+		if slices.Contains(stateOnlyTools, mcp.CallName(ctx)) {
+			if lock, err = textfile.Lock(filepath.Dir(s.statePath)); err != nil {
+				return nil, nil, fmt.Errorf("locking the state %s: %w", s.statePath, err)
+			}
+			defer func() {
+				if err != nil {
+					lock.Unlock()
+				}
+			}()
+		}
 		st, err := loadState(s.statePath)
 		if err != nil {
 			return nil, nil, err
@@ -139,12 +155,13 @@ func (s *setup) callState(c *common, warn io.Writer) func(context.Context, strin
 		}
 		st.SetPermissions(pc)
 		release := func() {
+			defer lock.Unlock()
 			keep := persisted.Clone()
 			for _, r := range addedRules(pc, st.Permissions()) {
 				keep.AddRule(r)
 			}
 			st.SetPermissions(keep)
-			if err := saveState(s.statePath, base, st); err != nil {
+			if err := saveStateLocked(s.statePath, base, st, lock); err != nil {
 				fmt.Fprintln(warn, "toolscope: warning:", err)
 			}
 		}
