@@ -8,15 +8,32 @@
 // is the shell's pid) with stdin from /dev/null and stdout and stderr both
 // attached to the write end of a single pipe, so the two streams arrive
 // interleaved in the order the command wrote them. The parent closes its copy
-// of the write end immediately. On Linux the shell also gets SIGKILL when the
-// process that started it dies (Pdeathsig): a caller killed with SIGKILL
-// leaves no shell running (in the OS sandbox, whose shell is the init of a
-// PID namespace, no process of the command at all).
+// of the write end immediately.
+//
+// On Linux the shell is started through a small helper, a re-execution of
+// the running binary (package internal/reaper): the helper declares itself
+// a child subreaper (prctl PR_SET_CHILD_SUBREAPER) and starts the shell as
+// its child, so every process the command starts stays a descendant of the
+// helper however it detaches – setsid, a daemon's double fork, env -i –
+// since an orphan is reparented to its nearest subreaper ancestor, not to
+// init. The helper does not reap the shell until Run asks, so Run
+// supervises the shell's group exactly as if the shell were its own child.
+// When the shell has been reaped, the helper ends every descendant left
+// (SIGTERM, then SIGKILL after KillGrace, until none is left: a process
+// forking while it is killed is caught by the next round). The helper
+// outlives a caller killed with SIGKILL: it notices the end of its control
+// pipe, ends the shell's group and every descendant the same way, and
+// removes the TrackDir file. The helper costs one more process start per
+// command (about 2 ms). A custom Options.Start (the OS sandbox, whose shell
+// is the init of a PID namespace) starts the shell directly; so does Run
+// where the kernel has no pidfds (before 5.3) or /proc/self/exe cannot be
+// executed. A shell started directly gets SIGKILL when the process that
+// started it dies (Pdeathsig).
 //
 // A supervisor goroutine waits for the shell to exit without reaping it
-// (waitid with WNOWAIT). While the shell is an unreaped zombie its pid – and
-// therefore the group id – cannot be reused, so signalling the group (-pgid)
-// can never hit an unrelated process.
+// (waitid with WNOWAIT, or the helper's word). While the shell is an unreaped
+// zombie its pid – and therefore the group id – cannot be reused, so
+// signalling the group (-pgid) can never hit an unrelated process.
 //
 //   - On timeout or context cancellation the whole group receives SIGTERM,
 //     and SIGKILL after Options.KillGrace if the shell has not exited by then.
@@ -30,20 +47,20 @@
 //     expires is SIGKILLed. The common case – no member left – costs a single
 //     kill(2) and no /proc scan.
 //
-// A process that left the group (setsid, setsid -f, a daemon's double fork)
-// is not reached by signals to the group. Every process of the run inherits
-// the environment variable TOOLSCOPE_RUN with a value unique to the run;
-// once the group is gone, Run finds the live processes that still carry it
-// (a scan of /proc/*/environ) and ends them the same way, SIGTERM then
-// SIGKILL after KillGrace, through pidfds so that a reused pid is never
-// signalled. Only a process that clears its environment escapes.
+// Every process of the run also inherits the environment variable
+// TOOLSCOPE_RUN with a value unique to the run. Without the helper (a
+// direct start, or a helper that was itself killed), once the group is
+// gone Run finds the live processes that still carry it (a scan of
+// /proc/*/environ) and ends them the same way, through pidfds so that a
+// reused pid is never signalled; there, a process that left the group and
+// cleared its environment escapes.
 //
 // Only after the group is gone does Run stop reading: it gives the pipe a
 // short drain period to collect what is already buffered, then sets a read
 // deadline, so a process outside the group (e.g. started with setsid) that
-// still holds the pipe open cannot make Run hang. Orphaned group members are
-// reparented to init, which reaps them; the shell itself is always reaped by
-// Run. Every goroutine Run starts has returned by the time Run returns.
+// still holds the pipe open cannot make Run hang. Every goroutine Run starts
+// has returned, and the shell and the helper have been reaped, by the time
+// Run returns.
 //
 // # Output capture
 //
@@ -77,7 +94,8 @@
 // N); the explicit write after eval covers commands that replace the EXIT
 // trap with their own. The exit status is preserved exactly. A syntactically
 // broken command makes eval print the shell's usual syntax error. TMPFILE is
-// a private temporary file (mode 0600) created and removed by Run; it is
-// embedded in the wrapper as a single-quoted literal. If the command both
+// a private temporary file (mode 0600) created by Run and removed before it
+// returns (by the helper, which removes it also when the caller was killed);
+// it is embedded in the wrapper as a single-quoted literal. If the command both
 // replaces the EXIT trap and calls exit, or kills the shell, Result.Dir is "".
 package proc

@@ -34,7 +34,8 @@ func atoiOr(s string) int {
 }
 
 // Processes that leave the command's process group (setsid, setsid -f,
-// setsid in a subshell, nohup with a double fork) do not outlive Run.
+// setsid in a subshell, nohup with a double fork), with or without the
+// run's environment marker, do not outlive Run.
 func TestNothingOutlivesRun(t *testing.T) {
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("setsid not available")
@@ -46,6 +47,10 @@ func TestNothingOutlivesRun(t *testing.T) {
 		"( ( setsid nohup sleep 1001.4 >/dev/null 2>&1 & ) & )",
 		"setsid bash -c 'trap \"\" TERM HUP; exec sleep 1001.5' >/dev/null 2>&1 &",
 		"sleep 1001.6 & disown",
+		// Without the marker in their environment.
+		"env -i setsid -f sleep 1001.7 >/dev/null 2>&1",
+		"env -u TOOLSCOPE_RUN setsid -f sleep 1001.8 >/dev/null 2>&1",
+		"env -i sh -c '(setsid sleep 1001.9 >/dev/null 2>&1 &) &'",
 	} {
 		arg := "1001." + string(rune('1'+i))
 		res := run(t, cmd+"\nsleep 0.2", &Options{KillGrace: 300 * time.Millisecond})
@@ -66,11 +71,16 @@ func TestNothingOutlivesTimeout(t *testing.T) {
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("setsid not available")
 	}
-	res := run(t, "setsid -f sleep 1002.1 >/dev/null 2>&1; sleep 100", &Options{Timeout: 300 * time.Millisecond, KillGrace: 200 * time.Millisecond})
+	res := run(t, "setsid -f sleep 1002.1 >/dev/null 2>&1; env -i setsid -f sleep 1002.2 >/dev/null 2>&1; sleep 100", &Options{Timeout: 300 * time.Millisecond, KillGrace: 200 * time.Millisecond})
 	if !res.TimedOut {
 		t.Errorf("not timed out: %+v", res)
 	}
-	if left := pidsWithArg("1002.1"); len(left) > 0 {
-		t.Errorf("processes left after the timeout: %v", left)
+	for _, arg := range []string{"1002.1", "1002.2"} {
+		if left := pidsWithArg(arg); len(left) > 0 {
+			for _, p := range left {
+				exec.Command("kill", "-9", p).Run()
+			}
+			t.Errorf("processes left after the timeout: %v", left)
+		}
 	}
 }

@@ -10,17 +10,19 @@ import (
 	"time"
 )
 
-// Processes that leave the group.
+// Processes that leave the group, without the reaper helper.
 //
 // A command can start a process in a session and group of its own (setsid
 // sleep 1000 &, setsid -f, a daemon's double fork): killing the group does
-// not reach it. Every process Run starts inherits an environment variable
-// naming the run (markerVar); when the group is gone, Run looks for the
-// processes that still carry it and ends them too, SIGTERM then SIGKILL
-// after the grace period. Signals go through a pidfd taken before the
-// environment is checked, so a reused pid is never hit. A process that
-// clears its environment (env -i) escapes this, as it escapes any tool
-// short of a cgroup.
+// not reach it. Under the reaper helper such a process remains a
+// descendant of the helper, which ends it. Where there is no helper (a
+// custom Options.Start, a kernel without pidfds, a helper that was killed)
+// this is the fallback: every process Run starts inherits an environment
+// variable naming the run (markerVar); when the group is gone, Run looks
+// for the processes that still carry it and ends them too, SIGTERM then
+// SIGKILL after the grace period. Signals go through a pidfd taken before
+// the environment is checked, so a reused pid is never hit. A process that
+// clears its environment (env -i, env -u TOOLSCOPE_RUN) escapes this.
 
 // markerVar is the environment variable that names a run.
 const markerVar = "TOOLSCOPE_RUN"

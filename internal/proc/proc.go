@@ -113,6 +113,9 @@ func Run(ctx context.Context, command string, opts *Options, onOutput func(strin
 
 	args := []string{"-c", command}
 	var dirFile string
+	// Once the reaper helper runs, it removes the file, after the caller
+	// has read it or once the caller is dead.
+	helperOwnsDirFile := false
 	if o.TrackDir {
 		f, err := os.CreateTemp(o.TempDir, "toolscope-cwd-*")
 		if err != nil {
@@ -120,7 +123,11 @@ func Run(ctx context.Context, command string, opts *Options, onOutput func(strin
 		}
 		dirFile = f.Name()
 		f.Close()
-		defer os.Remove(dirFile)
+		defer func() {
+			if !helperOwnsDirFile {
+				os.Remove(dirFile)
+			}
+		}()
 		args = []string{"-c", trackDirScript(dirFile), shellName(o.Shell), command}
 	}
 
@@ -138,20 +145,34 @@ func Run(ctx context.Context, command string, opts *Options, onOutput func(strin
 	cmd.Stdout = pw
 	cmd.Stderr = pw
 	cmd.SysProcAttr = sysProcAttr()
-	startCmd := cmd.Start
+	var r *reaped
 	if o.Start != nil {
-		startCmd = func() error { return o.Start(cmd) }
-	}
-	if err := startCmd(); err != nil {
-		pw.Close()
-		return nil, fmt.Errorf("proc: start %s: %w", o.Shell, err)
+		err = o.Start(cmd)
+	} else {
+		var tried bool
+		r, tried, err = startReaped(cmd, o.KillGrace, dirFile)
+		if !tried {
+			err = cmd.Start()
+		}
 	}
 	pw.Close()
+	if err != nil {
+		return nil, fmt.Errorf("proc: start %s: %w", o.Shell, err)
+	}
+	pgid := 0
+	if r != nil {
+		pgid = r.pid
+		helperOwnsDirFile = true
+	} else {
+		pgid = cmd.Process.Pid
+	}
 
 	sup := &supervisor{
 		marker:    marker,
 		cmd:       cmd,
-		pgid:      cmd.Process.Pid,
+		r:         r,
+		dirFile:   dirFile,
+		pgid:      pgid,
 		ctx:       ctx,
 		timeout:   o.Timeout,
 		grace:     o.KillGrace,
@@ -199,27 +220,20 @@ func Run(ctx context.Context, command string, opts *Options, onOutput func(strin
 	if readErr != nil {
 		return nil, fmt.Errorf("proc: reading output: %w", readErr)
 	}
-	if sup.waitErr != nil && cmd.ProcessState == nil {
+	if sup.waitErr != nil {
 		return nil, fmt.Errorf("proc: wait: %w", sup.waitErr)
 	}
 
 	res := &Result{
+		ExitCode: sup.exitCode,
+		Signal:   sup.signal,
 		TimedOut: sup.timedOut,
 		Canceled: sup.canceled,
 		Head:     string(capt.head),
 		Tail:     string(capt.tail),
 		Dropped:  capt.dropped(),
 		Total:    capt.total,
-	}
-	res.ExitCode = cmd.ProcessState.ExitCode()
-	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		res.ExitCode = -1
-		res.Signal = ws.Signal().String()
-	}
-	if dirFile != "" {
-		if b, err := os.ReadFile(dirFile); err == nil {
-			res.Dir = strings.TrimSuffix(string(b), "\n")
-		}
+		Dir:      sup.dir,
 	}
 	res.Duration = time.Since(start)
 	return res, nil
@@ -253,6 +267,8 @@ func trackDirScript(dirFile string) string {
 type supervisor struct {
 	marker  string // the environment entry every process of the run inherits
 	cmd     *exec.Cmd
+	r       *reaped // the reaper helper (nil: the shell is this process's child)
+	dirFile string  // the TrackDir file ("" for none)
 	pgid    int
 	ctx     context.Context
 	timeout time.Duration
@@ -266,7 +282,10 @@ type supervisor struct {
 
 	// written before done is closed
 	timedOut, canceled bool
-	waitErr            error
+	waitErr            error  // the shell could not be waited for
+	exitCode           int    // as Result.ExitCode
+	signal             string // as Result.Signal
+	dir                string // as Result.Dir
 }
 
 // stop asks the supervisor to kill the group (reader failure or panic). Only
@@ -281,7 +300,11 @@ func (s *supervisor) stop() {
 func (s *supervisor) run() {
 	defer close(s.done)
 	go func() {
-		waitExitedNoReap(s.pgid)
+		if s.r != nil {
+			s.r.waitExited()
+		} else {
+			waitExitedNoReap(s.pgid)
+		}
 		close(s.exitedRaw)
 	}()
 
@@ -337,11 +360,14 @@ wait:
 	if termAt.IsZero() {
 		termAt = time.Now()
 	}
-	_ = syscall.Kill(-s.pgid, syscall.SIGTERM)
-	if killed {
-		_ = syscall.Kill(-s.pgid, syscall.SIGKILL)
+	helperLost := s.r != nil && s.r.lost
+	if !helperLost {
+		_ = syscall.Kill(-s.pgid, syscall.SIGTERM)
+		if killed {
+			_ = syscall.Kill(-s.pgid, syscall.SIGKILL)
+		}
 	}
-	s.waitErr = s.cmd.Wait()
+	s.reap()
 
 	// Wait for the group to be empty: SIGKILL when the grace period (counted
 	// from the first SIGTERM) is over.
@@ -363,12 +389,54 @@ wait:
 		delay = min(2*delay, 20*time.Millisecond)
 	}
 
-	// Processes that left the group (setsid) but carry the run's marker.
-	endMarked(s.marker, s.grace)
+	if s.r != nil {
+		// The helper ends the descendants that left the group.
+		s.r.done()
+	}
+	if s.r == nil || s.r.lost {
+		// Processes that left the group (setsid) but carry the run's
+		// marker.
+		endMarked(s.marker, s.grace)
+	}
+	if s.dirFile != "" {
+		if b, err := os.ReadFile(s.dirFile); err == nil {
+			s.dir = strings.TrimSuffix(string(b), "\n")
+		}
+	}
+	if s.r != nil {
+		s.r.finish()
+	}
 
 	// Everything in the group is gone; let the reader collect what is still
 	// buffered, then unblock it even if an outsider holds the pipe open.
 	_ = s.pipe.SetReadDeadline(time.Now().Add(drainGrace))
+}
+
+// reap reaps the shell and records how it ended.
+func (s *supervisor) reap() {
+	if s.r != nil {
+		ws, ok := s.r.reap()
+		if !ok {
+			// The helper was killed, and the shell with it (Pdeathsig).
+			s.exitCode, s.signal = -1, syscall.SIGKILL.String()
+			return
+		}
+		s.exitCode = ws.ExitStatus()
+		if ws.Signaled() {
+			s.exitCode, s.signal = -1, ws.Signal().String()
+		}
+		return
+	}
+	err := s.cmd.Wait()
+	ps := s.cmd.ProcessState
+	if ps == nil {
+		s.waitErr = err
+		return
+	}
+	s.exitCode = ps.ExitCode()
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		s.exitCode, s.signal = -1, ws.Signal().String()
+	}
 }
 
 // groupAlive reports whether the process group still has a member that is
