@@ -93,6 +93,9 @@ func startReaped(cmd *exec.Cmd, grace time.Duration, dirFile string) (r *reaped,
 		err = errors.New("the reaper helper reported a bad pid " + strconv.Quote(data))
 	case reaper.MsgFailed:
 		err = errors.New("fork/exec " + cmd.Path + ": " + data)
+	case reaper.MsgNoUse:
+		r.finish()
+		return nil, false, nil
 	default:
 		err = errors.New("the reaper helper ended without starting the shell")
 	}

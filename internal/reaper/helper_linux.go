@@ -82,7 +82,7 @@ func helperMain(args []string) int {
 	signal.Notify(make(chan os.Signal, 1), caught...)
 
 	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); e != 0 {
-		h.send(MsgFailed, "prctl(PR_SET_CHILD_SUBREAPER): "+e.Error())
+		h.send(MsgNoUse, "prctl(PR_SET_CHILD_SUBREAPER): "+e.Error())
 		return 125
 	}
 	pid, err := syscall.ForkExec(args[4], args[5:], &syscall.ProcAttr{

@@ -39,6 +39,8 @@
 //
 //	helper → caller   "P<pid>\n"   the shell started, with this pid (its group id)
 //	                  "F<error>\n" the shell could not be started; the helper exits
+//	                  "U<error>\n" the helper cannot work here (no subreaper); it exits
+//	                               without starting the shell, which the caller may start itself
 //	                  "X\n"        the shell exited; it is not reaped yet
 //	                  "S<status>\n" the shell's wait status, after the caller's 'R'
 //	                  "D\n"        no descendant is left (or the last ones are unkillable)
@@ -71,6 +73,7 @@ const Arg0 = "toolscope-reaper"
 const (
 	MsgStarted = 'P'
 	MsgFailed  = 'F'
+	MsgNoUse   = 'U'
 	MsgExited  = 'X'
 	MsgStatus  = 'S'
 	MsgDone    = 'D'
