@@ -542,3 +542,29 @@ func BenchmarkThroughput(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRunTrue times the start and end of the smallest command with
+// the shell started directly and under the reaper helper: what the helper
+// costs a command.
+func BenchmarkRunTrue(b *testing.B) {
+	ctx := context.Background()
+	for _, helper := range []bool{false, true} {
+		name := "direct"
+		if helper {
+			name = "helper"
+		}
+		b.Run(name, func(b *testing.B) {
+			if helper && !useReaper {
+				b.Skip("no reaper helper on this system")
+			}
+			defer func(v bool) { useReaper = v }(useReaper)
+			useReaper = helper
+			for b.Loop() {
+				res, err := Run(ctx, "true", &Options{TrackDir: true}, nil)
+				if err != nil || res.ExitCode != 0 {
+					b.Fatal(res, err)
+				}
+			}
+		})
+	}
+}
