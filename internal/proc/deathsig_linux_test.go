@@ -60,7 +60,9 @@ const callerChildEnv = "TOOLSCOPE_PROC_CALLER_CHILD"
 
 // A caller killed with SIGKILL leaves nothing of the command behind: not
 // the foreground process, not processes that left the group and cleared
-// their environment, and not the working-directory file.
+// their environment, and not the working-directory file. That holds too
+// when the caller's whole process group is killed (kill -9 %1 in a
+// shell), which must not reach what ends the command.
 func TestNothingOutlivesItsCaller(t *testing.T) {
 	if tmp := os.Getenv(callerChildEnv); tmp != "" {
 		Run(context.Background(), "env -i setsid -f sleep 1003.1 >/dev/null 2>&1; "+
@@ -71,10 +73,21 @@ func TestNothingOutlivesItsCaller(t *testing.T) {
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("setsid not available")
 	}
+	for _, group := range []bool{false, true} {
+		name := "pid"
+		if group {
+			name = "group"
+		}
+		t.Run(name, func(t *testing.T) { killCaller(t, group) })
+	}
+}
+
+func killCaller(t *testing.T, group bool) {
 	tmp := t.TempDir()
 	args := []string{"1003.1", "1003.2", "1003.3", "1003.4"}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestNothingOutlivesItsCaller$", "-test.count=1")
 	cmd.Env = append(os.Environ(), callerChildEnv+"="+tmp)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +106,11 @@ func TestNothingOutlivesItsCaller(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	cmd.Process.Kill()
+	if group {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	} else {
+		cmd.Process.Kill()
+	}
 	cmd.Wait()
 	var left []string
 	for deadline = time.Now().Add(10 * time.Second); ; {
@@ -118,8 +135,8 @@ func TestNothingOutlivesItsCaller(t *testing.T) {
 }
 
 // If the reaper helper itself is killed, Run still returns, reports the
-// shell as killed (it dies with the helper), and ends the processes the
-// environment marker finds.
+// shell as killed (it dies with the helper), ends the processes the
+// environment marker finds, and removes the working-directory file.
 func TestHelperKilled(t *testing.T) {
 	if !useReaper || !reaperUsable() {
 		t.Skip("no reaper helper here")
@@ -147,7 +164,8 @@ func TestHelperKilled(t *testing.T) {
 			}
 		}
 	}()
-	res := run(t, "echo $$; setsid -f sleep 1005.1 >/dev/null 2>&1; sleep 1005.1", &Options{KillGrace: 200 * time.Millisecond})
+	tmp := t.TempDir()
+	res := run(t, "echo $$; setsid -f sleep 1005.1 >/dev/null 2>&1; sleep 1005.1", &Options{KillGrace: 200 * time.Millisecond, TrackDir: true, TempDir: tmp})
 	if res.ExitCode != -1 || res.Signal != "killed" {
 		t.Errorf("got %+v", res)
 	}
@@ -162,5 +180,8 @@ func TestHelperKilled(t *testing.T) {
 			exec.Command("kill", "-9", p).Run()
 		}
 		t.Errorf("processes left: %v", left)
+	}
+	if ents, _ := os.ReadDir(tmp); len(ents) > 0 {
+		t.Errorf("files left in the temporary directory: %v", ents)
 	}
 }

@@ -405,6 +405,10 @@ wait:
 	}
 	if s.r != nil {
 		s.r.finish()
+		if s.r.lost && s.dirFile != "" {
+			// A helper that was killed could not remove it.
+			os.Remove(s.dirFile)
+		}
 	}
 
 	// Everything in the group is gone; let the reader collect what is still
