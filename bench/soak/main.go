@@ -104,7 +104,7 @@ func killWriters(deadline time.Time) (string, []string) {
 	version := func(i int) string { return strings.Repeat(fmt.Sprintf("version %06d\n", i), 40000) } // 600 KB
 	os.WriteFile(f, []byte(version(0)), 0o644)
 	var bad []string
-	trials, killed, temps := 0, 0, 0
+	trials, killed, temps, corrupt := 0, 0, 0, 0
 	for i := 1; time.Now().Before(deadline); i++ {
 		trials++
 		if out, code := call(context.Background(), dir, "call", "--state", st, "Read", fmt.Sprintf(`{"file_path":%q,"limit":1}`, f)); code != 0 {
@@ -135,9 +135,11 @@ func killWriters(deadline time.Time) (string, []string) {
 		cmd.Wait()
 		b, _ := os.ReadFile(f)
 		if !whole(b) {
+			corrupt++
 			bad = append(bad, fmt.Sprintf("trial %d: the file is not one whole version (%d bytes)", i, len(b)))
 		}
 		if sb, err := os.ReadFile(st); err == nil && !json.Valid(sb) {
+			corrupt++
 			bad = append(bad, fmt.Sprintf("trial %d: the state file is not JSON", i))
 		}
 		if b, _ := os.ReadFile(foreign); string(b) != "the user's" {
@@ -163,7 +165,7 @@ func killWriters(deadline time.Time) (string, []string) {
 			bad = append(bad, "left after the last write: "+n.Name())
 		}
 	}
-	return fmt.Sprintf("%d trials, %d killed, %d temporary files seen after kills, %d left after the next write, %d corrupt", trials, killed, temps, left, len(bad)), bad
+	return fmt.Sprintf("%d trials, %d killed, %d temporary files seen after kills, %d left after the next write, %d corrupt files", trials, killed, temps, left, corrupt), bad
 }
 
 func firstLine(b []byte) string {
@@ -196,6 +198,17 @@ func killBash(deadline time.Time) (string, []string) {
 		"sleep %d & disown; sleep 30",
 		"python3 -c 'import os,time\nif os.fork()==0:\n os.setsid()\n if os.fork()==0: time.sleep(%d)\nelse: time.sleep(30)'",
 	}
+	cwdFiles := func() map[string]bool {
+		m := map[string]bool{}
+		ents, _ := os.ReadDir(os.TempDir())
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), "toolscope-cwd-") {
+				m[e.Name()] = true
+			}
+		}
+		return m
+	}
+	before := cwdFiles()
 	trials, survivors := 0, 0
 	var bad []string
 	for i := 0; time.Now().Before(deadline); i++ {
@@ -219,13 +232,13 @@ func killBash(deadline time.Time) (string, []string) {
 		}
 	}
 	tmp := 0
-	ents, _ := os.ReadDir(os.TempDir())
-	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), "toolscope-cwd-") {
+	for n := range cwdFiles() {
+		if !before[n] {
 			tmp++
+			bad = append(bad, "left "+filepath.Join(os.TempDir(), n))
 		}
 	}
-	return fmt.Sprintf("%d trials over %d patterns, %d processes survived, %d toolscope-cwd-* files in %s", trials, len(patterns), survivors, tmp, os.TempDir()), bad
+	return fmt.Sprintf("%d trials over %d patterns, %d processes survived, %d toolscope-cwd-* files left", trials, len(patterns), survivors, tmp), bad
 }
 
 // concurrent runs 8 processes of mixed task calls and Edits on one state

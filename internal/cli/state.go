@@ -163,7 +163,7 @@ func writableState(path string) (string, error) {
 	case !fi.IsDir():
 		return "", usageErr("--state %s: %s is not a directory", path, dir)
 	}
-	probe, err := os.CreateTemp(dir, ".toolscope-probe-*")
+	probe, err := textfile.CreateTemp(dir, "probe")
 	if err != nil {
 		return "", usageErr("--state %s: cannot write in %s: %v", path, dir, pathErr(err))
 	}

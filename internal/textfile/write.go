@@ -316,6 +316,14 @@ func tempName(base string) string {
 	return tempPrefix + strconv.Itoa(os.Getpid()) + "-" + fmt.Sprintf("%016x", rand.Uint64()) + "-" + base + ".tmp"
 }
 
+// CreateTemp creates a new, empty file in dir (mode 0600) named as
+// WriteAtomic names its temporary files ([IsTempName]), for base. A caller
+// that removes it when done, and is killed before, leaves a file that the
+// next WriteAtomic in dir removes once the caller's process is gone.
+func CreateTemp(dir, base string) (*os.File, error) {
+	return createTemp(dir, base, 0o600)
+}
+
 // createTemp creates a new file named by tempName in dir with O_EXCL.
 func createTemp(dir, base string, perm fs.FileMode) (*os.File, error) {
 	for range 100 {
