@@ -16,17 +16,47 @@ import (
 	"github.com/toolscope/toolscope/internal/testproc"
 )
 
-// buildCLI builds this package's binary into a temporary directory,
-// without the race detector (under -race the test binary itself starts too
-// slowly for hundreds of runs). Without go at hand it returns "" and cli
-// runs the test binary as the CLI (see TestMain).
+// buildCLI returns the CLI binary, built without the race detector (under
+// -race the test binary itself starts too slowly for hundreds of runs),
+// once per test run and linked into t's temporary directory. Without go at
+// hand it returns "" and cli runs the test binary as the CLI (see TestMain).
 func buildCLI(t *testing.T) string {
-	bin := filepath.Join(t.TempDir(), "toolscope")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/toolscope").CombinedOutput(); err != nil {
-		t.Logf("building the CLI: %v: %s; running the test binary instead", err, out)
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "toolscope-cli-test-")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.dir = dir
+		bin := filepath.Join(dir, "toolscope")
+		if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/toolscope").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("%v: %s", err, out)
+			return
+		}
+		built.bin = bin
+	})
+	if built.err != nil {
+		t.Logf("building the CLI: %v; running the test binary instead", built.err)
 		return ""
 	}
+	bin := filepath.Join(t.TempDir(), "toolscope")
+	if err := os.Link(built.bin, bin); err != nil {
+		b, err := os.ReadFile(built.bin)
+		if err == nil {
+			err = os.WriteFile(bin, b, 0o755)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 	return bin
+}
+
+// built is the CLI binary buildCLI made; TestMain removes its directory.
+var built struct {
+	once     sync.Once
+	dir, bin string
+	err      error
 }
 
 // cli runs the CLI binary bin in a process of its own, in dir.

@@ -26,12 +26,23 @@ func TestMain(m *testing.M) {
 		// The test binary as the CLI, for tests that run several at once.
 		os.Exit(exitCode(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr), os.Stderr))
 	}
-	testscript.Main(m, map[string]func(){
+	testscript.Main(cleanup{m}, map[string]func(){
 		"toolscope": func() {
 			os.Exit(exitCode(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr), os.Stderr))
 		},
 		"mcpserver": mcpServerMain,
 	})
+}
+
+// cleanup runs the tests, then removes the CLI binary buildCLI built.
+type cleanup struct{ m *testing.M }
+
+func (c cleanup) Run() int {
+	code := c.m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	return code
 }
 
 // TestScripts runs the CLI end to end from testdata/script/*.txtar.
