@@ -33,9 +33,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/toolscope/toolscope/internal/clip"
 	"github.com/toolscope/toolscope/internal/pathpolicy"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/sandbox"
@@ -450,7 +450,7 @@ func unknownNote(schema, input json.RawMessage) string {
 		unknown = unknown[:maxUnknownNamed]
 	}
 	for i, k := range unknown {
-		unknown[i] = elide(k, maxKeyEcho)
+		unknown[i] = clip.String(k, maxKeyEcho)
 	}
 	known := slices.Sorted(maps.Keys(s.Properties))
 	return fmt.Sprintf("\n\nNote: the parameter(s) %s%s are not known to this tool and were ignored. It takes: %s.", strings.Join(unknown, ", "), more, strings.Join(known, ", "))
@@ -467,16 +467,3 @@ const (
 type skipValue struct{}
 
 func (*skipValue) UnmarshalJSON([]byte) error { return nil }
-
-// elide cuts s to at most n bytes (on a rune boundary), marking the cut
-// with "…" and the full size.
-func elide(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%s… (%d bytes)", s[:cut], len(s))
-}

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/toolscope/toolscope/internal/clip"
 )
 
 // InputError says what is wrong with JSON that does not fit the Go value it
@@ -41,7 +43,7 @@ func (e *InputError) Unwrap() error { return e.Err }
 
 // detail is the message without its frame: `field "n" must be an integer, not 2.5`.
 func (e *InputError) detail() string {
-	field := clip(e.Field, maxEcho)
+	field := clip.String(e.Field, maxEcho)
 	switch {
 	case e.Want != "" && e.Field != "":
 		return fmt.Sprintf("field %q must be %s, not %s", field, e.Want, e.Got)

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/toolscope/toolscope/internal/clip"
 )
 
 // JSON Schema counts 2.0 and 1e3 as integers (an integer is a number whose
@@ -171,7 +173,7 @@ func rangeError(path, lit string) *fieldErr {
 	if len(lit) > 40 {
 		lit = fmt.Sprintf("%s… (a number of %d characters)", lit[:24], len(lit))
 	}
-	return &fieldErr{path: clip(path, maxEcho), msg: "must be " + int64Range + ", not " + lit}
+	return &fieldErr{path: clip.String(path, maxEcho), msg: "must be " + int64Range + ", not " + lit}
 }
 
 type numEdit struct {

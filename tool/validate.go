@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolscope/toolscope/internal/clip"
 )
 
 // checker is a validator compiled from a schema that uses only the keywords
@@ -158,7 +160,7 @@ func (e *fieldErr) Error() string {
 	if e.path == "" {
 		return e.msg
 	}
-	return fmt.Sprintf("field %q %s", clip(e.path, maxEcho), e.msg)
+	return fmt.Sprintf("field %q %s", clip.String(e.path, maxEcho), e.msg)
 }
 
 func join(path, name string) string {
@@ -171,19 +173,6 @@ func join(path, name string) string {
 // maxEcho bounds what an error repeats of a field's name or path: a key
 // of megabytes is cut, with its size.
 const maxEcho = 200
-
-// clip cuts s to at most n bytes (on a rune boundary), marking the cut with
-// "…" and the full size.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%s… (%d bytes)", s[:cut], len(s))
-}
 
 func short(v any) string {
 	b, _ := json.Marshal(v)
@@ -253,7 +242,7 @@ func (c *checker) check(v any, path string) *fieldErr {
 	case map[string]any:
 		for _, r := range c.required {
 			if _, ok := x[r]; !ok {
-				return &fieldErr{"", fmt.Sprintf("missing required field %q", clip(join(path, r), maxEcho))}
+				return &fieldErr{"", fmt.Sprintf("missing required field %q", clip.String(join(path, r), maxEcho))}
 			}
 		}
 		for k, e := range x {
@@ -268,7 +257,7 @@ func (c *checker) check(v any, path string) *fieldErr {
 					return err
 				}
 			} else if c.addlFalse {
-				return &fieldErr{"", fmt.Sprintf("unknown field %q (the fields are: %s)", clip(join(path, k), maxEcho), strings.Join(c.propNames, ", "))}
+				return &fieldErr{"", fmt.Sprintf("unknown field %q (the fields are: %s)", clip.String(join(path, k), maxEcho), strings.Join(c.propNames, ", "))}
 			}
 		}
 	}
