@@ -5,9 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 
+	"github.com/toolscope/toolscope/internal/testproc"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )
@@ -43,6 +43,7 @@ func TestEditMemoryBounded(t *testing.T) {
 		}
 		r := e.call("Edit", map[string]any{"file_path": p, "old_string": "needle", "new_string": "thread"})
 		fmt.Printf("RESULT %s %s\n", r.Status, strings.SplitN(r.Text(), "\n", 2)[0])
+		testproc.PrintPeakRSS()
 		return
 	}
 	if testing.Short() {
@@ -70,7 +71,7 @@ func TestEditMemoryBounded(t *testing.T) {
 		if !strings.Contains(string(out), "RESULT "+string(c.status)) || !strings.Contains(string(out), c.message) {
 			t.Errorf("%d MB: %s", c.size>>20, out)
 		}
-		rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss // KiB
+		rss := testproc.PeakRSS(cmd.ProcessState, out) // KiB
 		t.Logf("peak RSS of Edit on a %d MB file: %.1f MB", c.size>>20, float64(rss)/1024)
 		if rss > c.maxMiB<<10 {
 			t.Errorf("%d MB file: peak RSS %d KiB > %d MiB", c.size>>20, rss, c.maxMiB)

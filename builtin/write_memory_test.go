@@ -8,9 +8,9 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 
+	"github.com/toolscope/toolscope/internal/testproc"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )
@@ -55,7 +55,7 @@ func TestWriteMemoryBounded(t *testing.T) {
 		if !strings.Contains(string(out), "RESULT success") || strings.Contains(string(out), "WRONG") {
 			t.Errorf("%d MB: %s", c.size>>20, out)
 		}
-		rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss // KiB
+		rss := testproc.PeakRSS(cmd.ProcessState, out) // KiB
 		t.Logf("peak RSS of Write over a %d MB file: %.1f MB", c.size>>20, float64(rss)/1024)
 		if rss > c.maxMiB<<10 {
 			t.Errorf("%d MB file: peak RSS %d KiB > %d MiB", c.size>>20, rss, c.maxMiB)
@@ -119,4 +119,5 @@ func writeRSSChildMain(t *testing.T, spec string) {
 		fmt.Printf("WRONG size after the write: %v %v\n", fi.Size(), err)
 	}
 	fmt.Printf("RESULT %s %s\n", r.Status, strings.SplitN(r.Text(), "\n", 2)[0])
+	testproc.PrintPeakRSS()
 }

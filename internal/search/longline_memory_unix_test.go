@@ -10,8 +10,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/toolscope/toolscope/internal/testproc"
 )
 
 const longLineChildEnv = "TOOLSCOPE_GREP_LONG_LINE_RSS_CHILD"
@@ -28,6 +29,7 @@ func TestGrepLongLineMemoryBounded(t *testing.T) {
 			return
 		}
 		fmt.Printf("RESULT %q\n", r.Text)
+		testproc.PrintPeakRSS()
 		return
 	}
 	if testing.Short() {
@@ -60,7 +62,7 @@ func TestGrepLongLineMemoryBounded(t *testing.T) {
 	if want := `RESULT "1:[Omitted long matching line]\n2:needle again"`; !strings.Contains(string(out), want) {
 		t.Errorf("child said %s\nwant %s", out, want)
 	}
-	maxRSS := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss // KiB on Linux
+	maxRSS := testproc.PeakRSS(cmd.ProcessState, out) // KiB
 	t.Logf("child peak RSS searching a line of 1 GB: %.1f MB", float64(maxRSS)/1024)
 	if maxRSS >= 48<<10 {
 		t.Errorf("peak RSS %d KiB, want < 48 MiB", maxRSS)

@@ -11,8 +11,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/toolscope/toolscope/internal/testproc"
 )
 
 const grepChildEnv = "TOOLSCOPE_GREP_RSS_CHILD"
@@ -29,6 +30,7 @@ func TestGrepMemoryBounded(t *testing.T) {
 			os.Exit(1)
 		}
 		json.NewEncoder(os.Stdout).Encode(map[string]any{"items": r.Items, "lines": strings.Count(r.Text, "\n")})
+		testproc.PrintPeakRSS()
 		return
 	}
 	if testing.Short() {
@@ -65,7 +67,7 @@ func TestGrepMemoryBounded(t *testing.T) {
 	if res.Items != files*lines {
 		t.Errorf("items %d, want %d", res.Items, files*lines)
 	}
-	maxRSS := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss // KiB on Linux
+	maxRSS := testproc.PeakRSS(cmd.ProcessState, out) // KiB
 	t.Logf("child peak RSS searching %d MB of matches for a page of %d lines: %d KiB", files*lines*len(line)>>20, DefaultHeadLimit, maxRSS)
 	if maxRSS >= 96<<10 {
 		t.Errorf("peak RSS %d KiB, want < 96 MiB", maxRSS)

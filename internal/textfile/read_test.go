@@ -12,11 +12,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolscope/toolscope/internal/testproc"
 )
 
 func writeTemp(t testing.TB, content string) string {
@@ -322,6 +323,7 @@ func TestReadLinesRSS(t *testing.T) {
 			res.Lines, res.More = s.Lines, s.More
 		}
 		json.NewEncoder(os.Stdout).Encode(res)
+		testproc.PrintPeakRSS()
 		return
 	}
 	if testing.Short() {
@@ -368,7 +370,7 @@ func TestReadLinesRSS(t *testing.T) {
 	if last := res.Lines[19]; last.Number != nLines || !strings.HasPrefix(last.Text, "line "+strconv.Itoa(nLines)+" x") {
 		t.Fatalf("last line %d %q", last.Number, last.Text[:20])
 	}
-	maxRSS := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss // KiB on Linux
+	maxRSS := testproc.PeakRSS(cmd.ProcessState, out) // KiB
 	t.Logf("child peak RSS reading the last 20 lines of a %d MB file: %d KiB", nLines*lineLen>>20, maxRSS)
 	if maxRSS >= 64<<10 {
 		t.Errorf("peak RSS %d KiB, want < 64 MiB", maxRSS)
