@@ -10,7 +10,16 @@
 //     them, and filesystem commands inside the working directories pass in
 //     accept_edits mode. It runs commands in their own process group, streams
 //     their output, bounds its memory, and keeps the working directory from
-//     one call to the next.
+//     one call to the next. On Linux each command runs under a small helper
+//     that is its child subreaper, so that nothing the command starts
+//     (setsid, double forks, env -i) outlives the call, even when the
+//     program is killed with SIGKILL. The helper is a second start of the
+//     running program (/proc/self/exe) that the package's initialisation
+//     turns into the helper before main runs; in a program of your own,
+//     package init functions that run before toolscope's (those of packages
+//     with no toolscope dependency) run in the helper too, so keep them free
+//     of side effects such as connecting or writing files. Where the helper
+//     cannot run, commands start directly, as before.
 //   - Read streams a slice of a text file, returns images as data, refuses
 //     binaries, and records what it saw in the agent's [tool.State].
 //   - Write and Edit refuse to touch a file the agent has not read, or that
