@@ -320,10 +320,12 @@ func (an *analyzer) redirectDanger(l *leaf) *finding {
 }
 
 // exemptDev reports device files a redirection may write without writing a
-// file: the bit bucket, the terminal and the command's own streams.
+// file: the bit bucket and the command's own streams. /dev/tty is not
+// exempt: it is the user's terminal, where a command could paint over the
+// approval prompt the user is reading.
 func exemptDev(t string) bool {
 	switch filepath.Clean(t) {
-	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/stdin":
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin":
 		return true
 	}
 	if n, ok := strings.CutPrefix(filepath.Clean(t), "/dev/fd/"); ok && isDigits(n) {

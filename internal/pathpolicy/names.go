@@ -93,16 +93,19 @@ var harmlessRoots = []string{
 }
 
 // harmlessDevices are device files that read as nothing, noise, or the
-// command's own standard streams.
+// command's own standard streams. /dev/tty is not one: it is the user's
+// terminal, not the command's streams. Reading it takes the user's
+// keystrokes (an answer meant for an approval prompt), and writing it
+// draws on the screen the user judges approvals from.
 var harmlessDevices = []string{
-	"/dev/null", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/full", "/dev/tty",
+	"/dev/null", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/full",
 	"/dev/stdin", "/dev/stdout", "/dev/stderr",
 }
 
 // HarmlessReads returns the documented list of system paths any command may
 // read without asking (with everything below them), in addition to the
 // device files /dev/null, /dev/zero, /dev/random, /dev/urandom, /dev/full,
-// /dev/tty, the standard streams and /dev/fd/N.
+// the standard streams and /dev/fd/N (not /dev/tty, the user's terminal).
 func HarmlessReads() []string { return append([]string(nil), harmlessRoots...) }
 
 // isTemplate reports .env.example-style names.

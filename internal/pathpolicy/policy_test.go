@@ -106,6 +106,7 @@ func TestClassifyProtectedInsideHarmless(t *testing.T) {
 		{"/dev/null", false, false, true},
 		{"/dev/stdin", false, false, true},
 		{"/dev/fd/0", false, false, true},
+		{"/dev/tty", false, false, false}, // the user's terminal: its keystrokes
 		{"/tmp", false, false, false},
 	} {
 		x := f.p.Classify(ex.Replace(c.path))
