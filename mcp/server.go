@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolscope/toolscope/internal/inputview"
 	"io"
 	"log/slog"
 	"strings"
@@ -455,12 +456,15 @@ func (ElicitAsker) Ask(ctx context.Context, call *tool.Call, d permission.Decisi
 	if len(rules) > 0 {
 		props["always"] = map[string]any{"type": "boolean", "title": "Always allow calls like it (" + strings.Join(rules, ", ") + ")", "default": false}
 	}
-	in := string(call.Input)
-	if len(in) > 2000 {
-		in = in[:2000] + "…"
+	// The user approves what they are shown, so they are shown all of it
+	// (a cut input once hid "; touch PWNED" behind padding), escaped so
+	// nothing in it can redraw their display.
+	if k, dup := inputview.DuplicateKey(call.Input); dup {
+		return false, nil, fmt.Errorf("not asking about this call: its input has the key %s twice, and readers differ on which value counts; send each key once", k)
 	}
 	res, err := ss.Elicit(ctx, &sdk.ElicitParams{
-		Message:         fmt.Sprintf("%s\n\nTool: %s\nInput: %s", d.Message, call.Name, in),
+		Message: fmt.Sprintf("%s\n\nTool: %s\nInput (%d bytes, whole): %s", inputview.Escape(d.Message), inputview.Escape(call.Name),
+			len(call.Input), inputview.Escape(string(call.Input))),
 		RequestedSchema: map[string]any{"type": "object", "properties": props, "required": []string{"allow"}},
 	})
 	if err != nil {

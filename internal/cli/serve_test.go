@@ -221,3 +221,36 @@ func TestServeHTTP(t *testing.T) {
 		t.Errorf("Glob: error=%v %q", isErr, text)
 	}
 }
+
+// The elicitation shows the input whole and escaped: padding cannot push
+// "; touch PWNED" out of sight, an ESC or CR in it cannot redraw the
+// client's display, and an input with a key twice is not asked about.
+func TestServeElicitationShowsWholeInput(t *testing.T) {
+	dir := t.TempDir()
+	var msg atomic.Value
+	msg.Store("")
+	s := serveStdio(t, &sdk.ClientOptions{
+		ElicitationHandler: func(_ context.Context, r *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			msg.Store(r.Params.Message)
+			return &sdk.ElicitResult{Action: "decline"}, nil
+		},
+	}, "--cwd", dir)
+	cmd := "echo " + strings.Repeat("a", 3000) + "\x1b[2K\r\u202e; touch PWNED"
+	callTool(t, s, "Bash", map[string]any{"command": cmd})
+	m := msg.Load().(string)
+	if !strings.Contains(m, `\u001b[2K\r\u202e; touch PWNED`) { // JSON's escapes, then ours for U+202E
+
+		t.Errorf("the elicitation does not show the whole command, escaped: ...%q", m[max(0, len(m)-200):])
+	}
+	if strings.ContainsAny(m, "\x1b\r\u202e") {
+		t.Error("the elicitation carries a raw ESC, CR or bidi override")
+	}
+	msg.Store("")
+	text, isErr := callTool(t, s, "Bash", json.RawMessage(`{"command":"ls","command":"touch PWNED"}`))
+	if !isErr || !strings.Contains(text, "$.command twice") || msg.Load() != "" {
+		t.Errorf("a duplicate key: error=%v %q, asked %q", isErr, text, msg.Load())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "PWNED")); err == nil {
+		t.Error("PWNED was created")
+	}
+}
