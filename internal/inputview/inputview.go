@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -54,7 +55,9 @@ func hidden(r rune) bool {
 // object of the JSON document raw, with its path ("$.a.b"). A tool reading
 // the input with Go's encoding/json takes the last value; a person, or
 // another parser, may take the first. Such an input is not asked about:
-// there is no one thing to approve.
+// there is no one thing to approve. Keys are compared as encoding/json
+// matches struct fields, without case ("command" and "Command", or
+// "\u0063ommand", are one key).
 func DuplicateKey(raw []byte) (string, bool) {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
@@ -78,10 +81,11 @@ func dupValue(d *json.Decoder, at string) (string, bool) {
 				return "", false
 			}
 			key, _ := k.(string)
-			if seen[key] {
+			f := fold(key)
+			if seen[f] {
 				return at + "." + key, true
 			}
-			seen[key] = true
+			seen[f] = true
 			if p, ok := dupValue(d, at+"."+key); ok {
 				return p, true
 			}
@@ -96,4 +100,18 @@ func dupValue(d *json.Decoder, at string) (string, bool) {
 		d.Token()
 	}
 	return "", false
+}
+
+// fold maps each rune of s to the smallest rune that folds to it, so keys
+// equal under Unicode case folding (K, k and the Kelvin sign) fold alike.
+func fold(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		m := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			m = min(m, f)
+		}
+		b.WriteRune(m)
+	}
+	return b.String()
 }

@@ -25,6 +25,9 @@ func TestDuplicateKey(t *testing.T) {
 		`{"a":{"b":1,"b":2}}`:                   "$.a.b",
 		`{"a":[{"x":1},{"x":1,"x":2}]}`:         "$.a[1].x",
 		`{"a":1,"b":{"a":2}}`:                   "",
+		`{"command":"ls","comm\u0061nd":"x"}`:   "$.command",
+		`{"command":"ls","Command":"x"}`:        "$.Command",
+		`{"k":1,"\u212a":2}`:                    "$.\u212a",
 		`not json`:                              "",
 	} {
 		got, ok := DuplicateKey([]byte(in))
