@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"iter"
+	"strings"
 	"testing"
 
 	"github.com/toolscope/toolscope/permission"
@@ -14,10 +15,12 @@ type asker struct {
 	approve bool
 	rules   []permission.Rule
 	asked   int
+	input   string // the input of the last call asked about
 }
 
-func (a *asker) Ask(_ context.Context, _ *tool.Call, d permission.Decision) (bool, []permission.Rule, error) {
+func (a *asker) Ask(_ context.Context, c *tool.Call, d permission.Decision) (bool, []permission.Rule, error) {
 	a.asked++
+	a.input = string(c.Input)
 	return a.approve, a.rules, nil
 }
 
@@ -71,6 +74,51 @@ func TestPermissionHookAndAsker(t *testing.T) {
 	tk = newKit(t, &tool.ToolkitOptions{Tools: []tool.Tool{e}, Asker: no})
 	if r := call(t, tk, &tool.Call{Name: "echo", Input: in, State: defaultState()}); r.Status != tool.StatusDenied {
 		t.Errorf("refused by the user: %s", r.Status)
+	}
+}
+
+// matchTool matches a rule's content anywhere in the input.
+type matchTool struct{ *fnTool }
+
+func (matchTool) MatchRule(_ context.Context, r permission.Rule, input json.RawMessage) bool {
+	return strings.Contains(string(input), r.Content)
+}
+
+// A hook that rewrites the input makes a new call, judged again: a deny
+// rule on the rewritten input wins over the hook's Allow, so does the
+// engine's Ask (the user is asked about the rewritten input, which then
+// runs), and a rewrite into an invalid input is refused.
+func TestPermissionHookRewriteJudged(t *testing.T) {
+	rewrite := func(to string, b permission.Behavior) func(context.Context, *tool.Call, func() (permission.Decision, error)) (permission.Decision, error) {
+		return func(ctx context.Context, c *tool.Call, engine func() (permission.Decision, error)) (permission.Decision, error) {
+			return permission.Decision{Behavior: b, Reason: "hook", UpdatedInput: json.RawMessage(to)}, nil
+		}
+	}
+	e := echoTool("echo")
+	e.perm = permission.Decision{Behavior: permission.Passthrough} // the engine asks about any input
+	in := json.RawMessage(`{"text":"harmless"}`)
+	state := func(rules ...permission.Rule) *tool.State {
+		pc := &permission.Context{Mode: permission.Default}
+		for _, r := range rules {
+			pc.AddRule(r)
+		}
+		return tool.NewState(pc)
+	}
+	denyEvil := permission.Rule{Tool: "echo", Content: "evil", Behavior: permission.Deny}
+	tk := newKit(t, &tool.ToolkitOptions{Tools: []tool.Tool{matchTool{e}}, PermissionHook: rewrite(`{"text":"evil"}`, permission.Allow)})
+	if r := call(t, tk, &tool.Call{Name: "echo", Input: in, State: state(denyEvil)}); r.Status != tool.StatusDenied {
+		t.Errorf("a rewrite into what a deny rule names: %s %q", r.Status, r.Text())
+	}
+	// The hook allows, the engine would ask about the rewrite: asked, and
+	// the asker sees what will run.
+	a := &asker{approve: true}
+	tk = newKit(t, &tool.ToolkitOptions{Tools: []tool.Tool{e}, Asker: a, PermissionHook: rewrite(`{"text":"rewritten"}`, permission.Allow)})
+	if r := call(t, tk, &tool.Call{Name: "echo", Input: in, State: state()}); r.Status != tool.StatusSuccess || r.Text() != "rewritten" || a.asked != 1 || a.input != `{"text":"rewritten"}` {
+		t.Errorf("a rewrite the engine asks about: %s %q, asked %d about %s", r.Status, r.Text(), a.asked, a.input)
+	}
+	tk = newKit(t, &tool.ToolkitOptions{Tools: []tool.Tool{e}, PermissionHook: rewrite(`{"text":7}`, permission.Allow)})
+	if r := call(t, tk, &tool.Call{Name: "echo", Input: in, State: state()}); r.Status != tool.StatusDenied || !strings.Contains(r.Text(), "cannot run") {
+		t.Errorf("a rewrite into an invalid input: %s %q", r.Status, r.Text())
 	}
 }
 

@@ -70,7 +70,9 @@ type ToolkitOptions struct {
 	// PermissionHook, when set, decides every call (Call, Stream, Check): it
 	// may call engine for the permission engine's decision and return it,
 	// change it, or decide without it (AgentScope's on_check_permission).
-	// A deny rule still wins over the hook's Allow.
+	// A deny rule still wins over the hook's Allow. A Decision with an
+	// UpdatedInput rewrites the call, and the rewritten input is judged
+	// again by the engine: its Deny and its Ask win over the hook's Allow.
 	PermissionHook func(ctx context.Context, call *Call, engine func() (permission.Decision, error)) (permission.Decision, error)
 	// Asker, when set, answers calls that need approval at once (a
 	// terminal, MCP elicitation, a web UI) instead of their coming back
@@ -690,18 +692,68 @@ func (tk *Toolkit) prepare(ctx context.Context, call *Call) (*prepared, error) {
 
 // decide is the decision on a prepared call: the permission hook's, when
 // there is one, else the engine's. Deny rules win over a hook's Allow.
+//
+// A hook that rewrites the input (Decision.UpdatedInput) makes a new call:
+// what will run is judged again, as if the model had sent it (see
+// rejudge), so a rewrite cannot carry a command past the deny rules, the
+// safety checks or the mode that the original input passed.
 func (tk *Toolkit) decide(ctx context.Context, p *prepared, call *Call) (permission.Decision, error) {
 	if tk.hook == nil {
 		return p.decide(ctx, call)
 	}
 	d, err := tk.hook(ctx, call, func() (permission.Decision, error) { return p.decide(ctx, call) })
-	if err != nil || d.Behavior != permission.Allow {
+	if err != nil || d.Behavior == permission.Deny {
 		return d, err
+	}
+	if len(d.UpdatedInput) > 0 && string(d.UpdatedInput) != string(p.input) {
+		return tk.rejudge(ctx, p, call, d)
+	}
+	if d.Behavior != permission.Allow {
+		return d, nil
 	}
 	if dd, denied := permission.NewEngine(p.st.Permissions()).CheckDenyRules(ctx, subject{p.e}, p.input); denied {
 		return dd, nil
 	}
 	return d, nil
+}
+
+// rejudge decides a call whose input a permission hook rewrote into
+// d.UpdatedInput. The new input must pass the tool's schema, and the engine
+// judges it as if the model had sent it: its Deny stands (a deny rule,
+// dont_ask, explore), and so does its Ask, which shows the new input; the
+// deny rules of the original input still apply too. A hook's Allow cannot
+// pass what the engine would ask about (the hook answered, or passed on
+// the engine's answer, about the original input); a hook's Ask still asks
+// about what the engine would allow. A call the user approved (after seeing
+// the rewritten input) meets only the deny rules again.
+func (tk *Toolkit) rejudge(ctx context.Context, p *prepared, call *Call, d permission.Decision) (permission.Decision, error) {
+	engine := permission.NewEngine(p.st.Permissions())
+	if dd, denied := engine.CheckDenyRules(ctx, subject{p.e}, p.input); denied {
+		return dd, nil
+	}
+	rewritten := *call
+	rewritten.Input = d.UpdatedInput
+	q, err := tk.prepare(ctx, &rewritten)
+	if err != nil {
+		return permission.Decision{Behavior: permission.Deny, Reason: "PreToolUse hook",
+			Message: fmt.Sprintf("A PreToolUse hook rewrote the input of %s into one that cannot run, so it was not run: %v", call.Name, err)}, nil
+	}
+	if dd, denied := engine.CheckDenyRules(ctx, subject{q.e}, q.input); denied {
+		return dd, nil
+	}
+	if call.Approved {
+		d.Behavior = permission.Allow
+		return d, nil
+	}
+	ed, err := engine.Check(ctx, subject{q.e}, q.input)
+	if err != nil {
+		return permission.Decision{}, err
+	}
+	if ed.Behavior == permission.Allow && d.Behavior != permission.Allow {
+		return d, nil // the hook asks about what the engine would allow
+	}
+	ed.UpdatedInput = d.UpdatedInput
+	return ed, nil
 }
 
 // decide asks the permission engine about a prepared call. A call the user
@@ -767,7 +819,14 @@ func (tk *Toolkit) stream(ctx context.Context, call *Call) iter.Seq2[*Chunk, err
 		}
 		if (d.Behavior == permission.Ask || d.Behavior == permission.Passthrough) && tk.asker != nil {
 			d.Behavior = permission.Ask
-			approve, rules, err := tk.asker.Ask(ctx, call, d)
+			asked := call
+			if len(d.UpdatedInput) > 0 {
+				// The user is asked about what will run: a hook's rewrite.
+				c := *call
+				c.Input = d.UpdatedInput
+				asked = &c
+			}
+			approve, rules, err := tk.asker.Ask(ctx, asked, d)
 			if err != nil {
 				yield(Errorf("Could not ask the user about tool '%s', so it was not run: %v", call.Name, err), nil)
 				return

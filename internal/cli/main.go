@@ -561,7 +561,11 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 				}
 				return &exitError{code: 3, msg: msg}
 			}
-			approve, always = prompt(answers, promptTo, name, input, r.Decision)
+			shown := input
+			if r.Decision != nil && len(r.Decision.UpdatedInput) > 0 {
+				shown = string(r.Decision.UpdatedInput) // a hook's rewrite: what will run
+			}
+			approve, always = prompt(answers, promptTo, name, shown, r.Decision)
 			closeAnswers()
 		}
 		if approve {
