@@ -3,10 +3,15 @@ package mcp
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/netip"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,6 +28,14 @@ const requestHeader = "X-Toolscope-Request"
 // HTTPHandler serves a [Server]'s tools over streamable HTTP (see
 // [Server.Handler]). Besides what the SDK's handler does, it
 //
+//   - refuses (403) a request whose Host header names neither a loopback
+//     name or address, nor the IP address the request arrived on, nor one
+//     of ServerOptions.AllowedHosts, on every listener (the SDK checks
+//     loopback listeners only): a browser led to this server by a name
+//     that an attacker's DNS resolves to its address (DNS rebinding) sends
+//     that name;
+//   - with ServerOptions.AuthToken, refuses (401, with a JSON-RPC error) a
+//     request that does not carry "Authorization: Bearer TOKEN";
 //   - cancels a call when the client goes away: the POST that carries it
 //     ends (a dropped connection), or the client ends its session (DELETE);
 //   - refuses a new session beyond ServerOptions.MaxSessions, with a 403
@@ -37,6 +50,8 @@ type HTTPHandler struct {
 	s         *Server
 	h         *sdk.StreamableHTTPHandler
 	stateless bool
+	token     [sha256.Size]byte // of ServerOptions.AuthToken, when it is set
+	hosts     map[string]bool   // ServerOptions.AllowedHosts, normalised
 
 	mu          sync.Mutex
 	opening     int // requests that may open a session, in progress
@@ -57,12 +72,21 @@ func (s *Server) Handler(ctx context.Context, stateless bool) (*HTTPHandler, err
 	if err := s.sync(ctx, nil); err != nil {
 		return nil, err
 	}
-	h := &HTTPHandler{s: s, stateless: stateless}
+	h := &HTTPHandler{s: s, stateless: stateless, hosts: map[string]bool{}}
+	if s.opts.AuthToken != "" {
+		h.token = sha256.Sum256([]byte(s.opts.AuthToken))
+	}
+	for _, name := range s.opts.AllowedHosts {
+		h.hosts[hostName(name)] = true
+	}
 	h.h = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.sdk }, &sdk.StreamableHTTPOptions{
-		Stateless:           stateless,
-		Logger:              s.opts.Logger,
-		SessionTimeout:      s.opts.SessionIdle,
-		MaxRequestBodyBytes: int64(s.opts.MaxMessageBytes),
+		// hostAllowed does the SDK's check (loopback listeners), on
+		// every listener, and knows AllowedHosts.
+		DisableLocalhostProtection: true,
+		Stateless:                  stateless,
+		Logger:                     s.opts.Logger,
+		SessionTimeout:             s.opts.SessionIdle,
+		MaxRequestBodyBytes:        int64(s.opts.MaxMessageBytes),
 	})
 	context.AfterFunc(ctx, func() { h.stop(context.Cause(ctx)) })
 	return h, nil
@@ -70,6 +94,18 @@ func (s *Server) Handler(ctx context.Context, stateless bool) (*HTTPHandler, err
 
 // ServeHTTP implements [http.Handler].
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !h.hostAllowed(r) {
+		refuse(w, r, http.StatusForbidden, fmt.Sprintf(
+			"the Host header %q names neither this machine's loopback nor an address or name this server answers to "+
+				"(a guard against DNS rebinding); connect by IP address, or start the server with that name allowed (toolscope serve --allow-host NAME)", r.Host))
+		return
+	}
+	if h.s.opts.AuthToken != "" && !h.authorized(r) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="toolscope"`)
+		refuse(w, r, http.StatusUnauthorized,
+			"unauthorized: this server needs the header \"Authorization: Bearer TOKEN\" with the token it was started with (--auth-token or TOOLSCOPE_AUTH_TOKEN)")
+		return
+	}
 	sid := r.Header.Get("Mcp-Session-Id")
 	h.mu.Lock()
 	if h.stopped {
@@ -128,6 +164,57 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.s.reqs.Store(tok, r.Context())
 	defer h.s.reqs.Delete(tok)
 	h.h.ServeHTTP(w, r)
+}
+
+// hostAllowed reports whether r's Host header names a loopback name or
+// address, the IP address r arrived on, or one of the allowed hosts.
+func (h *HTTPHandler) hostAllowed(r *http.Request) bool {
+	name := hostName(r.Host)
+	if name == "" {
+		return false
+	}
+	if name == "localhost" || h.hosts[name] {
+		return true
+	}
+	ip, err := netip.ParseAddr(name)
+	if err != nil {
+		return false
+	}
+	if ip.Unmap().IsLoopback() {
+		return true
+	}
+	// The address this connection reached: a wildcard listener (0.0.0.0)
+	// answers to every address of the machine, and a name that resolves
+	// to one of them is what rebinding would send, not the address.
+	if la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && la != nil {
+		if ap, err := netip.ParseAddrPort(la.String()); err == nil && ap.Addr().WithZone("").Unmap() == ip.WithZone("").Unmap() {
+			return true
+		}
+	}
+	return false
+}
+
+// hostName is the host of a Host header or a --http address, without
+// port, brackets, zone or a trailing dot, in lower case.
+func hostName(hostport string) string {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
+	return strings.ToLower(host)
+}
+
+// authorized reports whether r carries the bearer token, comparing hashes
+// in constant time (so that neither the token's bytes nor its length can
+// be learnt from the time an answer takes).
+func (h *HTTPHandler) authorized(r *http.Request) bool {
+	scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return false
+	}
+	got := sha256.Sum256([]byte(strings.TrimSpace(tok)))
+	return subtle.ConstantTimeCompare(got[:], h.token[:]) == 1
 }
 
 // refuse answers a request with status and a JSON-RPC error, with the id

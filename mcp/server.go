@@ -52,6 +52,20 @@ type ServerOptions struct {
 	// DrainTimeout bounds how long stopping waits for the calls in
 	// progress to end after they were cancelled; 0 means 10 s.
 	DrainTimeout time.Duration
+	// AuthToken, when not "", is the secret every HTTP request must carry
+	// as "Authorization: Bearer TOKEN"; a request without it, or with
+	// another, is refused (401, with a JSON-RPC error) before it reaches a
+	// session. Compared in constant time. Serving on an address other
+	// than loopback without a token lets anyone who can reach the port run
+	// the tools: see [HTTPHandler].
+	AuthToken string
+	// AllowedHosts names the hosts, besides loopback names and addresses
+	// and the IP address a request arrived on, that an HTTP request's
+	// Host header may name (without a port; case does not matter): the
+	// names clients use to reach this server, the bound host name. Any
+	// other Host is refused (403): this is what stops DNS rebinding, a web
+	// page whose name resolves to this server's address.
+	AllowedHosts []string
 }
 
 // The defaults of ServerOptions.

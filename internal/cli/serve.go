@@ -8,8 +8,11 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/toolscope/toolscope/internal/textfile"
@@ -28,7 +31,10 @@ import (
 // a little.
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	c := newFlags("serve", stdout, true)
-	addr := c.fs.String("http", "", "serve streamable HTTP on this address (host:port) instead of stdio")
+	addr := c.fs.String("http", "", "serve streamable HTTP on this address (host:port; a bare :port is 127.0.0.1:port) instead of stdio")
+	token := c.fs.String("auth-token", "", "with --http: require \"Authorization: Bearer TOKEN\" on every request (needed off loopback; default $TOOLSCOPE_AUTH_TOKEN, which ps cannot show)")
+	var allowHosts listFlag
+	c.fs.Var(&allowHosts, "allow-host", "with --http: a name clients use in the Host header, besides loopback, the IP addresses and the --http host (repeatable)")
 	stateless := c.fs.Bool("stateless", false, "with --http: keep no session, so that replicas behind a load balancer can serve the same clients")
 	idle := c.fs.Duration("session-idle", mcp.DefaultSessionIdle, "with --http: end a session after this long without a request (0: never)")
 	maxSessions := c.fs.Int("max-sessions", mcp.DefaultMaxSessions, "with --http: refuse a new session while this many are open (0: no limit)")
@@ -47,13 +53,31 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *stateless && *addr == "" {
 		return usageErr("serve: --stateless needs --http (a stdio server is one session)")
 	}
+	if *addr == "" && (*token != "" || len(allowHosts) > 0) {
+		return usageErr("serve: --auth-token and --allow-host need --http (a stdio server has no network listener)")
+	}
+	var ln net.Listener
+	if *addr != "" {
+		if *token == "" {
+			*token = os.Getenv("TOOLSCOPE_AUTH_TOKEN")
+		}
+		var err error
+		if ln, err = listen(*addr, *token); err != nil {
+			return err
+		}
+		defer ln.Close()
+		if h := hostName(*addr); h != "" {
+			allowHosts = append(allowHosts, h) // the name given is one clients use
+		}
+	}
 	c.asker = mcp.ElicitAsker{}
 	s, err := c.setup(ctx, stderr, c.statePath != "")
 	if err != nil {
 		return err
 	}
 	defer s.close()
-	opts := &mcp.ServerOptions{Version: version(), SessionIdle: *idle, MaxSessions: *maxSessions, DrainTimeout: drainTimeout}
+	opts := &mcp.ServerOptions{Version: version(), SessionIdle: *idle, MaxSessions: *maxSessions, DrainTimeout: drainTimeout,
+		AuthToken: *token, AllowedHosts: allowHosts}
 	if *idle == 0 {
 		opts.SessionIdle = -1 // never
 	}
@@ -78,10 +102,6 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return usageErr("--http %s: %v", *addr, err)
-	}
 	fmt.Fprintf(stderr, "toolscope: serving MCP on http://%s/mcp\n", ln.Addr())
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
@@ -101,6 +121,54 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	hs.Shutdown(sctx)
 	hs.Close()
 	return stopped(err)
+}
+
+// minTokenLen is the shortest --auth-token accepted: a token is a secret
+// to be generated, not a password to be remembered.
+const minTokenLen = 16
+
+// listen opens the listener of `serve --http addr`. A bare ":port" means
+// loopback (127.0.0.1:port): serving the tools to the network is
+// something to ask for, by naming an address (0.0.0.0:port for all), and
+// then it needs a token, since whoever reaches the port could otherwise
+// run the tools. Whether the address is loopback is read from the bound
+// socket, so a name (localhost, a host name) counts by what it resolved to.
+func listen(addr, token string) (net.Listener, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, usageErr("serve: --http %s: want host:port or :port (%v)", addr, err)
+	}
+	if host == "" {
+		addr = net.JoinHostPort("127.0.0.1", port)
+	}
+	if token != "" && len(token) < minTokenLen {
+		return nil, usageErr("serve: the auth token has %d characters, want at least %d: generate one, e.g. with `openssl rand -hex 32`", len(token), minTokenLen)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, usageErr("serve: --http %s: %v", addr, err)
+	}
+	if ta, ok := ln.Addr().(*net.TCPAddr); token == "" && (!ok || !ta.IP.IsLoopback()) {
+		ln.Close()
+		return nil, usageErr("serve: --http %s listens beyond this machine (on %s), where anyone who reaches the port could run the tools: "+
+			"give a token with --auth-token TOKEN or TOOLSCOPE_AUTH_TOKEN (clients send \"Authorization: Bearer TOKEN\"), "+
+			"or listen on loopback (127.0.0.1:PORT, or :PORT)", addr, ln.Addr())
+	}
+	return ln, nil
+}
+
+// hostName is the host part of addr in lower case without brackets, ""
+// for none or an IP address (which needs no allowing: see
+// mcp.ServerOptions.AllowedHosts).
+func hostName(addr string) string {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil || host == "" {
+		return ""
+	}
+	if _, err := netip.ParseAddr(host); err == nil {
+		return ""
+	}
+	return strings.ToLower(strings.TrimSuffix(host, "."))
 }
 
 // drainTimeout bounds how long a stopping server waits for the calls it
