@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -42,8 +43,10 @@ type ServerConfig struct {
 	Dir     string
 	// URL reaches a server over HTTP: the legacy HTTP+SSE transport when
 	// its path ends in /sse or /messages/ (or Transport is "sse"),
-	// streamable HTTP otherwise. Headers go with every request (an
-	// Authorization header, for example).
+	// streamable HTTP otherwise. Headers go with every request to URL's
+	// origin (an Authorization header, for example), and to no other: not
+	// after a redirect to another scheme, host or port, nor to a message
+	// endpoint an SSE server names elsewhere.
 	URL       string
 	Headers   map[string]string
 	Transport string // "", "http" or "sse"
@@ -399,7 +402,10 @@ func (c *Client) sse() bool {
 func (c *Client) httpClient() *http.Client {
 	var rt http.RoundTripper = limitTransport{c.opts.MaxMessageBytes, http.DefaultTransport}
 	if len(c.srv.Headers) > 0 {
-		rt = headerTransport{c.srv.Headers, rt}
+		u, err := url.Parse(c.srv.URL)
+		if err == nil {
+			rt = headerTransport{c.srv.Headers, origin(u), rt}
+		}
 	}
 	return &http.Client{Transport: rt}
 }
@@ -427,18 +433,42 @@ func (c *Client) failure(s *sdk.ClientSession) string {
 	return p.failure(time.Second)
 }
 
-// headerTransport adds headers to every request.
+// headerTransport adds the configured headers to the requests to the
+// configured server's origin. A RoundTripper sees every request, those
+// that follow a redirect too: adding the headers to all would hand the
+// server's credentials to whatever origin it (or whoever controls its
+// responses) redirects to.
 type headerTransport struct {
-	h    map[string]string
-	next http.RoundTripper
+	h      map[string]string
+	origin string // see origin
+	next   http.RoundTripper
 }
 
 func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if origin(r.URL) != t.origin {
+		return t.next.RoundTrip(r)
+	}
 	r = r.Clone(r.Context())
 	for k, v := range t.h {
 		r.Header.Set(k, v)
 	}
 	return t.next.RoundTrip(r)
+}
+
+// origin is u's scheme, host and port, as browsers compare origins: case
+// does not matter and a default port is the same as none.
+func origin(u *url.URL) string {
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	if port == "" {
+		switch scheme {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
+	}
+	return scheme + "://" + net.JoinHostPort(strings.ToLower(strings.TrimSuffix(u.Hostname(), ".")), port)
 }
 
 // use runs f with a session: the client's (stateful) or a new one
