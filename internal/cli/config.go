@@ -35,6 +35,9 @@ type config struct {
 	mcpFrom map[string]string
 	// claudeFile marks a file of Claude Code's hierarchy.
 	claudeFile bool
+	// untrustedProject marks a project's file while the folder is not
+	// trusted: its mode applies only where it is stricter (see stricter).
+	untrustedProject bool
 	// hooks are the file's PreToolUse and PostToolUse hooks; hookEvents
 	// the other events it configures, which are not run.
 	hooks      []hook
@@ -244,6 +247,26 @@ func describe(err error) string {
 	return ie.Err.Error()
 }
 
+// stricter reports whether mode m allows nothing that mode than allows
+// without asking, and asks about nothing that than denies: explore is
+// stricter than every mode, default than accept_edits and bypass.
+// dont_ask and default are not comparable (dont_ask allows edits in the
+// project; default asks a human where dont_ask denies).
+func stricter(m, than permission.Mode) bool {
+	if than == "" {
+		than = permission.Default
+	}
+	switch m {
+	case than, permission.Explore:
+		return true
+	case permission.Default:
+		return than == permission.AcceptEdits || than == permission.Bypass
+	case permission.AcceptEdits:
+		return than == permission.Bypass
+	}
+	return false
+}
+
 // claudeModes maps Claude Code's mode names to ours.
 var claudeModes = map[string]permission.Mode{
 	"acceptEdits":       permission.AcceptEdits,
@@ -300,6 +323,10 @@ func (c *config) context(base *permission.Context, f *common, known []string, wa
 				// Claude Code has modes toolscope does not ("auto"): the
 				// file still loads, in the mode it would have without it.
 				fmt.Fprintf(warn, "toolscope: warning: %s: permissions.%s: %v; ignored\n", fc.label(), m.key, err)
+				continue
+			}
+			if fc.untrustedProject && !stricter(mode, pc.Mode) {
+				fmt.Fprintf(warn, "toolscope: warning: %s: the project is not trusted, so its mode %s, less strict than the user's %s, is ignored; trust the folder in Claude Code, or pass --trust-project\n", fc.label(), m.val, pc.Mode)
 				continue
 			}
 			pc.Mode = mode
@@ -473,6 +500,7 @@ func loadSettings(root, configPath string, claude, trust bool, warn io.Writer) (
 				return nil, err
 			}
 			if n := len(files); n > 0 && files[n-1].path == filepath.Join(root, ".claude", f) && !trusted {
+				files[n-1].untrustedProject = true
 				if dropped := files[n-1].untrusted(); len(dropped) > 0 {
 					fmt.Fprintf(warn, "toolscope: warning: %s: the project is not trusted, so its %s are ignored (its deny and ask rules apply); trust the folder in Claude Code, or pass --trust-project\n", files[n-1].label(), strings.Join(dropped, ", "))
 				}
@@ -503,7 +531,7 @@ func loadSettings(root, configPath string, claude, trust bool, warn io.Writer) (
 		m.Skills = append(m.Skills, f.Skills...)
 	}
 	if claude {
-		if err := m.addProjectServers(root, warn); err != nil {
+		if err := m.addProjectServers(root, trusted, warn); err != nil {
 			return nil, err
 		}
 	}
@@ -515,8 +543,10 @@ func loadSettings(root, configPath string, claude, trust bool, warn io.Writer) (
 // .claude/settings.local.json (not committed) and --config. The committed
 // .claude/settings.json cannot enable the servers of the repository it
 // comes with: a cloned project would otherwise start programs of its
-// choosing.
-func (m *config) addProjectServers(root string, warn io.Writer) error {
+// choosing. Nor can any list enable them before the folder is trusted:
+// enableAllProjectMcpServers in the user's settings is meant for the
+// projects the user works on, not for every repository cloned to look at.
+func (m *config) addProjectServers(root string, trusted bool, warn io.Writer) error {
 	path := filepath.Join(root, ".mcp.json")
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -530,6 +560,13 @@ func (m *config) addProjectServers(root string, warn io.Writer) error {
 	}
 	if err := tool.DecodeInput(stripJSONC(b), &mj); err != nil {
 		return usageErr("%s: %s", path, describe(err))
+	}
+	if !trusted {
+		if len(mj.MCPServers) > 0 {
+			fmt.Fprintf(warn, "toolscope: warning: %s: the project is not trusted, so its MCP servers %s do not start, whatever the settings enable; trust the folder in Claude Code, or pass --trust-project\n",
+				path, strings.Join(slices.Sorted(maps.Keys(mj.MCPServers)), ", "))
+		}
+		return nil
 	}
 	all := false
 	var enabled, disabled []string
