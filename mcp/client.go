@@ -95,6 +95,15 @@ type ClientOptions struct {
 	Elicit func(ctx context.Context, r ElicitRequest) (ElicitResponse, error)
 	// Logger gets the client's warnings; nil means slog.Default().
 	Logger *slog.Logger
+	// TrustHints makes a tool the server marks readOnlyHint read-only to
+	// the permission engine: it runs without asking, in every mode that
+	// lets read-only calls through (dont_ask and explore too). An
+	// annotation is the server's claim, not something the client can
+	// check, so by default it is only shown (Info.Annotations) and the
+	// server's tools are judged as tools that may change things: they
+	// ask in default mode and are denied in dont_ask and explore. Set it
+	// only for a server whose hints you trust as you trust its code.
+	TrustHints bool
 }
 
 // ElicitRequest is a server's question to the user, in the middle of a

@@ -121,13 +121,14 @@ func call(t *testing.T, tk *tool.Toolkit, st *tool.State, name, input string) *t
 }
 
 // Tools of a server come into a Toolkit named mcp__SERVER__TOOL, with
-// their annotations; read-only ones run without asking, the others ask;
+// their annotations; read-only ones (of a server whose hints are trusted)
+// run without asking, the others ask;
 // every kind of content is converted; isError is an error result.
 func TestClientTools(t *testing.T) {
 	for _, stateless := range []bool{false, true} {
 		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
 			u, _ := serve(t, "", stateless, newServer())
-			c, err := mcp.NewClient("peer", mcp.ServerConfig{URL: u}, &mcp.ClientOptions{Stateless: stateless})
+			c, err := mcp.NewClient("peer", mcp.ServerConfig{URL: u}, &mcp.ClientOptions{Stateless: stateless, TrustHints: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -327,7 +328,7 @@ func TestClientCancelTellsServer(t *testing.T) {
 	default:
 	}
 	u, _ := serve(t, "", false, newServer())
-	c, err := mcp.NewClient("peer", mcp.ServerConfig{URL: u}, nil)
+	c, err := mcp.NewClient("peer", mcp.ServerConfig{URL: u}, &mcp.ClientOptions{TrustHints: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,7 +354,7 @@ func TestClientCancelTellsServer(t *testing.T) {
 // while connected, or a Close while closed, is an error.
 func TestClientReconnectAfterClose(t *testing.T) {
 	u, _ := serve(t, "", false, newServer())
-	c, err := mcp.NewClient("peer", mcp.ServerConfig{URL: u}, nil)
+	c, err := mcp.NewClient("peer", mcp.ServerConfig{URL: u}, &mcp.ClientOptions{TrustHints: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,8 +38,10 @@ func Example() {
 	go mcp.NewServer(served, nil).Serve(ctx, reqR, respW)
 
 	// The client: ServerConfig{Command: ...} would start a server process;
-	// here it speaks over the pipes.
-	c, _ := mcp.NewClient("hello", mcp.ServerConfig{Conn: pipeConn{respR, reqW}}, nil)
+	// here it speaks over the pipes. The server is our own, so its
+	// readOnlyHint on greet can be believed (TrustHints) and the call runs
+	// without asking; a server's hints are otherwise only shown.
+	c, _ := mcp.NewClient("hello", mcp.ServerConfig{Conn: pipeConn{respR, reqW}}, &mcp.ClientOptions{TrustHints: true})
 	if err := c.Connect(ctx); err != nil {
 		fmt.Println(err)
 		return

@@ -82,9 +82,17 @@ func startNode(t *testing.T, port int, env []string, args ...string) (stop func(
 	}
 }
 
+// connect connects a client to a server these tests know, trusting its
+// hints (ClientOptions.TrustHints) so that its read-only tools run
+// without an asker; TestClientHintsAreHints shows the default.
 func connect(t *testing.T, name string, srv mcp.ServerConfig, opts *mcp.ClientOptions) (*mcp.Client, *tool.Toolkit) {
 	t.Helper()
-	c, err := mcp.NewClient(name, srv, opts)
+	o := mcp.ClientOptions{}
+	if opts != nil {
+		o = *opts
+	}
+	o.TrustHints = true
+	c, err := mcp.NewClient(name, srv, &o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,7 +56,7 @@ func newRemoteTool(c *Client, t *sdk.Tool) (*remoteTool, error) {
 	}
 	if a := t.Annotations; a != nil {
 		ro, idem := a.ReadOnlyHint, a.IdempotentHint
-		info.ReadOnly = ro
+		info.ReadOnly = ro && c.opts.TrustHints
 		info.Annotations = &tool.Annotations{ReadOnlyHint: &ro, IdempotentHint: &idem, DestructiveHint: a.DestructiveHint, OpenWorldHint: a.OpenWorldHint}
 		if info.Title == "" {
 			info.Title = a.Title
@@ -67,12 +67,13 @@ func newRemoteTool(c *Client, t *sdk.Tool) (*remoteTool, error) {
 
 func (t *remoteTool) Info() tool.Info { return t.info }
 
-// CheckPermissions allows a tool the server marks read-only and asks for
-// the others, as AgentScope does; rules name the tool (mcp__s__t) or the
-// server (mcp__s).
+// CheckPermissions allows a tool that is read-only (the server marks it
+// readOnlyHint and the client trusts its hints: ClientOptions.TrustHints)
+// and asks for the others, as AgentScope does for tools it deems
+// read-only; rules name the tool (mcp__s__t) or the server (mcp__s).
 func (t *remoteTool) CheckPermissions(context.Context, json.RawMessage, *permission.Context) (permission.Decision, error) {
 	if t.info.ReadOnly {
-		return permission.Decision{Behavior: permission.Allow, Message: "This is a read-only MCP tool. Allowing execution."}, nil
+		return permission.Decision{Behavior: permission.Allow, Message: "This is a read-only MCP tool (its server's hints are trusted). Allowing execution."}, nil
 	}
 	return permission.Decision{Behavior: permission.Ask, Message: "MCP tools must be explicitly allowed by the user."}, nil
 }
@@ -141,10 +142,12 @@ func (t *remoteTool) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.
 }
 
 // resendable reports whether a call may be sent twice: the server marks
-// the tool read-only or idempotent.
+// the tool read-only or idempotent. Its hints are taken at their word
+// here, trusted or not: a wrong one only makes the server itself see a
+// call twice.
 func (t *remoteTool) resendable() bool {
 	a := t.info.Annotations
-	return t.info.ReadOnly || a != nil && a.IdempotentHint != nil && *a.IdempotentHint
+	return a != nil && (a.IdempotentHint != nil && *a.IdempotentHint || a.ReadOnlyHint != nil && *a.ReadOnlyHint)
 }
 
 var errCallTimeout = errors.New("call timed out")

@@ -102,6 +102,9 @@ type serverConfig struct {
 	// settings, whether or not Bash's is enabled), writable only beneath
 	// the project root (and the sandbox's allowWrite).
 	Sandbox bool `json:"sandbox"`
+	// TrustHints lets the server's readOnlyHint make a tool read-only to
+	// the permission engine (see mcp.ClientOptions.TrustHints).
+	TrustHints bool `json:"trustHints"`
 }
 
 // groupConfig is one entry of "groups".
@@ -209,7 +212,7 @@ func (c *config) mcpClients(root string) ([]*mcp.Client, error) {
 		}
 		cl, err := mcp.NewClient(name, srv, &mcp.ClientOptions{
 			Stateless: sc.Stateless, EnableTools: sc.EnableTools, DisableTools: sc.DisableTools,
-			CallTimeout: timeout,
+			CallTimeout: timeout, TrustHints: sc.TrustHints,
 		})
 		if err != nil {
 			return nil, usageErr("%s: %s", where, strings.TrimPrefix(err.Error(), "mcp: "))
