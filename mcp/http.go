@@ -74,7 +74,7 @@ func (s *Server) Handler(ctx context.Context, stateless bool) (*HTTPHandler, err
 	}
 	h := &HTTPHandler{s: s, stateless: stateless, hosts: map[string]bool{}}
 	if s.opts.AuthToken != "" {
-		h.token = sha256.Sum256([]byte(s.opts.AuthToken))
+		h.token = sha256.Sum256([]byte(strings.TrimSpace(s.opts.AuthToken)))
 	}
 	for _, name := range s.opts.AllowedHosts {
 		h.hosts[hostName(name)] = true
