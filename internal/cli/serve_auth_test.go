@@ -109,6 +109,10 @@ func TestServeHTTPLoopbackUnlessTold(t *testing.T) {
 			t.Errorf("serve --http %s without a token: served at %q, exit %d, output %q; want exit 2 naming --auth-token", addr, u, code, out)
 		}
 	}
+	var errb bytes.Buffer
+	if code := exitCode(run(context.Background(), []string{"serve", "--auth-token", "s3cret-token-0123456789abcdef"}, strings.NewReader(""), io.Discard, &errb), &errb); code != 2 || !strings.Contains(errb.String(), "need --http") {
+		t.Errorf("--auth-token without --http: exit %d %q, want 2", code, errb.String())
+	}
 	if u, code, out := serveAt(t, "0.0.0.0:0", "--cwd", dir, "--auth-token", "short"); u != "" || code != 2 || !strings.Contains(out, "at least") {
 		t.Errorf("a 5-character token: served at %q, exit %d, output %q", u, code, out)
 	}
