@@ -348,28 +348,11 @@ var stateOnlyTools = []string{"TaskCreate", "TaskUpdate", "reset_tools"}
 // nothing a call reported is lost. The lock is released by unlock, after
 // save.
 func (s *setup) serialize(c *common) error {
-	lock, err := textfile.Lock(filepath.Dir(s.statePath))
+	ld, lock, err := s.loadLocked(c, true)
 	if err != nil {
-		return fmt.Errorf("locking the state %s: %w", s.statePath, err)
-	}
-	st, err := loadState(s.statePath)
-	if err != nil {
-		lock.Unlock()
 		return err
 	}
-	base, err := json.Marshal(st)
-	if err != nil {
-		lock.Unlock()
-		return err
-	}
-	persisted := st.Permissions()
-	pc, err := s.cfg.context(persisted, c, nil, io.Discard)
-	if err != nil {
-		lock.Unlock()
-		return err
-	}
-	st.SetPermissions(pc)
-	s.st, s.base, s.persisted, s.effective, s.lock = st, base, persisted, pc, lock
+	s.st, s.base, s.persisted, s.effective, s.lock = ld.st, ld.base, ld.persisted, ld.effective, lock
 	return nil
 }
 

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,12 +9,10 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/toolscope/toolscope/internal/textfile"
 	"github.com/toolscope/toolscope/mcp"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
@@ -193,43 +190,23 @@ func stopped(err error) error {
 // permissions of the config and the flags, and saves it after the call:
 // the persisted permissions plus the rules the user added with "always".
 func (s *setup) callState(c *common, warn io.Writer) func(context.Context, string) (*tool.State, func(), error) {
-	return func(ctx context.Context, _ string) (_ *tool.State, _ func(), err error) {
+	return func(ctx context.Context, _ string) (*tool.State, func(), error) {
 		// A call that changes only the state (a task tool) loads, runs and
 		// saves under the state directory's lock, one at a time, as `call`
 		// does: concurrent TaskCreates get distinct ids.
-		var lock *textfile.DirLock
-		if slices.Contains(stateOnlyTools, mcp.CallName(ctx)) {
-			if lock, err = textfile.Lock(filepath.Dir(s.statePath)); err != nil {
-				return nil, nil, fmt.Errorf("locking the state %s: %w", s.statePath, err)
-			}
-			defer func() {
-				if err != nil {
-					lock.Unlock()
-				}
-			}()
-		}
-		st, err := loadState(s.statePath)
+		ld, lock, err := s.loadLocked(c, slices.Contains(stateOnlyTools, mcp.CallName(ctx)))
 		if err != nil {
 			return nil, nil, err
 		}
-		base, err := json.Marshal(st)
-		if err != nil {
-			return nil, nil, err
-		}
-		persisted := st.Permissions()
-		pc, err := s.cfg.context(persisted, c, nil, io.Discard)
-		if err != nil {
-			return nil, nil, err
-		}
-		st.SetPermissions(pc)
+		st, pc := ld.st, ld.effective
 		release := func() {
 			defer lock.Unlock()
-			keep := persisted.Clone()
+			keep := ld.persisted.Clone()
 			for _, r := range addedRules(pc, st.Permissions()) {
 				keep.AddRule(r)
 			}
 			st.SetPermissions(keep)
-			if err := saveStateLocked(s.statePath, base, st, lock); err != nil {
+			if err := saveStateLocked(s.statePath, ld.base, st, lock); err != nil {
 				fmt.Fprintln(warn, "toolscope: warning:", err)
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -75,6 +76,44 @@ func loadState(path string) (*tool.State, error) {
 		return nil, usageErr("--state %s: %s", path, describe(err))
 	}
 	return st, nil
+}
+
+// loaded is the --state file as one call sees it.
+type loaded struct {
+	st        *tool.State
+	base      []byte              // the state as loaded, for the merge at save
+	persisted *permission.Context // the state's own permissions
+	effective *permission.Context // persisted, with the config's and the flags'
+}
+
+// loadLocked loads the state file again for one call (see setup.statePath),
+// with the permissions of the config and the flags over its own. With lock
+// set it first takes the lock on the file's directory, and returns it held
+// for the caller to save under and release; on error nothing stays locked.
+func (s *setup) loadLocked(c *common, lock bool) (*loaded, *textfile.DirLock, error) {
+	var l *textfile.DirLock
+	if lock {
+		var err error
+		if l, err = textfile.Lock(filepath.Dir(s.statePath)); err != nil {
+			return nil, nil, fmt.Errorf("locking the state %s: %w", s.statePath, err)
+		}
+	}
+	st, err := loadState(s.statePath)
+	var base []byte
+	if err == nil {
+		base, err = json.Marshal(st)
+	}
+	var pc *permission.Context
+	if err == nil {
+		pc, err = s.cfg.context(st.Permissions(), c, nil, io.Discard)
+	}
+	if err != nil {
+		l.Unlock()
+		return nil, nil, err
+	}
+	ld := &loaded{st: st, base: base, persisted: st.Permissions(), effective: pc}
+	st.SetPermissions(pc)
+	return ld, l, nil
 }
 
 // notAState says why b is not a state file, or "" when it is one, and
@@ -149,7 +188,10 @@ func writableState(path string) (string, error) {
 	} else if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		return "", usageErr("--state %s is a symbolic link to a missing file; give the path of a file", path)
 	}
-	if fi, err := os.Stat(target); err == nil && !fi.Mode().IsRegular() {
+	var size int64 // of the state as it is
+	if fi, err := os.Stat(target); err == nil && fi.Mode().IsRegular() {
+		size = fi.Size()
+	} else if err == nil {
 		if fi.IsDir() {
 			return "", usageErr("--state %s is a directory; give the path of a file", path)
 		}
@@ -172,10 +214,7 @@ func writableState(path string) (string, error) {
 	// Saving writes the new state beside the old one: reserve room for a
 	// copy of it and a margin, so that a call does not run (and change a
 	// file) when its state could then not be saved.
-	need := int64(stateMargin)
-	if fi, err := os.Stat(target); err == nil {
-		need += fi.Size()
-	}
+	need := size + stateMargin
 	if err := reserve(probe, need); err != nil {
 		return "", usageErr("--state %s: %s has no room to save the state (%d bytes needed): %v; free space there or give --state a path elsewhere", path, dir, need, pathErr(err))
 	}
