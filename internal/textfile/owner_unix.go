@@ -31,7 +31,7 @@ func keepOwner(f *os.File, old fs.FileInfo) error {
 		if pe, ok := err.(*fs.PathError); ok {
 			err = pe.Err
 		}
-		return &OwnerError{Path: old.Name(), Owner: what, Err: err}
+		return &OwnerError{Owner: what, Err: err} // WriteAtomic names the path
 	}
 	return nil
 }
