@@ -20,6 +20,11 @@
 //     worktrees) and the other protected names at the top of each writable
 //     directory read-only; git commands that change the repository fail
 //     inside, and run outside the sandbox when excluded;
+//   - lets the command read nothing in the home directories (the HOME of
+//     its environment and the user's home in /etc/passwd) but the working
+//     directories, [DefaultHomeReads] (toolchains and their caches) and
+//     [Config.AllowRead]: credentials are more than any list names
+//     (Landlock; entries can still be listed);
 //   - hides the secret list (~/.ssh, ~/.aws, ~/.netrc, the project's .env,
 //     ..., the same list the analyser uses) behind an empty directory or
 //     a socket inode that open(2) refuses;

@@ -26,6 +26,10 @@ const (
 	// chmod, chown, timestamps and extended attributes cannot change
 	// outside them either (Landlock does not restrict those).
 	ReadOnlyRoot = "read-only-root"
+	// HomeReads: the home directories cannot be read, but for the working
+	// directories, toolchains and their caches ([DefaultHomeReads]) and
+	// [Config.AllowRead] (Landlock). Their entries can still be listed.
+	HomeReads = "home-reads"
 	// SecretReads: the secret paths (~/.ssh, ~/.aws, ~/.netrc, .env, ...)
 	// cannot be read: each is covered by an empty directory or by a socket
 	// inode that open(2) refuses.
@@ -75,6 +79,11 @@ type Config struct {
 	// DenyRead are extra absolute paths the command may not read, besides
 	// the secret list.
 	DenyRead []string
+	// AllowRead are absolute paths inside the home directory the command
+	// may read (with everything below them), besides the working
+	// directories and [DefaultHomeReads]. The rest of the home directory
+	// cannot be read: credentials are too many to list.
+	AllowRead []string
 	// Network is "" or "off" (no network; a private loopback), or "on"
 	// (the host's network, unrestricted). Allow-lists of hosts are not
 	// built yet (a proxy is the next step); New refuses them.
@@ -88,8 +97,10 @@ type Config struct {
 	// unsandboxed builds use). "" means the user cache directory's
 	// toolscope/sandbox.
 	CacheDir string
-	// Home is where the secret list is looked up (~/.ssh, ...); "" means
-	// the HOME of the command's environment, else os.UserHomeDir.
+	// Home is where the secret list is looked up (~/.ssh, ...) and the
+	// home directory whose files the command cannot read; "" means the
+	// HOME of the command's environment, else os.UserHomeDir. The home
+	// directory of the user in the password database is unreadable too.
 	Home string
 }
 
@@ -115,7 +126,7 @@ func New(cfg *Config) (*Sandbox, error) {
 	default:
 		return nil, fmt.Errorf("sandbox: network %q: use \"off\" or \"on\" (allow-lists of hosts are not supported yet)", s.cfg.Network)
 	}
-	for _, list := range [][]string{s.cfg.AllowWrite, s.cfg.DenyRead} {
+	for _, list := range [][]string{s.cfg.AllowWrite, s.cfg.DenyRead, s.cfg.AllowRead} {
 		for _, p := range list {
 			if !filepath.IsAbs(p) {
 				return nil, fmt.Errorf("sandbox: %q is not an absolute path", p)
@@ -157,9 +168,11 @@ func (st *Status) Has(name string) bool { return st != nil && slices.Contains(st
 
 // Confines reports whether the status bounds what a command can do well
 // enough to run it without asking: writes confined to the writable paths,
-// with the protected paths read-only, secrets hidden, and no network.
+// with the protected paths read-only, secrets hidden, the home directory
+// unreadable, and no network.
 func (st *Status) Confines() bool {
-	return st.Has(FilesystemWrites) && st.Has(ReadOnlyRoot) && st.Has(ProtectedPaths) && st.Has(SecretReads) && st.Has(Network)
+	return st.Has(FilesystemWrites) && st.Has(ReadOnlyRoot) && st.Has(ProtectedPaths) && st.Has(SecretReads) &&
+		st.Has(HomeReads) && st.Has(Network)
 }
 
 // String is a one-line summary: "filesystem-writes, network, ...; missing:

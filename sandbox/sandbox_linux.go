@@ -154,7 +154,7 @@ func canonical(p string) (string, bool) {
 }
 
 // plan encodes what the helper does for cmd.
-func (r *Run) plan(home string) ([]byte, int, error) {
+func (r *Run) plan(home string, env []string) ([]byte, int, error) {
 	s := r.s
 	var spec []byte
 	flags := 0
@@ -176,17 +176,26 @@ func (r *Run) plan(home string) ([]byte, int, error) {
 	} else if os.Getuid() == 0 {
 		flags |= sbinit.FlagDropCaps
 	}
-	spec = sbinit.Append(spec, sbinit.TagFlags, strconv.Itoa(flags))
 	// Reads: everything but /dev, whose disks and terminals are no file of
-	// the command's (a raw disk holds every secret the masks hide); there
-	// only the harmless devices. Every directory may be listed.
+	// the command's (a raw disk holds every secret the masks hide), and
+	// the home directories, which hold more credentials than any list
+	// names; in /dev only the harmless devices, in the homes only the
+	// toolchains (homeReads) and the working directories (their write
+	// rules below). Every directory may be listed.
 	spec = sbinit.Append(spec, sbinit.TagList, "/")
-	if ents, err := os.ReadDir("/"); err == nil {
-		for _, e := range ents {
-			if e.Name() != "dev" {
-				spec = sbinit.Append(spec, sbinit.TagRead, "/"+e.Name())
-			}
-		}
+	homes := homesOf(home)
+	reads, ok := readableExcept(append([]string{"/dev"}, homes...))
+	if ok {
+		flags |= sbinit.FlagHomeReads
+		reads = append(reads, homeReads(homes, s.cfg.AllowRead, env)...)
+	} else {
+		// A home among too many entries (a HOME in a crowded /tmp):
+		// reads are not confined there, and the status says so.
+		reads, _ = readableExcept([]string{"/dev"})
+		r.extra = append(r.extra, Missing{HomeReads, "the home directory's parent has too many entries to list"})
+	}
+	for _, p := range reads {
+		spec = sbinit.Append(spec, sbinit.TagRead, p)
 	}
 	for _, d := range append(devices, "/dev/tty") {
 		spec = sbinit.Append(spec, sbinit.TagRead, d)
@@ -271,6 +280,8 @@ func (r *Run) plan(home string) ([]byte, int, error) {
 			}
 		}
 	}
+	// The flags go first: the helper reads them before the rest.
+	spec = append(sbinit.Append(nil, sbinit.TagFlags, strconv.Itoa(flags)), spec...)
 	return spec, flags, nil
 }
 
@@ -302,7 +313,7 @@ func (r *Run) Wrap(cmd *exec.Cmd) error {
 	if c, ok := canonical(home); ok {
 		home = c
 	}
-	spec, flags, err := r.plan(home)
+	spec, flags, err := r.plan(home, env)
 	if err != nil {
 		return err
 	}
@@ -475,4 +486,65 @@ func secretsBelow(root string, masks []string) []string {
 		level = next
 	}
 	return masks
+}
+
+// maxListed bounds the entries of one directory readableExcept lists on
+// the way to an excluded path.
+const maxListed = 1024
+
+// readableExcept returns the paths to grant reads beneath so that
+// everything is readable but the excluded paths (absolute, resolved): at
+// each directory on the way from / to an excluded path, every entry but
+// the one leading on. A link is granted only when it leads neither into
+// an excluded path nor above one (the grant follows it). ok is false when
+// a directory on the way has more than maxListed entries.
+func readableExcept(excluded []string) (out []string, ok bool) {
+	leadsOn := func(p string) (into, above bool) {
+		for _, x := range excluded {
+			if pathpolicy.Within(p, x) {
+				return true, false
+			}
+			if pathpolicy.Within(x, p) {
+				above = true
+			}
+		}
+		return false, above
+	}
+	ok = true
+	var walk func(dir string)
+	walk = func(dir string) {
+		f, err := os.Open(dir)
+		if err != nil {
+			return
+		}
+		ents, err := f.ReadDir(maxListed + 1)
+		f.Close()
+		if len(ents) > maxListed {
+			ok = false
+			return
+		}
+		for _, e := range ents {
+			p := filepath.Join(dir, e.Name())
+			into, above := leadsOn(p)
+			switch {
+			case into:
+			case e.Type()&os.ModeSymlink != 0:
+				t, err := filepath.EvalSymlinks(p)
+				if err != nil {
+					continue
+				}
+				if in, ab := leadsOn(t); !in && !ab {
+					out = append(out, p)
+				}
+			case above:
+				if e.IsDir() {
+					walk(p)
+				}
+			default:
+				out = append(out, p)
+			}
+		}
+	}
+	walk("/")
+	return out, ok
 }

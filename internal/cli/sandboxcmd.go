@@ -19,10 +19,12 @@ import (
 type sandboxConfig struct {
 	Enabled  *bool `json:"enabled"`
 	Required bool  `json:"required"`
-	// AllowWrite and DenyRead are paths: absolute, ~/..., or relative to
-	// the project root.
+	// AllowWrite, DenyRead and AllowRead are paths: absolute, ~/..., or
+	// relative to the project root. AllowRead widens what a command may
+	// read in the home directory (sandbox.DefaultHomeReads).
 	AllowWrite []string `json:"allowWrite"`
 	DenyRead   []string `json:"denyRead"`
+	AllowRead  []string `json:"allowRead"`
 	// Network is "off" (the default) or "on"; a list of hosts is refused
 	// (an allow-list through a proxy is not built yet); Claude Code's
 	// object form means off.
@@ -64,10 +66,10 @@ func untrustedSandbox(sc *sandboxConfig) (dropped bool) {
 	if sc.Enabled != nil && !*sc.Enabled {
 		sc.Enabled, dropped = nil, true
 	}
-	if len(sc.AllowWrite)+len(sc.ExcludedCommands) > 0 || sc.AllowUnixSockets || sc.AutoAllowBashIfSandboxed != nil {
+	if len(sc.AllowWrite)+len(sc.AllowRead)+len(sc.ExcludedCommands) > 0 || sc.AllowUnixSockets || sc.AutoAllowBashIfSandboxed != nil {
 		dropped = true
 	}
-	sc.AllowWrite, sc.ExcludedCommands, sc.AllowUnixSockets = nil, nil, false
+	sc.AllowWrite, sc.AllowRead, sc.ExcludedCommands, sc.AllowUnixSockets = nil, nil, nil, false
 	// A project that turns the sandbox on does not make commands run
 	// without asking: that is the user's call.
 	f := false
@@ -95,6 +97,7 @@ func (m *config) sandboxSettings(root string, flagOn bool) (*sandboxConfig, stri
 		out.Required = out.Required || sc.Required
 		out.AllowWrite = append(out.AllowWrite, resolvePaths(root, sc.AllowWrite)...)
 		out.DenyRead = append(out.DenyRead, resolvePaths(root, sc.DenyRead)...)
+		out.AllowRead = append(out.AllowRead, resolvePaths(root, sc.AllowRead)...)
 		out.ExcludedCommands = append(out.ExcludedCommands, sc.ExcludedCommands...)
 		if sc.AutoAllowBashIfSandboxed != nil {
 			out.AutoAllowBashIfSandboxed = sc.AutoAllowBashIfSandboxed
@@ -148,7 +151,8 @@ func (m *config) sandbox(root string) (*sandbox.Sandbox, *sandboxConfig, error) 
 			return nil, nil, err
 		}
 		sb, err := sandbox.New(&sandbox.Config{Required: sc.Required, AllowWrite: sc.AllowWrite, DenyRead: sc.DenyRead,
-			Network: network, AllowUnixSockets: sc.AllowUnixSockets})
+			AllowRead: sc.AllowRead,
+			Network:   network, AllowUnixSockets: sc.AllowUnixSockets})
 		if err != nil {
 			return nil, nil, usageErr("settings: %v", err)
 		}
@@ -241,6 +245,7 @@ var protectionText = map[string]string{
 	sandbox.FilesystemWrites: "writes only inside the working directories, the extra write paths, $TMPDIR and the sandbox cache (Landlock)",
 	sandbox.ReadOnlyRoot:     "every other mount is read-only: no chmod, chown or timestamps outside either",
 	sandbox.ProtectedPaths:   "the repository (.git) and the protected files stay read-only and cannot be moved",
+	sandbox.HomeReads:        "the home directory cannot be read but for toolchains, caches and sandbox.allowRead",
 	sandbox.SecretReads:      "~/.ssh, ~/.aws, ~/.netrc, .env and the rest of the secret list cannot be read",
 	sandbox.Network:          "no network; a private loopback",
 	sandbox.NetworkTCP:       "TCP connect and bind fail (Landlock)",

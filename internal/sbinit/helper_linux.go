@@ -407,6 +407,9 @@ func landlock(h *helperState, p *plan) string {
 	h.report = Append(h.report, RepABI, itoa(abi))
 	if abi <= 0 {
 		h.missing("filesystem-writes", "Landlock is not available in this kernel (CONFIG_SECURITY_LANDLOCK, and landlock in the lsm= list)")
+		if p.flags&FlagHomeReads != 0 {
+			h.missing("home-reads", "needs Landlock")
+		}
 		h.missing("signals", "needs Landlock ABI 6")
 		if p.flags&FlagLandlockNet != 0 {
 			h.missing("network-tcp", "needs Landlock ABI 4")
@@ -485,6 +488,9 @@ func landlock(h *helperState, p *plan) string {
 		return "landlock_restrict_self: " + e.Error()
 	}
 	h.active("filesystem-writes")
+	if p.flags&FlagHomeReads != 0 {
+		h.active("home-reads")
+	}
 	if abi >= 6 {
 		h.active("signals")
 	} else {

@@ -44,6 +44,7 @@ const (
 	FlagStrict                  // refuse to execute when any requested protection is missing
 	FlagDropCaps                // drop every capability (root without a user namespace)
 	FlagPIDNS                   // the helper is init of a new PID namespace: mount its own /proc
+	FlagHomeReads               // the read rules leave the home directories out: report home-reads with Landlock
 )
 
 // Report record tags (helper to parent).
