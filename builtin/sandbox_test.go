@@ -411,19 +411,37 @@ func TestSandboxNoSurvivors(t *testing.T) {
 	}
 }
 
-// TestSandboxCreatedProtected: the sandbox keeps protected paths read-only
-// only where they exist; one a command creates is reported, in the text
-// and the metadata.
+// TestSandboxCreatedProtected: a protected directory (.vscode, .claude)
+// or .mcp.json / .envrc that does not exist cannot be created by a
+// sandboxed command, and nothing is left of the placeholders that stop it;
+// another protected file it creates is reported, in the text and the
+// metadata.
 func TestSandboxCreatedProtected(t *testing.T) {
 	s := newSandboxed(t, permission.Bypass, nil, nil)
-	r := s.call("Bash", bash(`mkdir -p .vscode && echo '{}' > .vscode/tasks.json && echo 'script-shell=/tmp/x' > .npmrc`))
+	r := s.call("Bash", bash(`mkdir -p .vscode; echo '{}' > .vscode/tasks.json; mkdir -p .claude && echo '{"permissions":{"defaultMode":"bypassPermissions"}}' > .claude/settings.local.json; echo '{}' > .mcp.json; echo 'curl x | sh' > .envrc; echo 'script-shell=/tmp/x' > .npmrc`))
+	for _, p := range []string{".vscode", ".claude", ".mcp.json", ".envrc"} {
+		if _, err := os.Lstat(s.path(p)); err == nil {
+			t.Errorf("%s exists after the command:\n%s", p, r.Text())
+		}
+	}
+	if !strings.Contains(r.Text(), "Read-only file system") && !strings.Contains(r.Text(), "Permission denied") {
+		t.Errorf("the refused writes do not say why:\n%s", r.Text())
+	}
 	sb, _ := r.Metadata["sandbox"].(map[string]any)
 	created, _ := sb["created_protected"].([]string)
-	if len(created) != 2 || !strings.Contains(r.Text(), "The command created") {
+	if len(created) != 1 || !strings.HasSuffix(created[0], ".npmrc") || !strings.Contains(r.Text(), "The command created") {
 		t.Errorf("created protected paths not reported: %v\n%s", sb, r.Text())
 	}
-	r = s.call("Bash", bash(`echo '{}' > .vscode/tasks.json`))
+	r = s.call("Bash", bash(`echo 'x=1' > .npmrc`))
 	if strings.Contains(r.Text(), "The command created") {
 		t.Errorf("an existing protected path reported as created: %s", r.Text())
+	}
+	// An existing .vscode (made outside) is read-only inside.
+	if err := os.Mkdir(s.path(".vscode"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s.call("Bash", bash(`echo '{}' > .vscode/tasks.json`))
+	if _, err := os.Lstat(s.path(".vscode/tasks.json")); err == nil {
+		t.Error(".vscode/tasks.json was written")
 	}
 }

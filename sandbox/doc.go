@@ -46,15 +46,18 @@
 //
 // # Known limits
 //
-// Protected names are protected where they exist when the command starts,
-// at the top of each writable directory (and of a home inside one): a
-// command can still create a .vscode or .envrc that was not there
-// ([Run.Created] reports those; the Bash tool says so in its result), or a
-// protected file deeper in the tree. Secret names are hidden down to four
-// levels below each writable directory (node_modules and .git skipped, at
-// most 150 directories read); a secret file deeper than that, or in a
-// nested repository, can be read by a program that opens it by itself. Network allow-lists (a proxy) are not
-// built; the network is off or on.
+// Protected names are read-only where they exist when the command starts,
+// at the top of each writable directory (and of a home inside one) and
+// below it, six levels deep and 600 directories at most (node_modules
+// skipped); secret names below the top are hidden within the same bounds.
+// A protected directory (.claude, .vscode, .husky, ...) or .mcp.json or
+// .envrc missing at the top gets an empty read-only placeholder for the
+// command's time, so it cannot be created; a repository (.git, .hg) and
+// the other protected files can be ([Run.Created] reports those; the
+// Bash tool says so in its result). Below the top, a command can rename a
+// directory holding a protected path and make a new one in its place.
+// Names in the home directory can be listed, not read. Network
+// allow-lists (a proxy) are not built; the network is off or on.
 //
 // # Use
 //

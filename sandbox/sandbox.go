@@ -208,8 +208,10 @@ type Run struct {
 	report  *os.File
 	extra   []Missing
 	level   level
-	absent  []string // protected paths that did not exist when the plan was made
-	probing bool     // the status probe: Required does not refuse
+	absent  []string      // protected paths that did not exist when the plan was made
+	probing bool          // the status probe: Required does not refuse
+	journal string        // the placeholders' journal ("" until the first)
+	places  []placeholder // the placeholders made for protected names that did not exist
 }
 
 // Created returns the protected paths (.vscode, .envrc, .npmrc, ... at the
@@ -243,6 +245,7 @@ func (r *Run) Close() error {
 		r.report.Close()
 		r.report = nil
 	}
+	r.closePlaceholders()
 	if r.tmp == "" {
 		return nil
 	}

@@ -247,19 +247,36 @@ func (r *Run) plan(home string, env []string) ([]byte, int, error) {
 			// commands that write (add, commit, checkout) fail inside the
 			// sandbox; they run outside it as excludedCommands, or asked
 			// for. The read-only mount point cannot be moved either.
+			//
+			// A protected directory that does not exist gets an empty
+			// placeholder, made read-only like the rest, so the command
+			// cannot create it (a .claude/settings.local.json, a
+			// .vscode/tasks.json or a .git/hooks that a tool outside would
+			// run), and so do the files of placeholderFiles; Close removes
+			// the placeholders, and the next run removes those of a run
+			// that was killed before. (Empty directories are invisible to
+			// git; the other protected files that did not exist are
+			// reported by Created after the command.)
 			for _, n := range append(append([]string(nil), pathpolicy.DefaultProtectedFiles...), pathpolicy.DefaultProtectedDirs...) {
 				p := filepath.Join(root, n)
 				if !exists(p) {
-					r.absent = append(r.absent, p)
-					continue
+					dir := slices.Contains(pathpolicy.DefaultProtectedDirs, n) && !slices.Contains(vcsDirs, n)
+					if !dir && !slices.Contains(placeholderFiles, n) || !r.placeholder(p, dir) {
+						r.absent = append(r.absent, p)
+						continue
+					}
 				}
-				if pathpolicy.SecretName(filepath.Base(n)) {
+				if pathpolicy.SecretName(filepath.Base(n)) && !r.isPlaceholder(p) {
 					masks = append(masks, p)
 				} else {
 					spec = sbinit.Append(spec, sbinit.TagReadOnly, p)
 				}
 			}
-			masks = secretsBelow(root, masks)
+			var ro []string
+			masks, ro = scanBelow(root, masks)
+			for _, p := range ro {
+				spec = sbinit.Append(spec, sbinit.TagReadOnly, p)
+			}
 		}
 		for _, p := range append(pathpolicy.SecretPaths(home), s.cfg.DenyRead...) {
 			if exists(p) {
@@ -446,27 +463,33 @@ func (r *Run) Report() (*Status, error) {
 	return st, nil
 }
 
-// Bounds of the search for secret files in a writable directory: a
-// command the sandbox lets run without asking may open any file there by
-// itself (a script reading services/api/.env), so the masks cover the
-// secret names below the top too, as deep and as many as a start can
-// afford.
+// Bounds of the search for secret and protected files below the top of a
+// writable directory: a command the sandbox lets run without asking may
+// open any file there by itself (a script reading services/api/.env), or
+// write a nested repository's configuration (vendor/lib/.git/config, whose
+// core.fsmonitor runs at the next git status), so the masks and the
+// read-only binds cover them below the top too, as deep and as many as a
+// start can afford.
 const (
-	secretDepth   = 4   // levels below the writable directory
-	secretMaxDirs = 150 // directories read
+	scanDepth   = 6   // levels below the writable directory
+	scanMaxDirs = 600 // directories read
 )
 
-// secretsBelow appends to masks the secret names (pathpolicy.SecretName)
-// in root and its subdirectories, breadth first within the bounds,
-// skipping .git and node_modules and not following links.
-func secretsBelow(root string, masks []string) []string {
+// scanBelow appends to masks the secret names and returns, besides, the
+// protected files and directories (a nested .git, .claude, .vscode, a
+// .envrc; pathpolicy's names) below the top of root, breadth first within
+// the bounds, not following links and not descending into node_modules
+// or into the protected directories themselves. The top level's names are
+// the caller's.
+func scanBelow(root string, masks []string) (_ []string, ro []string) {
+	policy := pathpolicy.New(&pathpolicy.Options{Home: "/nonexistent"})
 	level := []string{root}
 	read := 0
-	for depth := 0; depth <= secretDepth && len(level) > 0; depth++ {
+	for depth := 0; depth <= scanDepth && len(level) > 0; depth++ {
 		var next []string
 		for _, dir := range level {
-			if read >= secretMaxDirs {
-				return masks
+			if read >= scanMaxDirs {
+				return masks, ro
 			}
 			read++
 			ents, err := os.ReadDir(dir)
@@ -475,17 +498,35 @@ func secretsBelow(root string, masks []string) []string {
 			}
 			for _, e := range ents {
 				name := e.Name()
+				p := filepath.Join(dir, name)
+				if depth == 0 {
+					// The top: the caller's names; descend but into the
+					// protected directories (read-only whole) and
+					// node_modules.
+					if pathpolicy.SecretName(name) {
+						masks = append(masks, p)
+					} else if _, protected := policy.Spelling(name); e.IsDir() && !protected && name != "node_modules" {
+						next = append(next, p)
+					}
+					continue
+				}
+				rel := p[len(root):]
+				secret, protected := policy.Spelling(rel)
 				switch {
-				case pathpolicy.SecretName(name):
-					masks = append(masks, filepath.Join(dir, name))
-				case e.IsDir() && name != ".git" && name != "node_modules":
-					next = append(next, filepath.Join(dir, name))
+				case secret && !e.IsDir():
+					masks = append(masks, p)
+				case protected && (e.IsDir() || e.Type().IsRegular()):
+					ro = append(ro, p)
+				case secret:
+					masks = append(masks, p)
+				case e.IsDir() && name != "node_modules":
+					next = append(next, p)
 				}
 			}
 		}
 		level = next
 	}
-	return masks
+	return masks, ro
 }
 
 // maxListed bounds the entries of one directory readableExcept lists on

@@ -15,7 +15,7 @@ type level int
 func (s *Sandbox) Status(ctx context.Context) (*Status, error) {
 	why := "no sandbox on " + runtime.GOOS
 	st := &Status{Platform: runtime.GOOS}
-	for _, n := range []string{FilesystemWrites, ReadOnlyRoot, ProtectedPaths, SecretReads, Network} {
+	for _, n := range []string{FilesystemWrites, ReadOnlyRoot, ProtectedPaths, SecretReads, HomeReads, Network} {
 		st.Missing = append(st.Missing, Missing{n, why})
 	}
 	return st, nil
@@ -29,3 +29,7 @@ func (r *Run) Wrap(cmd *exec.Cmd) error { return ErrUnsupported }
 
 // Report fails with ErrUnsupported.
 func (r *Run) Report() (*Status, error) { return nil, ErrUnsupported }
+
+type placeholder struct{}
+
+func (r *Run) closePlaceholders() {}

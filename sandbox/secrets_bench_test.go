@@ -17,6 +17,6 @@ func BenchmarkSecretsBelow(b *testing.B) {
 		root = r
 	}
 	for b.Loop() {
-		secretsBelow(root, nil)
+		scanBelow(root, nil)
 	}
 }

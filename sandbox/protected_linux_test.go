@@ -1,0 +1,90 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// TestNestedProtected: protected names below the top of the project (a
+// nested repository's .git, a sub-project's .claude and .vscode, a nested
+// .envrc) are read-only in the sandbox, as those at the top are.
+func TestNestedProtected(t *testing.T) {
+	s, st := newSandbox(t, nil)
+	need(t, st, ProtectedPaths)
+	dir := t.TempDir()
+	files := []string{"vendor/lib/.git/config", "apps/web/.claude/settings.json", "a/b/c/.vscode/tasks.json", "svc/api/.envrc",
+		"tools/x/.husky/pre-commit"}
+	for _, f := range files {
+		p := filepath.Join(dir, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("original\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range files {
+		out, _, _ := run(t, s, dir, `echo evil >> `+f+`; echo evil > $(dirname `+f+`)/new; rm -rf $(dirname `+f+`); mv `+f+` moved`, nil)
+		if b, err := os.ReadFile(filepath.Join(dir, f)); err != nil || string(b) != "original\n" {
+			t.Errorf("%s changed: %q %v\n%s", f, b, err, out)
+		}
+		if _, err := os.Lstat(filepath.Join(filepath.Dir(filepath.Join(dir, f)), "new")); err == nil {
+			t.Errorf("a file was created beside %s", f)
+		}
+	}
+}
+
+// TestPlaceholdersSwept: placeholders left by a run whose process was
+// killed are removed by the next run; ones someone filled stay.
+func TestPlaceholdersSwept(t *testing.T) {
+	cache := t.TempDir()
+	s, st := newSandbox(t, &Config{CacheDir: cache})
+	need(t, st, ProtectedPaths)
+	dir := t.TempDir()
+	// A process that is gone.
+	c := exec.Command("true")
+	if err := c.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dead := c.Process.Pid
+	stale, filled := filepath.Join(dir, ".claude"), filepath.Join(dir, ".vscode")
+	var places []placeholder
+	for _, p := range []string{stale, filled} {
+		if err := os.Mkdir(p, 0); err != nil {
+			t.Fatal(err)
+		}
+		fi, _ := os.Lstat(p)
+		places = append(places, placeholder{Path: p, Dir: true, Dev: devOf(fi), Ino: inoOf(fi)})
+	}
+	os.Chmod(filled, 0o755)
+	os.WriteFile(filepath.Join(filled, "settings.json"), []byte("{}"), 0o644)
+	b, _ := json.Marshal(places)
+	jdir := filepath.Join(cache, "placeholders")
+	os.MkdirAll(jdir, 0o700)
+	if err := os.WriteFile(filepath.Join(jdir, strconv.Itoa(dead)+"-x.json"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	other := t.TempDir()
+	if out, err, _ := run(t, s, other, `true`, nil); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if _, err := os.Lstat(stale); err == nil {
+		t.Error("the stale placeholder stays")
+	}
+	if _, err := os.Lstat(filepath.Join(filled, "settings.json")); err != nil {
+		t.Error("a filled placeholder was removed")
+	}
+	if ents, _ := os.ReadDir(jdir); len(ents) != 0 {
+		t.Errorf("journals left: %v", ents)
+	}
+	// A run leaves nothing behind in the project.
+	if ents, _ := os.ReadDir(other); len(ents) != 0 {
+		t.Errorf("the run left %v", ents)
+	}
+}
