@@ -38,42 +38,46 @@ var vcsDirs = []string{".git", ".hg"}
 // outside that meets one while a command runs reads nothing from it.
 const placeholderMode = 0
 
-// placeholder makes an empty placeholder at p (a directory when dir) and
-// records it; false when it cannot (a missing parent, a read-only
-// directory, no journal), and the path stays unprotected.
-func (r *Run) placeholder(p string, dir bool) bool {
-	if r.journal == "" && !r.openJournal() {
-		return false
+// makePlaceholders makes an empty placeholder for each of want (a
+// directory or a file) and records the ones it made in r.places; one it
+// cannot make (a missing parent, a read-only directory, a name taken
+// meanwhile, no journal) stays unprotected. The journal names every
+// wanted path before any exists, and is written again with the inodes of
+// those made: a crash between leaves entries the sweep skips.
+func (r *Run) makePlaceholders(want []placeholder) int {
+	if len(want) == 0 || !r.openJournal() {
+		return 0
 	}
-	// The journal names the path before it exists: a crash between the two
-	// leaves a journal entry for nothing, which the sweep skips.
-	r.places = append(r.places, placeholder{Path: p, Dir: dir})
+	r.places = want
 	if !r.writeJournal() {
-		r.places = r.places[:len(r.places)-1]
-		return false
+		r.places = nil
+		return 0
 	}
-	var err error
-	if dir {
-		err = os.Mkdir(p, placeholderMode)
-	} else {
-		var f *os.File
-		f, err = os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, placeholderMode)
-		if err == nil {
-			f.Close()
+	var made []placeholder
+	for _, x := range want {
+		var err error
+		if x.Dir {
+			err = os.Mkdir(x.Path, placeholderMode)
+		} else {
+			var f *os.File
+			f, err = os.OpenFile(x.Path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, placeholderMode)
+			if err == nil {
+				f.Close()
+			}
 		}
+		if err != nil {
+			continue
+		}
+		var st syscall.Stat_t
+		if syscall.Lstat(x.Path, &st) != nil {
+			continue
+		}
+		x.Dev, x.Ino = uint64(st.Dev), st.Ino
+		made = append(made, x)
 	}
-	if err != nil {
-		r.places = r.places[:len(r.places)-1]
-		return false
-	}
-	// Mkdir and OpenFile apply the umask to 0 too; make sure.
-	os.Chmod(p, placeholderMode)
-	var st syscall.Stat_t
-	if syscall.Lstat(p, &st) == nil {
-		r.places[len(r.places)-1].Dev, r.places[len(r.places)-1].Ino = uint64(st.Dev), st.Ino
-	}
+	r.places = made
 	r.writeJournal()
-	return true
+	return len(made)
 }
 
 // isPlaceholder reports a placeholder this run made.
@@ -124,7 +128,7 @@ func removePlaceholders(places []placeholder) {
 	for i := len(places) - 1; i >= 0; i-- {
 		x := places[i]
 		var st syscall.Stat_t
-		if syscall.Lstat(x.Path, &st) != nil || uint64(st.Dev) != x.Dev || st.Ino != x.Ino {
+		if x.Ino == 0 || syscall.Lstat(x.Path, &st) != nil || uint64(st.Dev) != x.Dev || st.Ino != x.Ino {
 			continue
 		}
 		if x.Dir {

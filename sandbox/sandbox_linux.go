@@ -239,6 +239,7 @@ func (r *Run) plan(home string, env []string) ([]byte, int, error) {
 				break
 			}
 		}
+		var want []placeholder
 		for _, root := range protect {
 			// The whole repository is read-only, not only hooks and config:
 			// git takes code to run from more places a command could
@@ -261,12 +262,14 @@ func (r *Run) plan(home string, env []string) ([]byte, int, error) {
 				p := filepath.Join(root, n)
 				if !exists(p) {
 					dir := slices.Contains(pathpolicy.DefaultProtectedDirs, n) && !slices.Contains(vcsDirs, n)
-					if !dir && !slices.Contains(placeholderFiles, n) || !r.placeholder(p, dir) {
+					if dir || slices.Contains(placeholderFiles, n) {
+						want = append(want, placeholder{Path: p, Dir: dir})
+					} else {
 						r.absent = append(r.absent, p)
-						continue
 					}
+					continue
 				}
-				if pathpolicy.SecretName(filepath.Base(n)) && !r.isPlaceholder(p) {
+				if pathpolicy.SecretName(filepath.Base(n)) {
 					masks = append(masks, p)
 				} else {
 					spec = sbinit.Append(spec, sbinit.TagReadOnly, p)
@@ -276,6 +279,14 @@ func (r *Run) plan(home string, env []string) ([]byte, int, error) {
 			masks, ro = scanBelow(root, masks)
 			for _, p := range ro {
 				spec = sbinit.Append(spec, sbinit.TagReadOnly, p)
+			}
+		}
+		r.makePlaceholders(want)
+		for _, x := range want {
+			if r.isPlaceholder(x.Path) {
+				spec = sbinit.Append(spec, sbinit.TagReadOnly, x.Path)
+			} else {
+				r.absent = append(r.absent, x.Path)
 			}
 		}
 		for _, p := range append(pathpolicy.SecretPaths(home), s.cfg.DenyRead...) {
