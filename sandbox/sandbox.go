@@ -56,9 +56,17 @@ const (
 	// PrivateProc: /proc shows only the command's own processes, not the
 	// host's command lines (which can hold passwords).
 	PrivateProc = "private-proc"
-	// NoCapabilities: root without a user namespace runs with no
-	// capabilities.
+	// NoCapabilities: the command runs with no capabilities, and no exec
+	// gives it any (empty bounding set, locked securebits): root without
+	// a user namespace is an ordinary user that owns root's files, and
+	// root in one holds no capability there either.
 	NoCapabilities = "no-capabilities"
+	// MountLock: the command holds no capability over its mounts and
+	// cannot make or change mounts, so the mounts that make
+	// [ProtectedPaths], [ReadOnlyRoot] and [SecretReads] hold, as root
+	// too (the helper drops every capability in the user namespace that
+	// owns the mount namespace; seccomp refuses the mount calls besides).
+	MountLock = "mount-lock"
 )
 
 // Config says what a sandboxed command may do. The zero value is the
@@ -157,9 +165,10 @@ func (st *Status) Has(name string) bool { return st != nil && slices.Contains(st
 
 // Confines reports whether the status bounds what a command can do well
 // enough to run it without asking: writes confined to the writable paths,
-// with the protected paths read-only, secrets hidden, and no network.
+// with the protected paths read-only, secrets hidden, no network, and the
+// mounts that do this out of the command's reach.
 func (st *Status) Confines() bool {
-	return st.Has(FilesystemWrites) && st.Has(ReadOnlyRoot) && st.Has(ProtectedPaths) && st.Has(SecretReads) && st.Has(Network)
+	return st.Has(FilesystemWrites) && st.Has(ReadOnlyRoot) && st.Has(ProtectedPaths) && st.Has(SecretReads) && st.Has(Network) && st.Has(MountLock)
 }
 
 // String is a one-line summary: "filesystem-writes, network, ...; missing:
