@@ -271,6 +271,15 @@ func escapeSuite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Honest status: the mounts are out of the command's reach.
+	for _, name := range []string{MountLock, NoCapabilities} {
+		if !st.Has(name) {
+			t.Errorf("%s is not in force: %s", name, st)
+		}
+	}
+	if !st.Confines() {
+		t.Errorf("the status does not confine: %s", st)
+	}
 
 	// The files attacked, writable by this user outside the sandbox.
 	hooks := filepath.Join(dir, ".git", "hooks")

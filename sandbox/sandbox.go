@@ -43,7 +43,9 @@ const (
 	// Signals: signals and abstract sockets cannot reach processes outside
 	// the sandbox (Landlock ABI 6 scopes).
 	Signals = "signals"
-	// SyscallFilter: no 32-bit syscalls and no io_uring (seccomp).
+	// SyscallFilter: no 32-bit syscalls, no io_uring, no mount calls, no new
+	// mount or user namespaces, no file handles, keyrings, bpf or module
+	// loading (seccomp).
 	SyscallFilter = "syscall-filter"
 	// NoNewPrivileges: setuid programs gain nothing.
 	NoNewPrivileges = "no-new-privileges"
