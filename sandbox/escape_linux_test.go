@@ -254,6 +254,9 @@ func TestEscape(t *testing.T) {
 		if err != nil {
 			t.Fatalf("the suite as uid %d failed: %v", escapeUID, err)
 		}
+		if bytes.Contains(out, []byte("--- SKIP: TestEscape/as-")) && os.Getenv("CI") == "" {
+			t.Skipf("the suite as uid %d was skipped", escapeUID)
+		}
 		if !bytes.Contains(out, []byte("--- PASS: TestEscape/as-")) {
 			t.Fatalf("the suite as uid %d did not run", escapeUID)
 		}
