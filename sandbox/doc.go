@@ -32,10 +32,60 @@
 //     /dev but of the harmless devices (null, zero, random, ...);
 //   - brings up a private loopback: no network, but the command's own
 //     servers on 127.0.0.1 work;
+//   - drops every capability it holds (bounding, ambient, inheritable,
+//     permitted and effective sets) and locks the securebits, so that the
+//     command holds none, whatever its uid, and no exec gives any back;
 //   - restricts itself with Landlock (writes only beneath the writable
 //     paths; from ABI 6 no signals to processes outside), sets
-//     no_new_privs, and installs a seccomp filter (no AF_UNIX sockets
-//     unless [Config.AllowUnixSockets], no io_uring, no 32-bit syscalls).
+//     no_new_privs, and installs a seccomp filter: no AF_UNIX sockets
+//     unless [Config.AllowUnixSockets], no io_uring, no 32-bit syscalls,
+//     no mount calls (mount, umount2, the new mount API: open_tree,
+//     mount_setattr, move_mount, fsopen and the rest), no pivot_root,
+//     chroot or setns, no new mount or user namespace (unshare, clone;
+//     clone3 fails with ENOSYS, so the C library falls back to clone), no
+//     file handles (name_to_handle_at, open_by_handle_at), no keyrings,
+//     bpf, perf_event_open, userfaultfd, module or kexec loading.
+//
+// # Root, and other users
+//
+// The mounts above (the read-only root, the read-only .git and protected
+// names, the secret masks) are made by the helper inside the sandbox's
+// user namespace, which owns its mount namespace: a process with
+// CAP_SYS_ADMIN in that user namespace could undo them (mount_setattr
+// clears the read-only flag; open_tree clones a directory without the
+// masks below it). So the command must hold no capability there, and
+// [MountLock] says it holds none:
+//
+//   - a user other than root runs the command as itself (its uid mapped
+//     to itself). The helper needs CAP_SYS_ADMIN, CAP_NET_ADMIN and
+//     CAP_SETPCAP in the namespace for its mounts, the loopback and the
+//     drop; they are ambient capabilities, the only ones a non-root uid
+//     keeps over the exec of the helper. It drops them all before the
+//     command.
+//   - root maps every id to itself (files keep their owners), so the
+//     command is uid 0 in the namespace, which the kernel would give
+//     every capability there at each exec. The helper empties the
+//     capability sets and sets SECBIT_NOROOT, SECBIT_NO_SETUID_FIXUP,
+//     SECBIT_NO_CAP_AMBIENT_RAISE and SECBIT_KEEP_CAPS off, each locked,
+//     while it still holds CAP_SETPCAP: uid 0 then gains nothing on exec,
+//     and nothing can undo that. Root in the sandbox is an ordinary user
+//     who owns root's files: a file of another user is reached through
+//     its mode bits only (no CAP_DAC_OVERRIDE), chown and mknod of a
+//     device fail.
+//
+// With no capability in the owning user namespace, every mount operation
+// fails (each checks CAP_SYS_ADMIN there), whether by mount(2) or the new
+// mount API, and Landlock refuses mount, umount, pivot_root and
+// move_mount besides. A new user namespace would give the command its
+// capabilities back inside it, but a mount namespace made there copies
+// every mount locked (MNT_LOCKED: no umount of one, no clearing of its
+// read-only flag, no clone that leaves out what is mounted below), and
+// seccomp refuses to make one anyway. The same holds without a user
+// namespace (root's capabilities dropped; there are no mounts then).
+//
+// ptrace stays allowed, so strace and gdb work inside: the PID namespace
+// leaves no process outside the sandbox to name, and Landlock forbids
+// tracing a process outside the command's domain.
 //
 // Where a mechanism is missing (no user namespaces, an old kernel), the
 // sandbox keeps what it can and says what is missing: [Status] lists the

@@ -47,7 +47,9 @@ const (
 	// Signals: signals and abstract sockets cannot reach processes outside
 	// the sandbox (Landlock ABI 6 scopes).
 	Signals = "signals"
-	// SyscallFilter: no 32-bit syscalls and no io_uring (seccomp).
+	// SyscallFilter: no 32-bit syscalls, no io_uring, no mount calls, no new
+	// mount or user namespaces, no file handles, keyrings, bpf or module
+	// loading (seccomp).
 	SyscallFilter = "syscall-filter"
 	// NoNewPrivileges: setuid programs gain nothing.
 	NoNewPrivileges = "no-new-privileges"
@@ -60,9 +62,17 @@ const (
 	// PrivateProc: /proc shows only the command's own processes, not the
 	// host's command lines (which can hold passwords).
 	PrivateProc = "private-proc"
-	// NoCapabilities: root without a user namespace runs with no
-	// capabilities.
+	// NoCapabilities: the command runs with no capabilities, and no exec
+	// gives it any (empty bounding set, locked securebits): root without
+	// a user namespace is an ordinary user that owns root's files, and
+	// root in one holds no capability there either.
 	NoCapabilities = "no-capabilities"
+	// MountLock: the command holds no capability over its mounts and
+	// cannot make or change mounts, so the mounts that make
+	// [ProtectedPaths], [ReadOnlyRoot] and [SecretReads] hold, as root
+	// too (the helper drops every capability in the user namespace that
+	// owns the mount namespace; seccomp refuses the mount calls besides).
+	MountLock = "mount-lock"
 )
 
 // Config says what a sandboxed command may do. The zero value is the
@@ -169,10 +179,11 @@ func (st *Status) Has(name string) bool { return st != nil && slices.Contains(st
 // Confines reports whether the status bounds what a command can do well
 // enough to run it without asking: writes confined to the writable paths,
 // with the protected paths read-only, secrets hidden, the home directory
-// unreadable, and no network.
+// unreadable, no network, and the mounts that do this out of the
+// command's reach.
 func (st *Status) Confines() bool {
 	return st.Has(FilesystemWrites) && st.Has(ReadOnlyRoot) && st.Has(ProtectedPaths) && st.Has(SecretReads) &&
-		st.Has(HomeReads) && st.Has(Network)
+		st.Has(HomeReads) && st.Has(Network) && st.Has(MountLock)
 }
 
 // String is a one-line summary: "filesystem-writes, network, ...; missing:

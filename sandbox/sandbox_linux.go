@@ -26,6 +26,13 @@ const (
 	levelUserNS              // also a user, mount and (network off) network namespace
 )
 
+// Capabilities the helper needs in its user namespace (linux/capability.h).
+const (
+	capSetpcap  = 8
+	capNetAdmin = 12
+	capSysAdmin = 21
+)
+
 // forceLevel, set by tests, makes the probe start at a lower level (what a
 // machine without user namespaces gets).
 var forceLevel *level
@@ -127,7 +134,8 @@ func (s *Sandbox) newRun(dirs []string, l level) (*Run, error) {
 			Missing{PIDNamespace, "needs a user namespace; a process that leaves the process group and clears its environment can outlive the command"},
 			Missing{ProtectedPaths, "needs a mount namespace (user namespaces are not available)"},
 			Missing{ReadOnlyRoot, "needs a mount namespace (user namespaces are not available)"},
-			Missing{SecretReads, "needs a mount namespace (user namespaces are not available)"})
+			Missing{SecretReads, "needs a mount namespace (user namespaces are not available)"},
+			Missing{MountLock, "needs a mount namespace (user namespaces are not available)"})
 		if s.networkOff() {
 			r.extra = append(r.extra, Missing{Network, "needs a network namespace (user namespaces are not available); TCP is blocked by Landlock instead"})
 		}
@@ -172,7 +180,10 @@ func (r *Run) plan(home string, env []string) ([]byte, int, error) {
 		flags |= sbinit.FlagStrict
 	}
 	if r.level == levelUserNS {
-		flags |= sbinit.FlagMountNS | sbinit.FlagPIDNS
+		// The helper drops every capability before it executes the
+		// command, which then holds none over the mounts that make the
+		// sandbox (see MountLock).
+		flags |= sbinit.FlagMountNS | sbinit.FlagPIDNS | sbinit.FlagDropCaps
 	} else if os.Getuid() == 0 {
 		flags |= sbinit.FlagDropCaps
 	}
@@ -412,6 +423,10 @@ func (r *Run) Wrap(cmd *exec.Cmd) error {
 		} else {
 			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+			// Any uid but 0 loses its capabilities when it executes the
+			// helper: these, ambient, survive that exec, for the mounts,
+			// the loopback and dropping them all before the command.
+			attr.AmbientCaps = []uintptr{capSysAdmin, capNetAdmin, capSetpcap}
 		}
 	}
 	cmd.SysProcAttr = attr

@@ -134,7 +134,7 @@ func TestDegradedHonestly(t *testing.T) {
 	defer func() { forceLevel = nil }()
 	s, st := newSandbox(t, nil)
 	need(t, st, FilesystemWrites)
-	for _, name := range []string{ProtectedPaths, SecretReads, Network, UserNamespace} {
+	for _, name := range []string{ProtectedPaths, SecretReads, Network, UserNamespace, MountLock} {
 		if st.Has(name) {
 			t.Errorf("%s claimed without namespaces: %s", name, st)
 		}

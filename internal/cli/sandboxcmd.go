@@ -251,10 +251,11 @@ var protectionText = map[string]string{
 	sandbox.NetworkTCP:       "TCP connect and bind fail (Landlock)",
 	sandbox.UnixSockets:      "no Unix sockets (Docker's, systemd's, ssh-agent's are out of reach)",
 	sandbox.Signals:          "signals cannot reach processes outside the sandbox (Landlock scope)",
-	sandbox.SyscallFilter:    "no 32-bit syscalls, no io_uring (seccomp)",
+	sandbox.SyscallFilter:    "no 32-bit syscalls, no io_uring, no mount calls, namespaces, file handles or keyrings (seccomp)",
 	sandbox.NoNewPrivileges:  "setuid programs gain nothing",
 	sandbox.UserNamespace:    "root inside has no privilege over the host",
 	sandbox.PIDNamespace:     "no process of a command outlives it",
 	sandbox.PrivateProc:      "/proc shows only the command's own processes",
-	sandbox.NoCapabilities:   "root runs without capabilities",
+	sandbox.NoCapabilities:   "the command runs without capabilities, root too, and no program it runs gains any",
+	sandbox.MountLock:        "the command holds no capability over its mounts and cannot make or change mounts",
 }

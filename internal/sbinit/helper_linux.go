@@ -229,9 +229,16 @@ func helper(specArg, reportArg string) int {
 	h.active("no-new-privileges")
 	if p.flags&FlagDropCaps != 0 {
 		if msg := dropCaps(); msg != "" {
-			return h.fail(msg)
+			return h.fail("dropping capabilities: " + msg)
 		}
 		h.active("no-capabilities")
+		if p.flags&FlagMountNS != 0 {
+			// The mounts above were made in the namespace the command
+			// now holds no capability in: it cannot undo them.
+			h.active("mount-lock")
+		}
+	} else if p.flags&FlagMountNS != 0 {
+		h.missing("mount-lock", "the capabilities are not dropped")
 	}
 
 	if msg := landlock(h, p); msg != "" {
@@ -533,47 +540,130 @@ const (
 	bpfLdAbsW       = 0x20
 	bpfJeqK         = 0x15
 	bpfJgeK         = 0x35
+	bpfJsetK        = 0x45
 	bpfRetK         = 0x06
 	retAllow        = 0x7fff0000
 	retErrno        = 0x00050000
 	afUnix          = 1
-	sysIOURing      = 425 // io_uring_setup, the same number on every architecture
 	prSetNoNewPrivs = 38
 	oPath           = 0x200000
+
+	// The same number on every architecture (the unified table from 424).
+	sysIOURing      = 425 // io_uring_setup
+	sysOpenTree     = 428
+	sysMoveMount    = 429
+	sysFsopen       = 430
+	sysFsconfig     = 431
+	sysFsmount      = 432
+	sysFspick       = 433
+	sysClone3       = 435
+	sysMountSetattr = 442
+	sysOpenTreeAttr = 467
+
+	cloneNewNS   = 0x00020000
+	cloneNewUser = 0x10000000
 )
 
-// seccomp installs the syscall filter: no syscalls of a foreign
-// architecture (32-bit ones on amd64), no io_uring (its operations would
-// bypass this filter), and, with noUnix, no AF_UNIX sockets (a pathname
-// socket such as Docker's or systemd's is a way out of any filesystem
-// sandbox; Landlock restricts them only from ABI 9).
-func seccomp(h *helperState, noUnix bool) string {
+// A rule of the seccomp filter: syscall nr fails with errno; with mask
+// set, only when args[0] has one of its bits (the low 32 bits: the clone
+// and unshare flags live there); with eq set, only when args[0] equals eq.
+type sysRule struct {
+	nr    uint32
+	errno syscall.Errno
+	mask  uint32
+	eq    uint32
+}
+
+// sysRules lists what the filter refuses. Beyond io_uring (its operations
+// would bypass the filter) and AF_UNIX sockets: every way to make, change
+// or look behind mounts (the mount API old and new, pivot_root, chroot,
+// setns, and new mount or user namespaces, in which the command would hold
+// capabilities again), file handles (open_by_handle_at reaches a file by
+// its inode, not its path, past the masks), the kernel keyrings (the
+// user's keyring is shared with the host), module and kexec loading, bpf,
+// perf_event_open and userfaultfd (kernel attack surface). clone3 passes
+// its flags behind a pointer the filter cannot read: it fails with ENOSYS,
+// and the C library falls back to clone, whose flags are checked.
+func sysRules(noUnix bool) []sysRule {
+	deny := func(nrs ...uint32) []sysRule {
+		var r []sysRule
+		for _, nr := range nrs {
+			r = append(r, sysRule{nr: nr, errno: syscall.EPERM})
+		}
+		return r
+	}
+	rules := []sysRule{
+		{nr: sysIOURing, errno: syscall.ENOSYS},
+		{nr: sysClone3, errno: syscall.ENOSYS},
+		{nr: sysUnshare, errno: syscall.EPERM, mask: cloneNewNS | cloneNewUser},
+		{nr: sysClone, errno: syscall.EPERM, mask: cloneNewNS | cloneNewUser},
+	}
+	rules = append(rules, deny(sysMount, sysUmount2, sysMountSetattr, sysOpenTree, sysOpenTreeAttr, sysMoveMount,
+		sysFsopen, sysFsconfig, sysFsmount, sysFspick, sysPivotRoot, sysChroot, sysSetns,
+		sysKeyctl, sysAddKey, sysRequestKey, sysBPF, sysPerfEventOpen, sysUserfaultfd,
+		sysKexecLoad, sysKexecFileLoad, sysInitModule, sysFinitModule, sysDeleteModule,
+		sysNameToHandleAt, sysOpenByHandleAt)...)
+	if noUnix {
+		rules = append(rules, sysRule{nr: sysSocket, errno: syscall.EACCES, eq: afUnix})
+	}
+	return rules
+}
+
+// filter returns the seccomp program for rules: a foreign architecture's
+// syscalls (32-bit ones on amd64) and x32's fail with ENOSYS, then each
+// rule in turn, then everything else is allowed. nil where there is no
+// table of syscall numbers for this architecture.
+func filter(rules []sysRule) []syscall.SockFilter {
 	if auditArch == 0 {
+		return nil
+	}
+	ret := func(k uint32) syscall.SockFilter { return syscall.SockFilter{Code: bpfRetK, K: k} }
+	prog := []syscall.SockFilter{
+		{Code: bpfLdAbsW, K: 4}, // seccomp_data.arch
+		{Code: bpfJeqK, Jt: 1, Jf: 0, K: auditArch},
+		ret(retErrno | uint32(syscall.ENOSYS)),
+		{Code: bpfLdAbsW, K: 0},                      // seccomp_data.nr
+		{Code: bpfJgeK, Jt: 0, Jf: 1, K: 0x40000000}, // x32
+		ret(retErrno | uint32(syscall.ENOSYS)),
+	}
+	for _, r := range rules {
+		deny := ret(retErrno | uint32(r.errno))
+		switch {
+		case r.mask != 0:
+			prog = append(prog,
+				syscall.SockFilter{Code: bpfJeqK, Jt: 0, Jf: 4, K: r.nr},
+				syscall.SockFilter{Code: bpfLdAbsW, K: 16}, // args[0], low half (little-endian)
+				syscall.SockFilter{Code: bpfJsetK, Jt: 0, Jf: 1, K: r.mask},
+				deny,
+				ret(retAllow))
+		case r.eq != 0:
+			prog = append(prog,
+				syscall.SockFilter{Code: bpfJeqK, Jt: 0, Jf: 4, K: r.nr},
+				syscall.SockFilter{Code: bpfLdAbsW, K: 16},
+				syscall.SockFilter{Code: bpfJeqK, Jt: 0, Jf: 1, K: r.eq},
+				deny,
+				ret(retAllow))
+		default:
+			prog = append(prog,
+				syscall.SockFilter{Code: bpfJeqK, Jt: 0, Jf: 1, K: r.nr},
+				deny)
+		}
+	}
+	return append(prog, ret(retAllow))
+}
+
+// seccomp installs the syscall filter (see sysRules and filter). With
+// noUnix, AF_UNIX sockets fail: a pathname socket such as Docker's or
+// systemd's is a way out of any filesystem sandbox, and Landlock
+// restricts them only from ABI 9.
+func seccomp(h *helperState, noUnix bool) string {
+	prog := filter(sysRules(noUnix))
+	if prog == nil {
 		h.missing("syscall-filter", "no seccomp filter for "+runtime.GOARCH)
 		if noUnix {
 			h.missing("unix-sockets", "no seccomp filter for "+runtime.GOARCH)
 		}
 		return ""
-	}
-	unixK := uint32(afUnix)
-	if !noUnix {
-		unixK = 0xffffffff
-	}
-	prog := []syscall.SockFilter{
-		{Code: bpfLdAbsW, K: 4},                               // 0: arch
-		{Code: bpfJeqK, Jt: 1, Jf: 0, K: auditArch},           // 1
-		{Code: bpfRetK, K: retErrno | uint32(syscall.ENOSYS)}, // 2
-		{Code: bpfLdAbsW, K: 0},                               // 3: nr
-		{Code: bpfJgeK, Jt: 0, Jf: 1, K: 0x40000000},          // 4: x32
-		{Code: bpfRetK, K: retErrno | uint32(syscall.ENOSYS)}, // 5
-		{Code: bpfJeqK, Jt: 0, Jf: 1, K: sysIOURing},          // 6
-		{Code: bpfRetK, K: retErrno | uint32(syscall.ENOSYS)}, // 7
-		{Code: bpfJeqK, Jt: 1, Jf: 0, K: sysSocket},           // 8
-		{Code: bpfRetK, K: retAllow},                          // 9
-		{Code: bpfLdAbsW, K: 16},                              // 10: args[0], low half
-		{Code: bpfJeqK, Jt: 0, Jf: 1, K: unixK},               // 11
-		{Code: bpfRetK, K: retErrno | uint32(syscall.EACCES)}, // 12
-		{Code: bpfRetK, K: retAllow},                          // 13
 	}
 	fprog := syscall.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
 	const seccompSetModeFilter = 1
@@ -587,23 +677,48 @@ func seccomp(h *helperState, noUnix bool) string {
 	return ""
 }
 
+// Securebits (include/uapi/linux/securebits.h): uid 0 gains no
+// capability on exec (noroot), a change of uid does not touch the sets
+// (no-setuid-fixup), capabilities are not kept over setuid (keep-caps off)
+// and none can be raised into the ambient set; each bit locked.
+const secureBits = 1<<0 | 1<<1 | // SECBIT_NOROOT, _LOCKED
+	1<<2 | 1<<3 | // SECBIT_NO_SETUID_FIXUP, _LOCKED
+	1<<5 | // SECBIT_KEEP_CAPS_LOCKED (with KEEP_CAPS off)
+	1<<6 | 1<<7 // SECBIT_NO_CAP_AMBIENT_RAISE, _LOCKED
+
 // dropCaps empties the bounding, ambient, inheritable, permitted and
-// effective capability sets: uid 0 without a user namespace is then an
-// ordinary user that happens to own root's files (no mknod of a disk
-// device in the project, no module loading, no raw sockets).
+// effective capability sets and locks the securebits above, so that no
+// exec (of a setuid or file-capability program, or by uid 0) gives any
+// back; it then reads the state back and fails unless it holds. Root
+// without a user namespace is then an ordinary user that happens to own
+// root's files (no mknod of a disk device in the project, no module
+// loading, no raw sockets); in the sandbox's user namespace, the command
+// holds no capability in the namespace that owns its mounts, so no mount
+// can be made, changed, detached or cloned (every mount operation checks
+// CAP_SYS_ADMIN there).
 func dropCaps() string {
 	const (
+		prCapbsetRead      = 23
 		prCapbsetDrop      = 24
+		prGetSecurebits    = 27
+		prSetSecurebits    = 28
 		prCapAmbient       = 47
+		prCapAmbientIsSet  = 1
 		prCapAmbientClrAll = 4
 		linuxCapVersion3   = 0x20080522
 	)
+	// While CAP_SETPCAP is still held.
+	if _, _, e := syscall.RawSyscall6(syscall.SYS_PRCTL, prSetSecurebits, secureBits, 0, 0, 0, 0); e != 0 {
+		return "securebits: " + e.Error()
+	}
+	last := uintptr(0)
 	for c := uintptr(0); c < 64; c++ {
 		if _, _, e := syscall.RawSyscall6(syscall.SYS_PRCTL, prCapbsetDrop, c, 0, 0, 0, 0); e == syscall.EINVAL {
 			break
 		} else if e != 0 {
 			return "dropping capability " + itoa(int(c)) + ": " + e.Error()
 		}
+		last = c
 	}
 	_, _, _ = syscall.RawSyscall6(syscall.SYS_PRCTL, prCapAmbient, prCapAmbientClrAll, 0, 0, 0, 0)
 	hdr := struct {
@@ -613,6 +728,26 @@ func dropCaps() string {
 	var data [2]struct{ effective, permitted, inheritable uint32 }
 	if _, _, e := syscall.RawSyscall(syscall.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0); e != 0 {
 		return "capset: " + e.Error()
+	}
+	// Check.
+	if _, _, e := syscall.RawSyscall(syscall.SYS_CAPGET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0); e != 0 {
+		return "capget: " + e.Error()
+	}
+	for _, d := range data {
+		if d.effective|d.permitted|d.inheritable != 0 {
+			return "capabilities left after dropping them"
+		}
+	}
+	for c := uintptr(0); c <= last; c++ {
+		if v, _, e := syscall.RawSyscall6(syscall.SYS_PRCTL, prCapbsetRead, c, 0, 0, 0, 0); e != 0 || v != 0 {
+			return "capability " + itoa(int(c)) + " left in the bounding set"
+		}
+		if v, _, e := syscall.RawSyscall6(syscall.SYS_PRCTL, prCapAmbient, prCapAmbientIsSet, c, 0, 0, 0); e == 0 && v != 0 {
+			return "capability " + itoa(int(c)) + " left in the ambient set"
+		}
+	}
+	if v, _, e := syscall.RawSyscall6(syscall.SYS_PRCTL, prGetSecurebits, 0, 0, 0, 0, 0); e != 0 || v&secureBits != secureBits {
+		return "securebits not set"
 	}
 	return ""
 }

@@ -42,7 +42,7 @@ const (
 	FlagNoUnix                  // seccomp: socket(AF_UNIX) fails
 	FlagLandlockNet             // Landlock: no TCP bind or connect (when there is no network namespace)
 	FlagStrict                  // refuse to execute when any requested protection is missing
-	FlagDropCaps                // drop every capability (root without a user namespace)
+	FlagDropCaps                // drop every capability and lock the securebits (root without a user namespace; always in one)
 	FlagPIDNS                   // the helper is init of a new PID namespace: mount its own /proc
 	FlagHomeReads               // the read rules leave the home directories out: report home-reads with Landlock
 )
