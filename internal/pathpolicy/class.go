@@ -2,6 +2,7 @@ package pathpolicy
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -251,7 +252,15 @@ type globEntry struct {
 func prepare(files, dirs, globs []string) *names {
 	n := &names{files: map[string][][]string{}, dirs: map[string]bool{}}
 	addOdd := func(c string) {
-		if c != "" && c[0] != '.' {
+		if c == "" || c[0] == '.' {
+			return
+		}
+		// A prefix finds the name too, and fewer tokens make the scan
+		// quicker ("lefthook" for its dozen names).
+		if len(c) > maxQuickToken {
+			c = c[:maxQuickToken]
+		}
+		if !slices.Contains(n.odd, c) {
 			n.odd = append(n.odd, c)
 		}
 	}
@@ -289,15 +298,18 @@ func prepare(files, dirs, globs []string) *names {
 		if len(c) > 1 {
 			addOdd(c[0])
 		}
-		if lit := longestLiteral(c[len(c)-1]); lit != "" {
-			n.odd = append(n.odd, lit)
-		} else {
+		if lit := longestLiteral(c[len(c)-1]); lit == "" {
 			n.odd = append(n.odd, "/") // every absolute path: always look
+		} else if !slices.Contains(n.odd, lit) {
+			n.odd = append(n.odd, lit)
 		}
 	}
 	n.quick = newQuickScan(n.odd)
 	return n
 }
+
+// maxQuickToken is the longest prefix of a name the quick scan looks for.
+const maxQuickToken = 8
 
 // longestLiteral returns the longest run of g without glob characters.
 func longestLiteral(g string) string {

@@ -27,48 +27,70 @@ const extraTTL = time.Second
 // maxExtraCache bounds each process-wide cache.
 const maxExtraCache = 1024
 
-type ttlEntry struct {
-	vals []string
-	at   time.Time
+type ttlEntry[V any] struct {
+	val V
+	at  time.Time
 }
 
-type ttlCache struct {
+// ttlCache is a process-wide cache whose entries are computed again
+// after extraTTL.
+type ttlCache[V any] struct {
 	mu sync.Mutex
-	m  map[string]ttlEntry
+	m  map[[2]string]ttlEntry[V]
 }
 
-func (c *ttlCache) get(key string, now time.Time, compute func() []string) []string {
+func (c *ttlCache[V]) get(key [2]string, now time.Time, compute func() V) V {
 	c.mu.Lock()
 	e, ok := c.m[key]
 	c.mu.Unlock()
 	if ok && now.Sub(e.at) < extraTTL && now.Sub(e.at) >= 0 {
-		return e.vals
+		return e.val
 	}
 	v := compute()
 	c.mu.Lock()
 	if c.m == nil || len(c.m) >= maxExtraCache {
-		c.m = map[string]ttlEntry{}
+		c.m = map[[2]string]ttlEntry[V]{}
 	}
-	c.m[key] = ttlEntry{v, now}
+	c.m[key] = ttlEntry[V]{v, now}
 	c.mu.Unlock()
 	return v
 }
 
+// dirPair is a protected directory as written (cleaned) and where it
+// leads.
+type dirPair struct{ clean, real string }
+
 var (
-	resolvedDirs ttlCache // absolute directory -> [where it leads]
-	repoHooks    ttlCache // working directory + "\x00" + home -> the hooks directories its repository names
+	resolvedDirs ttlCache[string]    // {dir, ""} -> where it leads
+	pathExtras   ttlCache[[]dirPair] // {$PATH, ""} -> its absolute directories
+	repoHooks    ttlCache[[]dirPair] // {working directory, home} -> the hooks directories its repository names
 )
 
 // resolvedDir returns where the absolute directory d leads (d cleaned when
 // it cannot be resolved).
 func resolvedDir(d string, now time.Time) string {
-	return resolvedDirs.get(d, now, func() []string {
+	return resolvedDirs.get([2]string{d, ""}, now, func() string {
 		r, err := resolve(d, nil)
 		if err != nil || r.Proc {
-			return []string{filepath.Clean(d)}
+			return filepath.Clean(d)
 		}
-		return []string{r.Path}
-	})[0]
+		return r.Path
+	})
+}
+
+// pairs returns the absolute directories of dirs, cleaned and resolved.
+func pairs(dirs []string, now time.Time) []dirPair {
+	var out []dirPair
+	for _, d := range dirs {
+		if !filepath.IsAbs(d) {
+			continue
+		}
+		c := filepath.Clean(d)
+		if !slices.ContainsFunc(out, func(p dirPair) bool { return p.clean == c }) {
+			out = append(out, dirPair{c, resolvedDir(c, now)})
+		}
+	}
+	return out
 }
 
 // SplitPathList returns the absolute directories of a $PATH value, cleaned,
@@ -90,68 +112,90 @@ func SplitPathList(path string) []string {
 }
 
 // extras are a policy's protected directories beyond names, computed at
-// the first judgement that needs them.
+// the first judgement that needs them (shared, read-only lists).
 type extras struct {
-	once  sync.Once
-	given []string // configured and $PATH directories, cleaned
-	dirs  []string // given, where they lead, and the hooks directories (both ways)
-	real  []string // where each protected directory leads, for ProtectedPaths
+	once        sync.Once
+	protected   []string // Options.ProtectedPaths
+	pathDirs    []string // Options.PathDirs
+	processPATH bool     // pathDirs is nil: the process's $PATH
+	lists       [8][]dirPair
+	n           int
 }
 
-func (p *Policy) extraDirs() []string {
+func (p *Policy) extraDirs() [][]dirPair {
 	p.ready()
-	p.extra.once.Do(func() {
+	e := &p.extra
+	e.once.Do(func() {
 		now := time.Now()
-		add := func(d string) {
-			d = filepath.Clean(d)
-			if !slices.Contains(p.extra.dirs, d) {
-				p.extra.dirs = append(p.extra.dirs, d)
+		add := func(l []dirPair) {
+			if len(l) == 0 {
+				return
 			}
-			r := resolvedDir(d, now)
-			if !slices.Contains(p.extra.dirs, r) {
-				p.extra.dirs = append(p.extra.dirs, r)
+			if e.n == len(e.lists) {
+				// More working directories than room: merge into the last.
+				e.lists[e.n-1] = append(slices.Clip(e.lists[e.n-1]), l...)
+				return
 			}
-			if !slices.Contains(p.extra.real, r) {
-				p.extra.real = append(p.extra.real, r)
-			}
+			e.lists[e.n] = l
+			e.n++
 		}
-		for _, d := range p.extra.given {
-			add(d)
+		add(pairs(e.protected, now))
+		if e.processPATH {
+			v := os.Getenv("PATH")
+			add(pathExtras.get([2]string{v, ""}, now, func() []dirPair { return pairs(SplitPathList(v), now) }))
+		} else {
+			add(pairs(e.pathDirs, now))
 		}
 		for _, root := range p.roots {
-			for _, h := range repoHooks.get(root+"\x00"+p.home, now, func() []string { return hooksDirs(root, p.home) }) {
-				add(h)
-			}
+			add(repoHooks.get([2]string{root, p.home}, now, func() []dirPair { return pairs(hooksDirs(root, p.home), now) }))
 		}
 	})
-	return p.extra.dirs
+	return e.lists[:e.n]
 }
 
 // inExtra reports whether the absolute path, as written or where it leads
 // (real), is one of the extra protected directories or below one.
 func (p *Policy) inExtra(given, real string) bool {
-	dirs := p.extraDirs()
-	if len(dirs) == 0 {
+	lists := p.extraDirs()
+	if len(lists) == 0 {
 		return false
 	}
-	clean := filepath.Clean(given)
-	for _, d := range dirs {
-		if Within(real, d) || Within(clean, d) {
-			return true
+	clean := given
+	if !isClean(given) {
+		clean = filepath.Clean(given)
+	}
+	for _, l := range lists {
+		for _, d := range l {
+			if Within(real, d.real) || Within(clean, d.clean) || d.clean != d.real && Within(real, d.clean) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
+// isClean reports a path filepath.Clean leaves alone, cheaply.
+func isClean(p string) bool {
+	return !strings.Contains(p, "//") && !strings.Contains(p, "/./") && !strings.Contains(p, "/../") &&
+		!strings.HasSuffix(p, "/.") && !strings.HasSuffix(p, "/..") && (len(p) == 1 || !strings.HasSuffix(p, "/"))
+}
+
 // ProtectedPaths returns the absolute directories (and files) the policy
-// protects beyond names, each with everything below it, where they lead:
-// Options.ProtectedPaths, the directories on $PATH (Options.PathDirs), and
-// the directory core.hooksPath names in the configuration of the git
-// repository each working directory is in (and in the user's global git
-// configuration). The OS sandbox keeps them read-only.
+// protects beyond names, each with everything below it, where they lead,
+// sorted: Options.ProtectedPaths, the directories on $PATH
+// (Options.PathDirs), and the directory core.hooksPath names in the
+// configuration of the git repository each working directory is in (and
+// in the user's global git configuration). The OS sandbox keeps them
+// read-only.
 func (p *Policy) ProtectedPaths() []string {
-	p.extraDirs()
-	out := slices.Clone(p.extra.real)
+	var out []string
+	for _, l := range p.extraDirs() {
+		for _, d := range l {
+			if !slices.Contains(out, d.real) {
+				out = append(out, d.real)
+			}
+		}
+	}
 	slices.Sort(out)
 	return out
 }

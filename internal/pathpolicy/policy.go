@@ -116,20 +116,7 @@ func Init(p *Policy, o *Options) {
 		}
 		p.names = prepare(files, dirs, globs)
 	}
-	for _, d := range o.ProtectedPaths {
-		if filepath.IsAbs(d) {
-			p.extra.given = append(p.extra.given, filepath.Clean(d))
-		}
-	}
-	pathDirs := o.PathDirs
-	if pathDirs == nil {
-		pathDirs = SplitPathList(os.Getenv("PATH"))
-	}
-	for _, d := range pathDirs {
-		if filepath.IsAbs(d) {
-			p.extra.given = append(p.extra.given, filepath.Clean(d))
-		}
-	}
+	p.extra.protected, p.extra.pathDirs, p.extra.processPATH = o.ProtectedPaths, o.PathDirs, o.PathDirs == nil
 }
 
 // sameSlice reports whether a is b itself (the defaults passed on by a
@@ -548,8 +535,8 @@ var quickSecretNames = []string{"id_", "_netrc", "credentials", "tfstate", "mast
 // holds one of the names (lower case; ASCII letters in any case), or lies
 // under /proc, /etc, /run or /var/run.
 type quickScan struct {
-	names []string
-	first [256]bool // the names' first bytes
+	names   []string
+	byFirst [256][]string // the names by their first byte
 }
 
 // newQuickScan is the quickScan of the protected names that do not start
@@ -557,7 +544,7 @@ type quickScan struct {
 func newQuickScan(odd []string) *quickScan {
 	q := &quickScan{names: append(append([]string(nil), odd...), quickSecretNames...)}
 	for _, n := range q.names {
-		q.first[n[0]] = true
+		q.byFirst[n[0]] = append(q.byFirst[n[0]], n)
 	}
 	return q
 }
@@ -574,11 +561,8 @@ func (q *quickScan) scan(path string) bool {
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}
-		if !q.first[c] {
-			continue
-		}
-		for _, n := range q.names {
-			if n[0] == c && hasFoldASCIIAt(path, i, n) {
+		for _, n := range q.byFirst[c] {
+			if hasFoldASCIIAt(path, i, n) {
 				return true
 			}
 		}
