@@ -69,7 +69,8 @@ func (b *Bash) cwd(st *tool.State) string {
 }
 
 func (b *Bash) analyze(command string, st *tool.State, pc *permission.Context) *shell.Analysis {
-	o := &shell.Options{Cwd: b.cwd(st), DangerousFiles: b.c.dangerFiles, DangerousDirs: b.c.dangerDirs, HardenedEnv: true}
+	o := &shell.Options{Cwd: b.cwd(st), DangerousFiles: b.c.dangerFiles, DangerousDirs: b.c.dangerDirs, HardenedEnv: true,
+		ProtectedPaths: b.c.opts.ProtectedPaths, PathDirs: b.c.pathDirs}
 	o.WorkingDirs = b.c.workingDirs(pc)
 	if pc != nil {
 		o.Mode = string(pc.Mode)

@@ -48,7 +48,6 @@ import (
 	"github.com/toolscope/toolscope/internal/pathpolicy"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/sandbox"
-	"github.com/toolscope/toolscope/shell"
 	"github.com/toolscope/toolscope/tool"
 )
 
@@ -65,6 +64,16 @@ type Options struct {
 	// the defaults of package shell; an empty non-nil slice means none.
 	DangerousFiles []string
 	DangerousDirs  []string
+	// ProtectedPaths are absolute paths that Write, Edit and Bash never
+	// change without asking, each with everything below it (toolscope's
+	// own state, configuration and run files).
+	ProtectedPaths []string
+	// PathDirs are the directories on the command search path, protected
+	// like ProtectedPaths: a file written there is a program the next
+	// command may run by name. nil means the absolute entries of PATH in
+	// Env (or the process's environment). Bash commands run without the
+	// relative entries of PATH (".", "", "bin", "./node_modules/.bin").
+	PathDirs []string
 	// Shell runs Bash commands; "" means bash from PATH, else /bin/sh.
 	Shell string
 	// Env is the environment of Bash commands; nil means the process's.
@@ -106,6 +115,7 @@ func All(opts *Options) []tool.Tool {
 type config struct {
 	root                    string // absolute, as given
 	dangerFiles, dangerDirs []string
+	pathDirs                []string // the protected PATH directories
 	opts                    Options
 }
 
@@ -121,12 +131,21 @@ func newConfig(opts *Options) *config {
 	if abs, err := filepath.Abs(c.root); err == nil {
 		c.root = abs
 	}
+	// nil stays nil: the policy's defaults are the whole protected class
+	// (its globs too).
 	c.dangerFiles, c.dangerDirs = c.opts.DangerousFiles, c.opts.DangerousDirs
-	if c.dangerFiles == nil {
-		c.dangerFiles = shell.DefaultDangerousFiles
-	}
-	if c.dangerDirs == nil {
-		c.dangerDirs = shell.DefaultDangerousDirs
+	c.pathDirs = c.opts.PathDirs
+	if c.pathDirs == nil {
+		env := c.opts.Env
+		if env == nil {
+			env = os.Environ()
+		}
+		c.pathDirs = []string{}
+		for _, e := range env {
+			if v, ok := strings.CutPrefix(e, "PATH="); ok {
+				c.pathDirs = pathpolicy.SplitPathList(v)
+			}
+		}
 	}
 	return c
 }
@@ -180,7 +199,8 @@ func (c *config) workingDirs(pc *permission.Context) []string {
 
 // policy returns the path policy for one decision (see package pathpolicy).
 func (c *config) policy(pc *permission.Context) *pathpolicy.Policy {
-	return pathpolicy.New(&pathpolicy.Options{WorkingDirs: c.workingDirs(pc), ProtectedFiles: c.dangerFiles, ProtectedDirs: c.dangerDirs})
+	return pathpolicy.New(&pathpolicy.Options{WorkingDirs: c.workingDirs(pc), ProtectedFiles: c.dangerFiles, ProtectedDirs: c.dangerDirs,
+		ProtectedPaths: c.opts.ProtectedPaths, PathDirs: c.pathDirs})
 }
 
 // classify judges path (absolute, or relative to the root) for pc.

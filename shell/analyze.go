@@ -82,6 +82,7 @@ func newConfig(o *Options) *config {
 	pathpolicy.Init(&c.pol, &pathpolicy.Options{
 		WorkingDirs: c.workDirs, Home: c.home,
 		ProtectedFiles: o.DangerousFiles, ProtectedDirs: o.DangerousDirs,
+		ProtectedPaths: o.ProtectedPaths, PathDirs: o.PathDirs,
 	})
 	c.policy = &c.pol
 	return c

@@ -102,6 +102,9 @@ func (s envSet) apply(env []string) []string {
 		if n, ok := gitConfigIndex(k); ok && n >= count {
 			continue
 		}
+		if v, ok := strings.CutPrefix(e, "PATH="); ok {
+			e = "PATH=" + absolutePath(v)
+		}
 		out = append(out, e)
 	}
 	for _, kv := range s.vars {
@@ -112,6 +115,35 @@ func (s envSet) apply(env []string) []string {
 		out = append(out, "GIT_CONFIG_KEY_"+n+"="+kv[0], "GIT_CONFIG_VALUE_"+n+"="+kv[1])
 	}
 	return append(out, "GIT_CONFIG_COUNT="+itoa(count+len(s.git)))
+}
+
+// absolutePath drops the relative and empty entries of a PATH value ("",
+// ".", "bin", "./node_modules/.bin"): they name directories of whatever
+// directory a command runs in, so a file the command (or an earlier one)
+// wrote there would run by name. The absolute entries stay, in order (the
+// user configured them; the path policy protects them). A PATH left empty
+// becomes /usr/bin:/bin, as an empty PATH means the current directory.
+func absolutePath(v string) string {
+	keep := true
+	for _, d := range filepath.SplitList(v) {
+		if !filepath.IsAbs(d) {
+			keep = false
+			break
+		}
+	}
+	if keep && v != "" {
+		return v
+	}
+	var out []string
+	for _, d := range filepath.SplitList(v) {
+		if filepath.IsAbs(d) {
+			out = append(out, d)
+		}
+	}
+	if len(out) == 0 {
+		return "/usr/bin:/bin"
+	}
+	return strings.Join(out, string(filepath.ListSeparator))
 }
 
 func gitConfigIndex(k string) (int, bool) {

@@ -68,6 +68,14 @@ type Options struct {
 	// DangerousDirs are directory names that no command may write into.
 	// nil means [DefaultDangerousDirs].
 	DangerousDirs []string
+	// ProtectedPaths are absolute paths no command may write, each with
+	// everything below it (toolscope's own state, configuration and run
+	// files); see pathpolicy.Options.ProtectedPaths.
+	ProtectedPaths []string
+	// PathDirs are the directories on the command's search path: writing
+	// into one asks, as it writes a program the next command may run by
+	// name. nil means the absolute entries of the process's $PATH.
+	PathDirs []string
 	// MaxCommands caps the number of simple commands; 0 means 50. Above the
 	// cap the answer is Ask, never "skip the checks".
 	MaxCommands int
@@ -86,11 +94,14 @@ type Options struct {
 
 // DefaultDangerousFiles are the file names no shell command may write
 // (shell start-up files, git and package-manager configuration,
-// credentials). Entries containing a slash match as a path suffix; ".env"
-// also covers every ".env.*" variant.
+// credentials, hook managers' and CI configuration): the names and
+// suffixes of the protected class of package pathpolicy. Entries
+// containing a slash match as a path suffix; ".env" also covers every
+// ".env.*" variant.
 var DefaultDangerousFiles = pathpolicy.DefaultProtectedFiles
 
-// DefaultDangerousDirs are directory names no shell command may write into.
+// DefaultDangerousDirs are directories (names, or suffixes such as
+// ".github/workflows") no shell command may write into, at any depth.
 var DefaultDangerousDirs = pathpolicy.DefaultProtectedDirs
 
 // Analysis is the result of [Analyze].

@@ -27,6 +27,20 @@
 //     expanding it against the tree with bash's rules) and later (by asking
 //     whether any of its components could match a secret or protected name).
 //
+// What "protected" means is one table, [ProtectedClass]: files that a
+// program runs or loads later, or that grant permissions (VCS hooks and
+// configuration at any depth, hook managers, editor, devcontainer and CI
+// definitions, direnv, interpreter start-up hooks such as *.pth, agent
+// settings, .mcp.json, credentials), each with its shape (name, suffix,
+// directory, glob), its effect and why. [DefaultProtectedFiles] and
+// [DefaultProtectedDirs] are derived from it, and docs/protected-paths.md
+// is generated from it. Beyond names a policy protects directories known
+// by where they are: [Options.ProtectedPaths], the directories on $PATH
+// ([Options.PathDirs]), the directory core.hooksPath names in the
+// repository's git configuration, and a virtual environment's bin/ and
+// site-packages (a directory holding pyvenv.cfg); [Policy.ProtectedPaths]
+// lists the first three for the OS sandbox.
+//
 // Everything is bounded: paths longer than [MaxPathLen] bytes or needing more
 // than [MaxLinks] links are errors, and callers fail closed on every error.
 package pathpolicy

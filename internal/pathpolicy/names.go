@@ -52,36 +52,6 @@ var procSecrets = []string{"environ", "mem", "fd", "map_files", "cwd", "root", "
 // no secrets.
 var envTemplates = []string{".example", ".sample", ".template", ".dist", ".defaults"}
 
-// DefaultProtectedFiles are the file names (or path suffixes, when they
-// contain a slash) that no tool may write without asking: shell start-up
-// files, git and package-manager configuration, credentials, the MCP
-// servers a client starts (.mcp.json) and hook managers' configuration. ".env" also
-// covers every ".env.*" and ".env-*" variant.
-var DefaultProtectedFiles = []string{
-	".gitconfig", ".gitmodules", ".gitattributes", ".git-credentials",
-	".bashrc", ".bash_profile", ".bash_login", ".bash_logout",
-	".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout", ".profile",
-	".ssh/config", ".ssh/authorized_keys",
-	".netrc", ".npmrc", ".pypirc", ".pgpass",
-	".env", ".envrc",
-	".kube/config", ".docker/config.json",
-	".mcp.json", ".pre-commit-config.yaml", ".lefthook.yml", "lefthook.yml",
-	// Files a tool loads from the directory it runs in, or at start-up,
-	// that run commands: debugger init files, vim's exrc, cargo's runner
-	// and linker, yarn's yarnPath, curl's and wget's defaults, tmux's
-	// run-shell.
-	".gdbinit", ".lldbinit", ".exrc", ".nvimrc", ".nvim.lua", ".vimrc",
-	".cargo/config.toml", ".cargo/config", ".yarnrc.yml", ".yarnrc", ".curlrc", ".wgetrc", ".tmux.conf",
-}
-
-// DefaultProtectedDirs are directory names no tool may write into without
-// asking, wherever they are.
-// .claude, .cursor, .gemini and .codex hold coding agents' own settings
-// and hooks, .husky git hooks, .hg Mercurial's repository and its hooks
-// (.hg/hgrc).
-var DefaultProtectedDirs = []string{".git", ".vscode", ".idea", ".ssh", ".aws", ".gnupg", ".claude", ".husky",
-	".cursor", ".gemini", ".codex", ".hg"}
-
 // harmlessRoots may be read by anyone: system programs, libraries and
 // documentation, and a few files that describe the machine. Reading them
 // needs no working directory.

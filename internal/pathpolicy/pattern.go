@@ -278,38 +278,75 @@ func (p *Policy) couldProtected(comps []string, o *bashglob.Options) bool {
 	if !hasMetaAny(comps) {
 		return false
 	}
-	for _, c := range comps {
+	n := p.names
+	for i, c := range comps {
 		if !bashglob.HasMeta(c) {
 			continue
 		}
-		for _, d := range p.protDirs {
+		for d := range n.dirs {
 			if could(c, d, o) {
+				return true
+			}
+		}
+		for _, seq := range n.dirSeqs {
+			if seqCould(comps, i, seq, o) {
 				return true
 			}
 		}
 	}
 	last := comps[len(comps)-1]
-	for _, f := range p.protFiles {
-		if len(f) == 1 && f[0] == ".env" && (couldPrefix(last, ".env.", o) || couldPrefix(last, ".env-", o)) {
-			return true
+	if n.envFam && (couldPrefix(last, ".env.", o) || couldPrefix(last, ".env-", o)) {
+		return true
+	}
+	for _, fs := range n.files {
+		for _, f := range fs {
+			if len(f) > len(comps) {
+				continue
+			}
+			tail := comps[len(comps)-len(f):]
+			if !hasMetaAny(tail) {
+				continue
+			}
+			ok := true
+			for j, name := range f {
+				if !could(tail[j], name, o) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				return true
+			}
 		}
-		if len(f) > len(comps) {
+	}
+	for _, g := range n.globs {
+		k := len(comps) - 1 - len(g.parent)
+		if k < 0 {
 			continue
 		}
-		tail := comps[len(comps)-len(f):]
+		tail := comps[k:]
 		if !hasMetaAny(tail) {
 			continue
 		}
 		ok := true
-		for j, n := range f {
-			if !could(tail[j], n, o) {
+		for j, name := range g.parent {
+			if !could(tail[j], name, o) {
 				ok = false
 				break
 			}
 		}
-		if ok {
+		// A glob that spells the member's literal part and could match
+		// its example name ("*.pth" and "x.pth"; a bare "*" aims at no
+		// name, as in could).
+		if ok && bashglob.HasMeta(last) && strings.Contains(strings.ToLower(last), longestLiteral(g.glob)) &&
+			bashglob.Match(last, globExample(g.glob), o) {
 			return true
 		}
 	}
 	return false
+}
+
+// globExample is a name the glob g matches: its wildcards replaced by "x".
+func globExample(g string) string {
+	return strings.NewReplacer("*", "x", "?", "x").Replace(g)
 }

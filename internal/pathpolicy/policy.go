@@ -27,9 +27,19 @@ type Options struct {
 	// slash, that no tool may write without asking. nil means
 	// [DefaultProtectedFiles]; an empty non-nil slice means none.
 	ProtectedFiles []string
-	// ProtectedDirs are directory names no tool may write into without
-	// asking. nil means [DefaultProtectedDirs].
+	// ProtectedDirs are directory names (or suffixes such as
+	// ".github/workflows") no tool may write into without asking. nil
+	// means [DefaultProtectedDirs].
 	ProtectedDirs []string
+	// ProtectedPaths are absolute paths protected with everything below
+	// them, wherever they are (toolscope's own state, configuration and
+	// run files). Relative entries are ignored.
+	ProtectedPaths []string
+	// PathDirs are the directories on the command search path: writing
+	// a file in one writes a program the next command may run by name, so
+	// each is protected with everything below it. nil means the absolute
+	// entries of the process's $PATH; relative entries are ignored.
+	PathDirs []string
 }
 
 // Policy answers what a path is. It is safe for concurrent use. It remembers
@@ -37,12 +47,11 @@ type Options struct {
 // they lead), so make one per decision: a long-lived Policy would answer
 // from a stale picture.
 type Policy struct {
-	cache     lstatCache
-	oddNames  []string   // the protected names that do not start with a dot (lower case)
-	quick     *quickScan // maybeSensitive's names
-	home      string
-	roots     []string // resolved working directories, once ready
-	protFiles [][]string
+	cache lstatCache
+	names *names // the protected names, prepared
+	home  string
+	roots []string // resolved working directories, once ready
+	extra extras   // the protected directories beyond names
 
 	// The working directories are resolved at the first question that
 	// needs them (a command refused before any path is judged costs no
@@ -50,7 +59,6 @@ type Policy struct {
 	rootsMu    sync.Mutex
 	rootsReady atomic.Bool
 	pending    []string
-	protDirs   []string
 
 	globMu sync.Mutex
 	globs  bashglob.DirCache // the directories globs have listed
@@ -89,19 +97,32 @@ func Init(p *Policy, o *Options) {
 		p.rootsReady.Store(true)
 	}
 	p.globs.Lister = (*policyLister)(p)
-	if o.ProtectedFiles == nil && o.ProtectedDirs == nil {
-		p.protFiles, p.protDirs, p.oddNames, p.quick = defaults.files, defaults.dirs, defaults.odd, defaults.quick
+	files, dirs := o.ProtectedFiles, o.ProtectedDirs
+	if sameSlice(files, DefaultProtectedFiles) {
+		files = nil
+	}
+	if sameSlice(dirs, DefaultProtectedDirs) {
+		dirs = nil
+	}
+	if files == nil && dirs == nil {
+		p.names = defaultNames
 	} else {
-		files, dirs := o.ProtectedFiles, o.ProtectedDirs
+		var globs []string
 		if files == nil {
-			files = DefaultProtectedFiles
+			files, globs = DefaultProtectedFiles, defaultGlobs()
 		}
 		if dirs == nil {
 			dirs = DefaultProtectedDirs
 		}
-		p.protFiles, p.protDirs, p.oddNames = protectedNames(files, dirs)
-		p.quick = newQuickScan(p.oddNames)
+		p.names = prepare(files, dirs, globs)
 	}
+	p.extra.protected, p.extra.pathDirs, p.extra.processPATH = o.ProtectedPaths, o.PathDirs, o.PathDirs == nil
+}
+
+// sameSlice reports whether a is b itself (the defaults passed on by a
+// caller that resolved its own nil).
+func sameSlice(a, b []string) bool {
+	return len(a) > 0 && len(a) == len(b) && &a[0] == &b[0]
 }
 
 // policyLister lists directories for the policy's globs.
@@ -183,38 +204,8 @@ func (p *Policy) ready() {
 	p.rootsReady.Store(true)
 }
 
-// defaults are the default protected names, prepared once.
-var defaults struct {
-	files [][]string
-	dirs  []string
-	odd   []string
-	quick *quickScan
-}
-
-func init() {
-	defaults.files, defaults.dirs, defaults.odd = protectedNames(DefaultProtectedFiles, DefaultProtectedDirs)
-	defaults.quick = newQuickScan(defaults.odd)
-}
-
-// protectedNames prepares protected names for matching: lower case, split
-// into components; odd lists the names without a leading dot.
-func protectedNames(files, dirs []string) (pf [][]string, pd []string, odd []string) {
-	for _, f := range files {
-		if c := splitLower(f); len(c) > 0 {
-			pf = append(pf, c)
-			if c[0][0] != '.' {
-				odd = append(odd, c[0])
-			}
-		}
-	}
-	for _, d := range dirs {
-		pd = append(pd, strings.ToLower(d))
-		if !strings.HasPrefix(d, ".") {
-			odd = append(odd, strings.ToLower(d))
-		}
-	}
-	return pf, pd, odd
-}
+// defaultNames are the protected class's names, prepared once.
+var defaultNames = prepare(DefaultProtectedFiles, DefaultProtectedDirs, defaultGlobs())
 
 // Home returns the home directory the policy uses ("" if unknown).
 func (p *Policy) Home() string { return p.home }
@@ -290,7 +281,7 @@ func (p *Policy) Classify(abs string) Path {
 		// A process's fd, cwd or root leads anywhere.
 		x.Secret = true
 	}
-	x.Protected = x.Protected || x.Secret || p.inGitDir(r)
+	x.Protected = x.Protected || x.Secret || p.inGitDir(r) || p.inExtra(abs, r.Path) || p.inVenv(r.Path)
 	x.Inside = p.inside(r.Path)
 	x.Harmless = !r.Proc && p.harmless(r.Path)
 	return x
@@ -349,32 +340,7 @@ func harmlessDevice(p string) bool {
 }
 
 // protectedComps reports protected names in a path's lower-case components.
-func (p *Policy) protectedComps(comps []string) bool {
-	if len(comps) == 0 {
-		return false
-	}
-	for _, c := range comps {
-		for _, d := range p.protDirs {
-			if c == d {
-				return true
-			}
-		}
-	}
-	last := comps[len(comps)-1]
-	if last == ".env" || (strings.HasPrefix(last, ".env.") || strings.HasPrefix(last, ".env-")) && !isTemplate(last) {
-		for _, f := range p.protFiles {
-			if len(f) == 1 && f[0] == ".env" {
-				return true
-			}
-		}
-	}
-	for _, f := range p.protFiles {
-		if len(f) <= len(comps) && hasSeqAt(comps, len(comps)-len(f), f) {
-			return true
-		}
-	}
-	return false
-}
+func (p *Policy) protectedComps(comps []string) bool { return p.names.protected(comps) }
 
 // maxGitDirDepth bounds how many ancestors inGitDir examines.
 const maxGitDirDepth = 64
@@ -557,7 +523,7 @@ func (p *Policy) maybeSensitive(path string) bool {
 		// Kelvin sign into k).
 		path = strings.ToLower(path)
 	}
-	return p.quick.scan(path)
+	return p.names.quick.scan(path)
 }
 
 // quickSecretNames are the parts of the secret names without a leading
@@ -569,8 +535,8 @@ var quickSecretNames = []string{"id_", "_netrc", "credentials", "tfstate", "mast
 // holds one of the names (lower case; ASCII letters in any case), or lies
 // under /proc, /etc, /run or /var/run.
 type quickScan struct {
-	names []string
-	first [256]bool // the names' first bytes
+	names   []string
+	byFirst [256][]string // the names by their first byte
 }
 
 // newQuickScan is the quickScan of the protected names that do not start
@@ -578,7 +544,7 @@ type quickScan struct {
 func newQuickScan(odd []string) *quickScan {
 	q := &quickScan{names: append(append([]string(nil), odd...), quickSecretNames...)}
 	for _, n := range q.names {
-		q.first[n[0]] = true
+		q.byFirst[n[0]] = append(q.byFirst[n[0]], n)
 	}
 	return q
 }
@@ -595,11 +561,8 @@ func (q *quickScan) scan(path string) bool {
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}
-		if !q.first[c] {
-			continue
-		}
-		for _, n := range q.names {
-			if n[0] == c && hasFoldASCIIAt(path, i, n) {
+		for _, n := range q.byFirst[c] {
+			if hasFoldASCIIAt(path, i, n) {
 				return true
 			}
 		}

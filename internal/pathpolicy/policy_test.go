@@ -207,7 +207,7 @@ func TestMaybeSensitiveNeverHides(t *testing.T) {
 func TestQuickScanAgrees(t *testing.T) {
 	rule := func(p *Policy, path string) bool {
 		lower := strings.ToLower(path)
-		for _, n := range append(append([]string(nil), p.oddNames...), quickSecretNames...) {
+		for _, n := range append(append([]string(nil), p.names.odd...), quickSecretNames...) {
 			if strings.Contains(lower, n) {
 				return true
 			}
@@ -234,7 +234,7 @@ func TestQuickScanAgrees(t *testing.T) {
 	for _, p := range policies {
 		for _, path := range paths {
 			if got, want := p.maybeSensitive(path), rule(p, path); got != want {
-				t.Fatalf("odd names %v, %q: the filter says %v, its rule %v", p.oddNames, path, got, want)
+				t.Fatalf("odd names %v, %q: the filter says %v, its rule %v", p.names.odd, path, got, want)
 			}
 		}
 	}

@@ -355,7 +355,9 @@ add("accept_edits_escape", "passthrough", [
 add("accept_edits_ok", "allow", ["cd sub && touch x", "touch '~/x'", "cd src && touch new.go"], mode="accept_edits")
 add("accept_edits_ok", "allow", ["cd sub && touch x"], mode="dont_ask")
 add("accept_edits_escape", "ask", ["rm -rf build", "touch .env", "rm -r /", "rm -r ~", "rm *", "touch a; rm -rf b",
-    "sed -i 's/a/b/e' f", "sed -i 's/a/b/w x' f", "mkdir .git/x", "cp x .vscode/"], mode="accept_edits", immune=True)
+    "sed -i 's/a/b/e' f", "sed -i 's/a/b/w x' f", "mkdir .git/x", "cp x .vscode/",
+    # CI definitions are in the protected class (pathpolicy.ProtectedClass).
+    "mkdir -p .github/workflows"], mode="accept_edits", immune=True)
 add("accept_edits_ok", "allow", [
     "mkdir build", "mkdir -p new/b/c", "mkdir -m 755 d", "mkdir \"my dir\"", "touch a b", "touch 'with space.txt'",
     "touch src/x.go", "touch @PROJ@/x", "touch ./sub/x", "touch sub/../x", "cp a b", "cp -r src dst", "cp -t sub a b",
@@ -363,7 +365,7 @@ add("accept_edits_ok", "allow", [
     "rmdir empty", "sed -i s/a/b/ f.txt", "sed -i 's/foo/bar/g' src/*.go", "sed -i -e 's/a/b/' -e 's/c/d/' f",
     "sed -i.bak 's/a/b/' f", "sed -i 's/.git/x/' f", "sed -i 's|.env|x|' f.txt", "echo hi > out.txt", "echo hi >> log.txt", "ls > listing.txt", "> empty.txt",
     "mkdir x && touch x/y", "mkdir x; git status", "touch {a,b}.txt", "mkdir -p {src,test}/pkg", "cp a b && ls",
-    "git status && touch a", "cat a > b", "touch .env.example", "rm .gitignore", "mkdir -p .github/workflows", "touch -- -x", "mkdir sub/new", "cp a \"b c\"",
+    "git status && touch a", "cat a > b", "touch .env.example", "rm .gitignore", "touch -- -x", "mkdir sub/new", "cp a \"b c\"",
 ], mode="accept_edits")
 add("accept_edits_ok", "allow", ["touch a", "rm -r build", "echo x > y", "mv a b"], mode="dont_ask")
 add("accept_edits_ok", "allow", ["ls; rm x", "ls && rm x", "echo x > file", "echo x >> file", "ls &> out", "ls &>> out",
@@ -525,11 +527,13 @@ add("attack_v2", "allow", ["for x in a b; do echo $x; done", "for f in *.go; do 
 # Edits earlier in the line change what globs match and which toolchain runs.
 add("attack_v2", "passthrough", [
     "echo x > x.txt && touch ./--pre=sh && rg foo *", "touch a && cat *", "touch ./-r; xxd *",
-    "printf x > rust-toolchain.toml && cargo --version", "echo 'path:/tmp' > .tool-versions && node --version",
+    "echo 'path:/tmp' > .tool-versions && node --version",
     "touch a; for f in *; do cat \"$f\"; done",
 ], mode="accept_edits", cwd="empty")
 add("attack_v2", "allow", ["mkdir -p out && ls out", "echo x > a.txt && cat a.txt", "mkdir x; git status",
     "touch a && cat a"], mode="accept_edits")
+# rust-toolchain.toml is in the protected class: writing it asks, bypass-immune.
+add("attack_v2", "ask", ["printf x > rust-toolchain.toml && cargo --version"], mode="accept_edits", immune=True, cwd="empty")
 # Agent settings, MCP servers and hook managers are protected.
 add("attack_v2", "ask", ["mkdir -p .claude && echo x > .claude/settings.json", "echo '{}' > .mcp.json",
     "echo x > .husky/pre-commit", "cp a .pre-commit-config.yaml", "touch .claude/settings.local.json"],
