@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -112,59 +113,104 @@ func SplitPathList(path string) []string {
 }
 
 // extras are a policy's protected directories beyond names, computed at
-// the first judgement that needs them (shared, read-only lists).
+// the first judgement that needs them.
 type extras struct {
 	once        sync.Once
 	protected   []string // Options.ProtectedPaths
 	pathDirs    []string // Options.PathDirs
 	processPATH bool     // pathDirs is nil: the process's $PATH
-	lists       [8][]dirPair
-	n           int
+	snap        *extraSnap
 }
 
-func (p *Policy) extraDirs() [][]dirPair {
+// extraSnap is what the extra directories were for some inputs, at some
+// time: shared, read-only. The last one is kept process-wide; a policy
+// with the same inputs within extraTTL uses it (the usual case: every
+// decision of a process has the same working directories and $PATH), so
+// a decision costs neither a computation nor an allocation for them.
+type extraSnap struct {
+	at                  time.Time
+	protected, pathDirs []string
+	processPATH         bool
+	path                string
+	roots               []string
+	home                string
+
+	lists  [][]dirPair
+	firsts []string // the first components of every directory, as written and where it leads
+	all    bool     // a directory at "/" or too many first components: compare every path in full
+}
+
+var lastExtra atomic.Pointer[extraSnap]
+
+func (s *extraSnap) same(e *extras, path string, roots []string, home string, now time.Time) bool {
+	return now.Sub(s.at) < extraTTL && now.Sub(s.at) >= 0 && s.processPATH == e.processPATH && s.path == path &&
+		s.home == home && slices.Equal(s.roots, roots) && slices.Equal(s.protected, e.protected) && slices.Equal(s.pathDirs, e.pathDirs)
+}
+
+func (p *Policy) extraDirs() *extraSnap {
 	p.ready()
 	e := &p.extra
 	e.once.Do(func() {
 		now := time.Now()
+		path := ""
+		if e.processPATH {
+			path = os.Getenv("PATH")
+		}
+		if s := lastExtra.Load(); s != nil && s.same(e, path, p.roots, p.home, now) {
+			e.snap = s
+			return
+		}
+		s := &extraSnap{at: now, protected: slices.Clone(e.protected), pathDirs: slices.Clone(e.pathDirs), processPATH: e.processPATH,
+			path: path, roots: slices.Clone(p.roots), home: p.home}
 		add := func(l []dirPair) {
-			if len(l) == 0 {
-				return
+			if len(l) > 0 {
+				s.lists = append(s.lists, l)
 			}
-			if e.n == len(e.lists) {
-				// More working directories than room: merge into the last.
-				e.lists[e.n-1] = append(slices.Clip(e.lists[e.n-1]), l...)
-				return
-			}
-			e.lists[e.n] = l
-			e.n++
 		}
 		add(pairs(e.protected, now))
 		if e.processPATH {
-			v := os.Getenv("PATH")
-			add(pathExtras.get([2]string{v, ""}, now, func() []dirPair { return pairs(SplitPathList(v), now) }))
+			add(pathExtras.get([2]string{path, ""}, now, func() []dirPair { return pairs(SplitPathList(path), now) }))
 		} else {
 			add(pairs(e.pathDirs, now))
 		}
 		for _, root := range p.roots {
 			add(repoHooks.get([2]string{root, p.home}, now, func() []dirPair { return pairs(hooksDirs(root, p.home), now) }))
 		}
+		for _, l := range s.lists {
+			for _, d := range l {
+				for _, f := range [2]string{firstComponent(d.clean), firstComponent(d.real)} {
+					if f == "" || len(s.firsts) >= 16 {
+						s.all = true
+					} else if !slices.Contains(s.firsts, f) {
+						s.firsts = append(s.firsts, f)
+					}
+				}
+			}
+		}
+		e.snap = s
+		lastExtra.Store(s)
 	})
-	return e.lists[:e.n]
+	return e.snap
 }
 
 // inExtra reports whether the absolute path, as written or where it leads
 // (real), is one of the extra protected directories or below one.
 func (p *Policy) inExtra(given, real string) bool {
-	lists := p.extraDirs()
-	if len(lists) == 0 {
+	s := p.extraDirs()
+	if len(s.lists) == 0 {
+		return false
+	}
+	// Most paths share no first component with any of the directories
+	// (a project in /srv or /tmp, $PATH in /usr and /bin): no need to
+	// compare them with each.
+	if !s.all && !slices.Contains(s.firsts, firstComponent(real)) && !slices.Contains(s.firsts, firstComponent(given)) {
 		return false
 	}
 	clean := given
 	if !isClean(given) {
 		clean = filepath.Clean(given)
 	}
-	for _, l := range lists {
+	for _, l := range s.lists {
 		for _, d := range l {
 			if Within(real, d.real) || Within(clean, d.clean) || d.clean != d.real && Within(real, d.clean) {
 				return true
@@ -189,7 +235,7 @@ func isClean(p string) bool {
 // read-only.
 func (p *Policy) ProtectedPaths() []string {
 	var out []string
-	for _, l := range p.extraDirs() {
+	for _, l := range p.extraDirs().lists {
 		for _, d := range l {
 			if !slices.Contains(out, d.real) {
 				out = append(out, d.real)
