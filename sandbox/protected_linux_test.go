@@ -88,3 +88,42 @@ func TestPlaceholdersSwept(t *testing.T) {
 		t.Errorf("the run left %v", ents)
 	}
 }
+
+// TestProtectedBeyondNames: a $PATH directory inside the project (an
+// activated virtualenv's bin), the directory core.hooksPath names and
+// Config.ProtectedPaths are read-only in the sandbox; the rest of the
+// project stays writable.
+func TestProtectedBeyondNames(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(dir, "agent-state.json")
+	s, st := newSandbox(t, &Config{ProtectedPaths: []string{state}})
+	need(t, st, ProtectedPaths)
+	for _, f := range []string{"env/bin/python", "tools/hooks/pre-commit", "agent-state.json"} {
+		p := filepath.Join(dir, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("original\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".git", "config"), []byte("[core]\n\thooksPath = tools/hooks\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "PATH="+filepath.Join(dir, "env", "bin")+":"+os.Getenv("PATH"))
+	out, _, _ := run(t, s, dir, `echo evil > env/bin/python; echo evil > env/bin/ls; echo evil > tools/hooks/pre-commit; echo '{"mode":"bypass"}' > agent-state.json; echo ok > other.txt`, env)
+	for _, f := range []string{"env/bin/python", "tools/hooks/pre-commit", "agent-state.json"} {
+		if b, _ := os.ReadFile(filepath.Join(dir, f)); string(b) != "original\n" {
+			t.Errorf("%s changed to %q\n%s", f, b, out)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "env/bin/ls")); err == nil {
+		t.Errorf("a program was added to a $PATH directory\n%s", out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "other.txt")); string(b) != "ok\n" {
+		t.Errorf("the project is not writable: %q\n%s", b, out)
+	}
+}

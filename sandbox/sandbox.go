@@ -89,6 +89,12 @@ type Config struct {
 	// DenyRead are extra absolute paths the command may not read, besides
 	// the secret list.
 	DenyRead []string
+	// ProtectedPaths are absolute paths kept read-only, with everything
+	// below them, where they lie in a writable directory (toolscope's own
+	// state and configuration files, say), besides the protected names,
+	// the directories on the command's $PATH and the directory a
+	// repository's core.hooksPath names, which are always.
+	ProtectedPaths []string
 	// AllowRead are absolute paths inside the home directory the command
 	// may read (with everything below them), besides the working
 	// directories and [DefaultHomeReads]. The rest of the home directory
@@ -136,7 +142,7 @@ func New(cfg *Config) (*Sandbox, error) {
 	default:
 		return nil, fmt.Errorf("sandbox: network %q: use \"off\" or \"on\" (allow-lists of hosts are not supported yet)", s.cfg.Network)
 	}
-	for _, list := range [][]string{s.cfg.AllowWrite, s.cfg.DenyRead, s.cfg.AllowRead} {
+	for _, list := range [][]string{s.cfg.AllowWrite, s.cfg.DenyRead, s.cfg.AllowRead, s.cfg.ProtectedPaths} {
 		for _, p := range list {
 			if !filepath.IsAbs(p) {
 				return nil, fmt.Errorf("sandbox: %q is not an absolute path", p)

@@ -292,6 +292,25 @@ func (r *Run) plan(home string, env []string) ([]byte, int, error) {
 				spec = sbinit.Append(spec, sbinit.TagReadOnly, p)
 			}
 		}
+		// The protected class beyond names: the directories on the
+		// command's $PATH (a project's .venv/bin or node_modules/.bin,
+		// whose programs the next command runs by name), the directory
+		// core.hooksPath names, and Config.ProtectedPaths, where they
+		// lie below a writable directory (elsewhere everything is
+		// read-only already). One that holds a writable directory is
+		// left out: it would make the project read-only.
+		pol := pathpolicy.New(&pathpolicy.Options{WorkingDirs: roots, Home: home,
+			PathDirs: pathpolicy.SplitPathList(envValue(env, "PATH")), ProtectedPaths: s.cfg.ProtectedPaths})
+		for _, p := range pol.ProtectedPaths() {
+			below, holds := false, false
+			for _, root := range roots {
+				below = below || pathpolicy.Within(p, root) && p != root
+				holds = holds || pathpolicy.Within(root, p)
+			}
+			if below && !holds && exists(p) {
+				spec = sbinit.Append(spec, sbinit.TagReadOnly, p)
+			}
+		}
 		r.makePlaceholders(want)
 		for _, x := range want {
 			if r.isPlaceholder(x.Path) {
