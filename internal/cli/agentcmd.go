@@ -66,9 +66,19 @@ func loadRun(path string) (*agent.Run, error) {
 	if err != nil {
 		return nil, usageErr("--state %s: %v", path, pathErr(err))
 	}
+	what, fresh := "run file "+path, "start the run again with a new --state file"
+	b, sealed, err := openSealed(b, what, fresh)
+	if err != nil {
+		return nil, err
+	}
 	var r agent.Run
 	if err := json.Unmarshal(b, &r); err != nil || r.State == nil {
 		return nil, &exitError{code: 1, msg: fmt.Sprintf("--state %s is not a run file of toolscope run (%v); it was left untouched", path, err)}
+	}
+	if !sealed {
+		if err := unsealedGrants(b, what, fresh); err != nil {
+			return nil, err
+		}
 	}
 	return &r, nil
 }
@@ -78,7 +88,7 @@ func saveRun(path string, r *agent.Run) error {
 	if err != nil {
 		return err
 	}
-	if err := textfile.WriteAtomic(path, append(b, '\n'), &textfile.WriteOptions{Perm: 0o600}); err != nil {
+	if err := writeSealed(path, b, &textfile.WriteOptions{Perm: 0o600}); err != nil {
 		return fmt.Errorf("saving the run to %s: %w", path, pathErr(err))
 	}
 	return nil

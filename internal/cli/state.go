@@ -59,6 +59,11 @@ func loadState(path string) (*tool.State, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return st, nil
 	}
+	what, fresh := "--state "+path, "give --state a new path"
+	b, sealed, err := openSealed(b, what, fresh)
+	if err != nil {
+		return nil, err
+	}
 	if bytes.Contains(b, []byte(`"toolscope_state"`)) && !json.Valid(b) {
 		// A state file, damaged (an earlier version's racing saves could
 		// leave trailing bytes): not a usage error, and not overwritten.
@@ -71,6 +76,11 @@ func loadState(path string) (*tool.State, error) {
 			msg += "; to apply the permissions of a Claude Code settings file, pass it with --config"
 		}
 		return nil, usageErr("%s.", msg)
+	}
+	if !sealed {
+		if err := unsealedGrants(b, what, fresh); err != nil {
+			return nil, err
+		}
 	}
 	if err := tool.DecodeInput(b, st); err != nil {
 		return nil, usageErr("--state %s: %s", path, describe(err))
@@ -254,7 +264,10 @@ func saveStateLocked(path string, base []byte, st *tool.State, lock *textfile.Di
 	}
 	out := st
 	if theirs, rerr := os.ReadFile(path); rerr == nil && len(bytes.TrimSpace(theirs)) > 0 && base != nil {
-		if merged, ok := mergeState(base, ours, theirs); ok {
+		// Only what another toolscope run sealed is merged; anything else
+		// (a file an agent wrote over the state) is replaced.
+		theirs, sealed, rerr := openSealed(theirs, "", "")
+		if merged, ok := mergeState(base, ours, theirs); rerr == nil && sealed && ok {
 			m := tool.NewState(nil)
 			if tool.DecodeInput(merged, m) == nil {
 				out = m
@@ -265,7 +278,7 @@ func saveStateLocked(path string, base []byte, st *tool.State, lock *textfile.Di
 	if err != nil {
 		return err
 	}
-	if err := textfile.WriteAtomic(path, append(pretty, '\n'), &textfile.WriteOptions{Perm: 0o600, Locked: lock}); err != nil {
+	if err := writeSealed(path, pretty, &textfile.WriteOptions{Perm: 0o600, Locked: lock}); err != nil {
 		return fmt.Errorf("saving the state to %s: %w", path, pathErr(err))
 	}
 	return nil

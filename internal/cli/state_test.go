@@ -54,8 +54,8 @@ func TestSaveStateAtomic(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
-	if !strings.HasPrefix(string(b), "{\n  \"toolscope_state\": 1,") {
-		t.Errorf("saved:\n%s", b)
+	if body, sealed, err := unseal(b); err != nil || !sealed || !strings.HasPrefix(string(body), "{\n  \"toolscope_state\": 1,") {
+		t.Errorf("saved (sealed %v, %v):\n%s", sealed, err, b)
 	}
 	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o640 {
 		t.Errorf("mode %v, want 0640 kept", fi.Mode().Perm())

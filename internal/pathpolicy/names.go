@@ -22,6 +22,16 @@ var secretSeqs = [][]string{
 	{".config", "rclone"}, {".config", "op"}, {".config", "ngrok"}, {".cache", "huggingface", "token"},
 	{".claude", ".credentials.json"}, {".local", "share", "fish", "fish_history"},
 	{".streamlit", "secrets.toml"}, {"config", "master.key"}, {"config", "credentials.yml.enc"},
+	// Other tools' tokens and keys in a home directory: coding agents,
+	// cloud and container CLIs, wallets, secret managers, browsers.
+	{".codex", "auth.json"}, {".gemini", "oauth_creds.json"}, {".config", "github-copilot"},
+	{".config", "containers", "auth.json"}, {".config", "sops"}, {".config", "age"}, {".config", "solana"},
+	{".config", "openstack"}, {".mc", "config.json"}, {".config", "glab-cli"}, {".config", "doctl"},
+	{".config", "pip", "pip.conf"}, {".pip", "pip.conf"}, {".mozilla", "firefox"}, {".config", "google-chrome"},
+	{".config", "chromium"}, {".config", "heroku"}, {".config", "hcloud"}, {".config", "netlify"},
+	{".config", "vercel"}, {".config", "configstore"}, {".local", "share", "fish"},
+	// toolscope's own key, which seals its state and run files.
+	{".config", "toolscope", "key"},
 }
 
 // secretFiles are file names that hold credentials wherever they are.
@@ -31,7 +41,14 @@ var secretFiles = []string{
 	".sqlite_history", ".rediscli_history",
 	".yarnrc.yml", ".s3cfg", ".boto", ".dockercfg", ".htpasswd", "credentials.json",
 	"terraform.tfstate", "terraform.tfstate.backup", ".databrickscfg", ".terraformrc", ".xauthority", ".dev.vars",
+	".histfile", ".sh_history", ".irb_history", ".lesshst", ".rhistory", ".wget-hsts", ".bash_sessions",
+	"service-account.json", "service_account.json", "serviceaccount.json", "keystore.jks",
 }
+
+// secretSuffixes end the names of files that hold private keys or
+// keystores wherever they are: TLS and SSH keys, PKCS#12 bundles, Java
+// and KeePass stores, PuTTY keys.
+var secretSuffixes = []string{".key", ".pem", ".p12", ".pfx", ".jks", ".keystore", ".kdbx", ".ppk"}
 
 // secretPrefixes are name families: a name that starts with one of them is
 // secret, unless isTemplate or isPublicKey says otherwise. ".env" itself is
@@ -96,6 +113,11 @@ func secretName(name string) bool {
 	}
 	for _, f := range secretFiles {
 		if name == f {
+			return true
+		}
+	}
+	for _, x := range secretSuffixes {
+		if strings.HasSuffix(name, x) && len(name) > len(x) {
 			return true
 		}
 	}

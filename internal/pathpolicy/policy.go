@@ -529,7 +529,8 @@ func (p *Policy) maybeSensitive(path string) bool {
 // quickSecretNames are the parts of the secret names without a leading
 // dot: _netrc, id_*, credentials.json, terraform.tfstate, master.key (in
 // any case).
-var quickSecretNames = []string{"id_", "_netrc", "credentials", "tfstate", "master.key"}
+var quickSecretNames = []string{"id_", "_netrc", "credentials", "tfstate", "master.key", ".key", ".pem", ".p12", ".pfx",
+	".jks", ".keystore", ".kdbx", ".ppk", "service-account", "service_account", "serviceaccount"}
 
 // quickScan is maybeSensitive's test of a path in one pass: whether it
 // holds one of the names (lower case; ASCII letters in any case), or lies
