@@ -195,6 +195,7 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	file := f.statePath
 	f.statePath = "" // the run file holds the agent state: setup must not read it as one
+	f.runFile = file
 	switch {
 	case *resume != "" && file != "" && file != *resume:
 		return usageErr("run: --resume names the run file; --state is not needed with it")
@@ -294,6 +295,7 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	file := f.statePath
 	f.statePath = ""
+	f.runFile = file
 	r := agent.NewRun(nil)
 	if file != "" {
 		var err error

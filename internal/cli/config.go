@@ -47,6 +47,8 @@ type config struct {
 	// sb and sbConfig are the settings' sandbox, made once (see sandbox).
 	sb       *sandbox.Sandbox
 	sbConfig *sandboxConfig
+	// protect are toolscope's own files, read-only in the sandbox.
+	protect []string
 
 	MCPServers map[string]serverConfig `json:"mcpServers"`
 	// AllowedTools is Claude Code's legacy list of allow rules.

@@ -19,16 +19,20 @@ func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
 // common are the flags every command takes, and the arguments left over.
 type common struct {
-	name         string
-	fs           *flag.FlagSet
-	stdout       io.Writer
-	configPath   string
-	cwd          string
-	mode         string
-	allow        listFlag
-	deny         listFlag
-	ask          listFlag
-	statePath    string
+	name       string
+	fs         *flag.FlagSet
+	stdout     io.Writer
+	configPath string
+	cwd        string
+	mode       string
+	allow      listFlag
+	deny       listFlag
+	ask        listFlag
+	statePath  string
+	// runFile is run's and chat's --state file, which they read
+	// themselves (statePath is then ""): like the state file, a file of
+	// toolscope's that the tools must not change unasked.
+	runFile      string
 	noClaude     bool
 	trustProject bool
 	sandbox      bool

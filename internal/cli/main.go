@@ -264,6 +264,11 @@ func (c *common) setup(ctx context.Context, warn io.Writer, save bool) (*setup, 
 	if s.cfg, err = loadSettings(s.root, c.configPath, !c.noClaude, c.trustProject, warn); err != nil {
 		return nil, err
 	}
+	// toolscope's own files (the state or run file, the settings files)
+	// grant permissions or start processes: no tool writes them unasked,
+	// wherever they are, and the sandbox keeps them read-only.
+	own := c.ownFiles(s.cfg)
+	s.cfg.protect = own
 	clients, err := s.cfg.mcpClients(s.root)
 	if err != nil {
 		return nil, err
@@ -283,7 +288,7 @@ func (c *common) setup(ctx context.Context, warn io.Writer, save bool) (*setup, 
 	if err != nil {
 		return nil, err
 	}
-	bopts := &builtin.Options{Root: s.root}
+	bopts := &builtin.Options{Root: s.root, ProtectedPaths: own}
 	if err := s.cfg.builtinSandbox(s.root, c.sandbox, bopts); err != nil {
 		return nil, err
 	}
@@ -683,4 +688,25 @@ func prompt(stdin io.Reader, stderr io.Writer, name, input string, d *permission
 		return true, true
 	}
 	return false, false
+}
+
+// ownFiles returns the absolute paths of toolscope's own files for this
+// command: the --state or run file and the settings files read.
+func (c *common) ownFiles(cfg *config) []string {
+	var out []string
+	add := func(p string) {
+		if p == "" {
+			return
+		}
+		if a, err := filepath.Abs(p); err == nil && !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	add(c.statePath)
+	add(c.runFile)
+	add(cfg.path)
+	for _, f := range cfg.files {
+		add(f.path)
+	}
+	return out
 }

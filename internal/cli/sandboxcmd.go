@@ -151,8 +151,8 @@ func (m *config) sandbox(root string) (*sandbox.Sandbox, *sandboxConfig, error) 
 			return nil, nil, err
 		}
 		sb, err := sandbox.New(&sandbox.Config{Required: sc.Required, AllowWrite: sc.AllowWrite, DenyRead: sc.DenyRead,
-			AllowRead: sc.AllowRead,
-			Network:   network, AllowUnixSockets: sc.AllowUnixSockets})
+			AllowRead: sc.AllowRead, ProtectedPaths: m.protect,
+			Network: network, AllowUnixSockets: sc.AllowUnixSockets})
 		if err != nil {
 			return nil, nil, usageErr("settings: %v", err)
 		}
