@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/toolscope/toolscope/agent"
+	"github.com/toolscope/toolscope/internal/inputview"
 	"github.com/toolscope/toolscope/internal/textfile"
 	"github.com/toolscope/toolscope/model/anthropic"
 	"github.com/toolscope/toolscope/model/openai"
@@ -166,13 +167,18 @@ func describeWaiting(r *agent.Run, w io.Writer) {
 					sugg = append(sugg, s.String())
 				}
 			}
-			fmt.Fprintf(w, "waiting for approval: call %s: %s %s: %s", x.Call.ID, x.Call.Name, x.Call.Input, msg)
+			fmt.Fprintf(w, "waiting for approval: call %s: %s %s: %s", inputview.Escape(x.Call.ID), inputview.Escape(x.Call.Name),
+				inputview.Escape(string(x.Call.Input)), inputview.Escape(msg))
 			if len(sugg) > 0 {
-				fmt.Fprintf(w, " (--always adds %s)", strings.Join(sugg, ", "))
+				fmt.Fprintf(w, " (--always adds %s)", inputview.Escape(strings.Join(sugg, ", ")))
+			}
+			if why := unshowable(string(x.Call.Input)); why != "" {
+				fmt.Fprintf(w, " [cannot be approved: %s]", why)
 			}
 			fmt.Fprintln(w)
 		case tool.StatusSubmitted:
-			fmt.Fprintf(w, "waiting for the external result of call %s: %s %s\n", x.Call.ID, x.Call.Name, x.Call.Input)
+			fmt.Fprintf(w, "waiting for the external result of call %s: %s %s\n", inputview.Escape(x.Call.ID), inputview.Escape(x.Call.Name),
+				inputview.Escape(string(x.Call.Input)))
 		}
 	}
 }
@@ -250,9 +256,21 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			return usageErr("run --resume: answer the waiting calls with --approve ID or --deny ID")
 		}
 		for _, ans := range answers {
-			if !slices.ContainsFunc(r.Waiting, func(w agent.Waiting) bool { return w.Call.ID == ans.CallID && w.Status == tool.StatusAsking }) {
-				return usageErr("run --resume: no call %q waits for approval in %s (it may have been answered already)", ans.CallID, file)
+			i := slices.IndexFunc(r.Waiting, func(w agent.Waiting) bool { return w.Call.ID == ans.CallID && w.Status == tool.StatusAsking })
+			if i < 0 {
+				return usageErr("run --resume: no call %q waits for approval in %s (it may have been answered already)", inputview.Escape(ans.CallID), file)
 			}
+			if !ans.Approve {
+				continue
+			}
+			// What is approved is shown again, whole: the call that runs
+			// is this one (the run file is sealed), and the engine judges
+			// it again (deny rules win over the approval).
+			w := r.Waiting[i]
+			if why := unshowable(string(w.Call.Input)); why != "" {
+				return usageErr("run --resume: call %s (%s) cannot be approved: %s; deny it with --deny %s", inputview.Escape(w.Call.ID), inputview.Escape(w.Call.Name), why, inputview.Escape(w.Call.ID))
+			}
+			fmt.Fprintf(stderr, "approving call %s: %s %s\n", inputview.Escape(w.Call.ID), inputview.Escape(w.Call.Name), inputview.Escape(string(w.Call.Input)))
 		}
 		// Save first that these calls are answered: resuming the same
 		// pause twice (even after a crash) cannot run a call twice.

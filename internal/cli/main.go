@@ -19,6 +19,7 @@ import (
 	"syscall"
 
 	"github.com/toolscope/toolscope/builtin"
+	"github.com/toolscope/toolscope/internal/inputview"
 	"github.com/toolscope/toolscope/internal/textfile"
 	"github.com/toolscope/toolscope/mcp"
 	"github.com/toolscope/toolscope/model/anthropic"
@@ -665,15 +666,39 @@ var isTerminal = func(r io.Reader) bool {
 	return ok && isTTY(f.Fd())
 }
 
-// prompt asks the user at the terminal: y, N (the default) or always.
+// maxShown bounds the input an approval shows: a larger one is not asked
+// about (it is refused), never shown cut.
+const maxShown = 64 << 10
+
+// unshowable says why input cannot be put to a person for approval (a
+// duplicate key, whose value depends on the reader; a size no one reads
+// whole), or "".
+func unshowable(input string) string {
+	if path, dup := inputview.DuplicateKey([]byte(input)); dup {
+		return fmt.Sprintf("its input has the key %s twice: the tool reads the last value, a person may read the first, so there is no one call to approve", inputview.Escape(path))
+	}
+	if len(input) > maxShown {
+		return fmt.Sprintf("its input is %d bytes, more than the %d KiB an approval shows whole; allow it with a rule if it is meant to run", len(input), maxShown>>10)
+	}
+	return ""
+}
+
+// prompt asks the user at the terminal: y, N (the default) or always. The
+// input is shown whole, with every control character spelled out (it
+// cannot move the cursor, clear the screen or overwrite the question);
+// one that cannot be shown so is refused without asking.
 func prompt(stdin io.Reader, stderr io.Writer, name, input string, d *permission.Decision) (approve, always bool) {
-	fmt.Fprintf(stderr, "%s wants to run: %s\n%s", name, input, d.Message)
+	if why := unshowable(input); why != "" {
+		fmt.Fprintf(stderr, "%s was not asked about and is denied: %s.\n", inputview.Escape(name), why)
+		return false, false
+	}
+	fmt.Fprintf(stderr, "%s wants to run (input of %d bytes, whole): %s\n%s", inputview.Escape(name), len(input), inputview.Escape(input), inputview.Escape(d.Message))
 	if d.Reason != "" {
-		fmt.Fprintf(stderr, " (%s)", d.Reason)
+		fmt.Fprintf(stderr, " (%s)", inputview.Escape(d.Reason))
 	}
 	var sugg []string
 	for _, r := range d.Suggestions {
-		sugg = append(sugg, r.String())
+		sugg = append(sugg, inputview.Escape(r.String()))
 	}
 	if len(sugg) > 0 {
 		fmt.Fprintf(stderr, "\nAllow? [y/N/always: adds %s] ", strings.Join(sugg, ", "))
