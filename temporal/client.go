@@ -3,6 +3,7 @@ package temporal
 import (
 	"context"
 	"fmt"
+	"github.com/toolscope/toolscope/agent"
 	"time"
 
 	commonpb "go.temporal.io/api/common/v1"
@@ -152,4 +153,19 @@ func ListWaiting(ctx context.Context, c client.Client, namespace string, all boo
 			return out, nil
 		}
 	}
+}
+
+// Pending returns the calls the run workflowID waits on, with their whole
+// inputs and decisions (the memo that ListWaiting reads leaves large
+// inputs out).
+func Pending(ctx context.Context, c client.Client, workflowID string) ([]agent.Waiting, error) {
+	v, err := c.QueryWorkflow(ctx, workflowID, "", PendingQuery)
+	if err != nil {
+		return nil, err
+	}
+	var w []agent.Waiting
+	if err := v.Get(&w); err != nil {
+		return nil, err
+	}
+	return w, nil
 }

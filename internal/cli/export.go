@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/toolscope/toolscope/agent"
+	"github.com/toolscope/toolscope/internal/inputview"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )
@@ -98,3 +99,12 @@ func DescribeWaiting(w io.Writer, waiting []agent.Waiting) {
 // TemporalFlag reports whether args (a command's, after its name) name a
 // Temporal server with --temporal, before any "--".
 func TemporalFlag(args []string) bool { return temporalFlag(args) }
+
+// Unshowable says why a call's input cannot be put to a person for
+// approval (a key twice; more than an approval shows whole), or "": such
+// a call is refused, never asked about with its input cut.
+func Unshowable(input string) string { return unshowable(input) }
+
+// Escape spells out the control and bidi characters of s that a terminal
+// would obey instead of showing; nothing is cut.
+func Escape(s string) string { return inputview.Escape(s) }

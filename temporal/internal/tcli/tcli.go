@@ -191,7 +191,11 @@ func waitAndShow(ctx context.Context, c client.Client, cn conn, id string, after
 		return fmt.Errorf("waiting for run %s: %w", id, err)
 	}
 	if !st.Closed() {
-		describe(stderr, st.Waiting)
+		if full, err := temporal.Pending(ctx, c, id); err == nil {
+			cli.DescribeWaiting(stderr, full) // whole inputs, escaped
+		} else {
+			describe(stderr, st.Waiting)
+		}
 		return cli.Exit(3, fmt.Sprintf("run %s waits for approval; answer with: toolscope approve --temporal %s %s CALL_ID (or deny)", id, *cn.addr, id))
 	}
 	if st.Output != nil {
@@ -246,6 +250,30 @@ func runAnswer(ctx context.Context, verb string, args []string, stdout, stderr i
 		return err
 	}
 	defer c.Close()
+	if a.Approve {
+		// What is approved is shown whole first, escaped; a call whose
+		// input cannot be shown so is not approvable.
+		pending, err := temporal.Pending(ctx, c, id)
+		if err != nil {
+			if st, derr := temporal.Describe(ctx, c, id); derr == nil && st.Closed() {
+				return cli.Exit(1, fmt.Sprintf("approve %s %s: no call %q waits: the run is over (%s)", cli.Escape(id), cli.Escape(call), cli.Escape(call), strings.ToLower(st.State)))
+			}
+			return cli.Exit(1, fmt.Sprintf("approve %s %s: the waiting call cannot be read to show it (%v); nothing was approved", cli.Escape(id), cli.Escape(call), err))
+		}
+		i := slices.IndexFunc(pending, func(w agent.Waiting) bool { return w.Call.ID == call })
+		if i < 0 {
+			return cli.Exit(1, fmt.Sprintf("approve %s %s: no call %q waits", cli.Escape(id), cli.Escape(call), cli.Escape(call)))
+		}
+		w := pending[i]
+		in := string(w.Call.Input)
+		if a.Input != nil {
+			in = string(a.Input)
+		}
+		if why := cli.Unshowable(in); why != "" {
+			return cli.Exit(1, fmt.Sprintf("approve %s %s: call %s (%s) cannot be approved: %s; deny it", cli.Escape(id), cli.Escape(call), cli.Escape(call), cli.Escape(w.Call.Name), why))
+		}
+		fmt.Fprintf(stderr, "toolscope: approving call %s of run %s: %s %s\n", cli.Escape(call), cli.Escape(id), cli.Escape(w.Call.Name), cli.Escape(in))
+	}
 	pause, err := temporal.AnswerCall(ctx, c, id, a)
 	if err != nil {
 		if st, derr := temporal.Describe(ctx, c, id); derr == nil && st.Closed() {
@@ -310,18 +338,17 @@ func runRuns(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fmt.Fprintln(tw, "WORKFLOW ID\tCALL ID\tTOOL\tWAITS FOR\tINPUT")
 	for _, s := range list {
 		if len(s.Waiting) == 0 {
-			fmt.Fprintf(tw, "%s\t-\t-\trunning\t-\n", s.WorkflowID)
+			fmt.Fprintf(tw, "%s\t-\t-\trunning\t-\n", cli.Escape(s.WorkflowID))
 		}
 		for _, w := range s.Waiting {
 			what := "approval"
 			if w.Status == "submitted" {
 				what = "external result"
 			}
-			in := string(shownInput(w))
-			if len(in) > 80 {
-				in = in[:80] + "…"
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.WorkflowID, w.ID, w.Name, what, in)
+			// Whole, escaped: a listing that cuts would hide what an
+			// approval of this call runs (see approve, which shows it too).
+			in := cli.Escape(string(shownInput(w)))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", cli.Escape(s.WorkflowID), cli.Escape(w.ID), cli.Escape(w.Name), what, in)
 		}
 	}
 	return tw.Flush()
