@@ -436,6 +436,12 @@ func TestSandboxCreatedProtected(t *testing.T) {
 	if strings.Contains(r.Text(), "The command created") {
 		t.Errorf("an existing protected path reported as created: %s", r.Text())
 	}
+	// A protected path a command makes below the top (a nested repository
+	// with a hook) is reported too.
+	r = s.call("Bash", bash(`mkdir -p vendor/lib && git init -q vendor/lib && printf '#!/bin/sh\necho pwned\n' > vendor/lib/.git/hooks/pre-commit`))
+	if !strings.Contains(r.Text(), "The command created") || !strings.Contains(r.Text(), "vendor/lib/.git") {
+		t.Errorf("a nested repository made by the command is not reported:\n%s", r.Text())
+	}
 	// An existing .vscode (made outside) is read-only inside.
 	if err := os.Mkdir(s.path(".vscode"), 0o755); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Protection names, as [Status] and the Bash tool's result metadata report
@@ -227,6 +228,8 @@ type Run struct {
 	level   level
 	absent  []string      // protected paths that did not exist when the plan was made
 	probing bool          // the status probe: Required does not refuse
+	below   []belowScan   // what the scan below the top of each writable directory found
+	started time.Time     // when the plan was made
 	journal string        // the placeholders' journal ("" until the first)
 	places  []placeholder // the placeholders made for protected names that did not exist
 }
@@ -245,7 +248,14 @@ func (r *Run) Created() []string {
 			out = append(out, p)
 		}
 	}
-	return out
+	return append(out, r.createdBelow()...)
+}
+
+// belowScan is what scanBelow found below the top of a writable directory
+// before the command: the protected and secret paths.
+type belowScan struct {
+	root string
+	seen []string
 }
 
 // TempDir is the run's private temporary directory: writable, and the

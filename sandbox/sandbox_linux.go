@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/toolscope/toolscope/internal/pathpolicy"
 	"github.com/toolscope/toolscope/internal/sbinit"
@@ -164,6 +165,8 @@ func canonical(p string) (string, bool) {
 // plan encodes what the helper does for cmd.
 func (r *Run) plan(home string, env []string) ([]byte, int, error) {
 	s := r.s
+	// File times come from the kernel's coarse clock, a tick behind.
+	r.started = time.Now().Add(-100 * time.Millisecond)
 	var spec []byte
 	flags := 0
 	if s.networkOff() {
@@ -287,10 +290,12 @@ func (r *Run) plan(home string, env []string) ([]byte, int, error) {
 				}
 			}
 			var ro []string
+			n := len(masks)
 			masks, ro = scanBelow(root, masks)
 			for _, p := range ro {
 				spec = sbinit.Append(spec, sbinit.TagReadOnly, p)
 			}
+			r.below = append(r.below, belowScan{root: root, seen: append(slices.Clone(ro), masks[n:]...)})
 		}
 		// The protected class beyond names: the directories on the
 		// command's $PATH (a project's .venv/bin or node_modules/.bin,
@@ -633,4 +638,24 @@ func readableExcept(excluded []string) (out []string, ok bool) {
 	}
 	walk("/")
 	return out, ok
+}
+
+// createdBelow returns the protected paths below the top of the writable
+// directories (a nested repository's .git made by git init, a
+// sub-project's .vscode) that the scan before the command did not find
+// and that changed since the command started: made by it, most likely.
+func (r *Run) createdBelow() []string {
+	var out []string
+	for _, b := range r.below {
+		masks, ro := scanBelow(b.root, nil)
+		for _, p := range append(ro, masks...) {
+			if filepath.Dir(p) == b.root || slices.Contains(b.seen, p) || slices.Contains(out, p) {
+				continue // the top is Created's absent list
+			}
+			if fi, err := os.Lstat(p); err == nil && !fi.ModTime().Before(r.started) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }

@@ -32,4 +32,5 @@ func (r *Run) Report() (*Status, error) { return nil, ErrUnsupported }
 
 type placeholder struct{}
 
-func (r *Run) closePlaceholders() {}
+func (r *Run) closePlaceholders()     {}
+func (r *Run) createdBelow() []string { return nil }
