@@ -189,6 +189,13 @@ func (p *Policy) couldSecret(comps []string, o *bashglob.Options) bool {
 				return true
 			}
 		}
+		if dot := strings.LastIndexByte(c, '.'); dot >= 0 && !strings.Contains(c[dot:], "*") {
+			for _, x := range secretSuffixes {
+				if bashglob.Match(c[dot:], x, o) {
+					return true // *.pem, key.p?2 (not *.*, which would be any file)
+				}
+			}
+		}
 		for _, seq := range secretSeqs {
 			if seqCould(comps, i, seq, o) {
 				return true

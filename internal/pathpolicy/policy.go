@@ -529,8 +529,8 @@ func (p *Policy) maybeSensitive(path string) bool {
 // quickSecretNames are the parts of the secret names without a leading
 // dot: _netrc, id_*, credentials.json, terraform.tfstate, master.key (in
 // any case).
-var quickSecretNames = []string{"id_", "_netrc", "credentials", "tfstate", "master.key", ".key", ".pem", ".p12", ".pfx",
-	".jks", ".keystore", ".kdbx", ".ppk", "service-account", "service_account", "serviceaccount"}
+var quickSecretNames = []string{"id_", "_netrc", "credentials", "tfstate", "master.key", "serviceaccount", "service-account",
+	"service_account"}
 
 // quickScan is maybeSensitive's test of a path in one pass: whether it
 // holds one of the names (lower case; ASCII letters in any case), or lies
@@ -558,6 +558,9 @@ func (q *quickScan) scan(path string) bool {
 			if strings.HasPrefix(r, "/proc") || strings.HasPrefix(r, "/etc/") || strings.HasPrefix(r, "/run/") {
 				return true // /var/run/ too
 			}
+		}
+		if c == '.' && secretSuffixAt(path, i) {
+			return true
 		}
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
@@ -641,4 +644,22 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// secretSuffixAt reports whether the dot at path[i] starts one of
+// secretSuffixes that ends its component ("server.key", not "a.keys/x").
+func secretSuffixAt(path string, i int) bool {
+	j := i + 1
+	for j < len(path) && path[j] != '/' && j-i <= 10 {
+		j++
+	}
+	if j < len(path) && path[j] != '/' {
+		return false // longer than any suffix
+	}
+	for _, x := range secretSuffixes {
+		if len(x) == j-i && hasFoldASCIIAt(path, i, x) {
+			return true
+		}
+	}
+	return false
 }
