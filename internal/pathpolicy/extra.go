@@ -140,7 +140,12 @@ type extraSnap struct {
 	all    bool     // a directory at "/" or too many first components: compare every path in full
 }
 
-var lastExtra atomic.Pointer[extraSnap]
+// lastExtras are the last snapshots, most recent first: a process whose
+// decisions alternate between a few sets of working directories (serve's
+// sessions, a benchmark's table) finds its own.
+var lastExtras [4]atomic.Pointer[extraSnap]
+
+var nextExtra atomic.Uint32
 
 func (s *extraSnap) same(e *extras, path string, roots []string, home string, now time.Time) bool {
 	return now.Sub(s.at) < extraTTL && now.Sub(s.at) >= 0 && s.processPATH == e.processPATH && s.path == path &&
@@ -156,9 +161,11 @@ func (p *Policy) extraDirs() *extraSnap {
 		if e.processPATH {
 			path = os.Getenv("PATH")
 		}
-		if s := lastExtra.Load(); s != nil && s.same(e, path, p.roots, p.home, now) {
-			e.snap = s
-			return
+		for i := range lastExtras {
+			if s := lastExtras[i].Load(); s != nil && s.same(e, path, p.roots, p.home, now) {
+				e.snap = s
+				return
+			}
 		}
 		s := &extraSnap{at: now, protected: slices.Clone(e.protected), pathDirs: slices.Clone(e.pathDirs), processPATH: e.processPATH,
 			path: path, roots: slices.Clone(p.roots), home: p.home}
@@ -188,7 +195,7 @@ func (p *Policy) extraDirs() *extraSnap {
 			}
 		}
 		e.snap = s
-		lastExtra.Store(s)
+		lastExtras[nextExtra.Add(1)%uint32(len(lastExtras))].Store(s)
 	})
 	return e.snap
 }

@@ -34,6 +34,16 @@ var secretSeqs = [][]string{
 	{".config", "toolscope", "key"},
 }
 
+// secretSeqsByFirst are secretSeqs by their first component: a component
+// is looked up once instead of compared with every sequence.
+var secretSeqsByFirst = func() map[string][][]string {
+	m := map[string][][]string{}
+	for _, seq := range secretSeqs {
+		m[seq[0]] = append(m[seq[0]], seq)
+	}
+	return m
+}()
+
 // secretFiles are file names that hold credentials wherever they are.
 var secretFiles = []string{
 	".netrc", "_netrc", ".git-credentials", ".vault-token", ".my.cnf", ".pgpass", ".npmrc", ".pypirc", ".envrc",
@@ -148,7 +158,7 @@ func secretComps(comps []string) bool {
 		if isSecretDir(c) || secretName(c) {
 			return true
 		}
-		for _, seq := range secretSeqs {
+		for _, seq := range secretSeqsByFirst[c] {
 			if hasSeqAt(comps, i, seq) {
 				return true
 			}

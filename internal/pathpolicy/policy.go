@@ -281,8 +281,11 @@ func (p *Policy) Classify(abs string) Path {
 		// A process's fd, cwd or root leads anywhere.
 		x.Secret = true
 	}
-	x.Protected = x.Protected || x.Secret || p.inGitDir(r) || p.inExtra(abs, r.Path) || p.inVenv(r.Path)
 	x.Inside = p.inside(r.Path)
+	// A virtual environment is looked for inside the working directories
+	// only: outside them every write asks anyway, and the look costs an
+	// lstat per candidate (/usr/bin/pyvenv.cfg, ...).
+	x.Protected = x.Protected || x.Secret || p.inGitDir(r) || p.inExtra(abs, r.Path) || x.Inside != "" && p.inVenv(r.Path)
 	x.Harmless = !r.Proc && p.harmless(r.Path)
 	return x
 }
