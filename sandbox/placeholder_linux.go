@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/toolscope/toolscope/internal/textfile"
 )
 
 // A placeholder is an empty file or directory the sandbox makes where a
@@ -41,19 +44,34 @@ const placeholderMode = 0
 // makePlaceholders makes an empty placeholder for each of want (a
 // directory or a file) and records the ones it made in r.places; one it
 // cannot make (a missing parent, a read-only directory, a name taken
-// meanwhile, no journal) stays unprotected. The journal names every
-// wanted path before any exists, and is written again with the inodes of
-// those made: a crash between leaves entries the sweep skips.
-func (r *Run) makePlaceholders(want []placeholder) int {
-	if len(want) == 0 || !r.openJournal() {
-		return 0
+// meanwhile, no journal) stays unprotected. adopt are placeholders of
+// other runs that exist now: they are recorded too, so that whichever run
+// ends last removes them. All of it happens under the journals' lock,
+// which Close and the sweep take too: a placeholder named in the journal
+// of a live run is never removed.
+func (r *Run) makePlaceholders(want, adopt []placeholder) {
+	if len(want)+len(adopt) == 0 {
+		return
 	}
-	r.places = want
+	dir := r.journalDir()
+	if dir == "" || os.MkdirAll(dir, 0o700) != nil {
+		return
+	}
+	lock, err := textfile.Lock(dir)
+	if err != nil {
+		return
+	}
+	defer lock.Unlock()
+	sweepPlaceholders(dir)
+	r.journal = filepath.Join(dir, strconv.Itoa(os.Getpid())+"-"+filepath.Base(r.tmp)+".json")
+	// The journal names every path before any is made: a crash between
+	// leaves entries the sweep skips (no inode).
+	r.places = append(slices.Clone(want), adopt...)
 	if !r.writeJournal() {
-		r.places = nil
-		return 0
+		r.places, r.journal = nil, ""
+		return
 	}
-	var made []placeholder
+	var keep []placeholder
 	for _, x := range want {
 		var err error
 		if x.Dir {
@@ -73,11 +91,49 @@ func (r *Run) makePlaceholders(want []placeholder) int {
 			continue
 		}
 		x.Dev, x.Ino = uint64(st.Dev), st.Ino
-		made = append(made, x)
+		keep = append(keep, x)
 	}
-	r.places = made
+	for _, x := range adopt {
+		if ph, ok := placeholderAt(x.Path); ok && ph.Ino == x.Ino && ph.Dev == x.Dev {
+			keep = append(keep, x)
+			r.adopted = append(r.adopted, x.Path)
+		}
+	}
+	r.places = keep
 	r.writeJournal()
-	return len(made)
+}
+
+// placeholderAt returns the placeholder at p, if what is there looks like
+// one (an empty directory or file, mode 0).
+func placeholderAt(p string) (placeholder, bool) {
+	var st syscall.Stat_t
+	if syscall.Lstat(p, &st) != nil || st.Mode&0o7777 != placeholderMode {
+		return placeholder{}, false
+	}
+	ph := placeholder{Path: p, Dev: uint64(st.Dev), Ino: st.Ino}
+	switch st.Mode & syscall.S_IFMT {
+	case syscall.S_IFREG:
+		if st.Size != 0 {
+			return placeholder{}, false
+		}
+	case syscall.S_IFDIR:
+		f, err := os.Open(p)
+		if err != nil {
+			// Mode 0: only root can list it; root (or the owner, with
+			// CAP_DAC_READ_SEARCH) may not be us. Taken as one.
+			ph.Dir = true
+			return ph, true
+		}
+		names, _ := f.Readdirnames(1)
+		f.Close()
+		if len(names) > 0 {
+			return placeholder{}, false
+		}
+		ph.Dir = true
+	default:
+		return placeholder{}, false
+	}
+	return ph, true
 }
 
 // isPlaceholder reports a placeholder this run made.
@@ -95,18 +151,6 @@ func (r *Run) journalDir() string {
 		return ""
 	}
 	return filepath.Join(r.s.cfg.CacheDir, "placeholders")
-}
-
-// openJournal names this run's journal and, once per run, sweeps the
-// journals of runs whose process is gone.
-func (r *Run) openJournal() bool {
-	dir := r.journalDir()
-	if dir == "" || os.MkdirAll(dir, 0o700) != nil {
-		return false
-	}
-	sweepPlaceholders(dir)
-	r.journal = filepath.Join(dir, strconv.Itoa(os.Getpid())+"-"+filepath.Base(r.tmp)+".json")
-	return true
 }
 
 func (r *Run) writeJournal() bool {
@@ -139,30 +183,65 @@ func removePlaceholders(places []placeholder) {
 	}
 }
 
-// closePlaceholders removes the run's placeholders and its journal.
+// closePlaceholders removes the run's placeholders that no other live
+// run's journal names, and its journal, under the journals' lock.
 func (r *Run) closePlaceholders() {
 	if r.journal == "" {
 		return
 	}
-	removePlaceholders(r.places)
-	os.Remove(r.journal)
+	dir := filepath.Dir(r.journal)
+	if lock, err := textfile.Lock(dir); err == nil {
+		live := liveJournalPaths(dir, r.journal)
+		removePlaceholders(slices.DeleteFunc(r.places, func(x placeholder) bool { return live[x.Path] }))
+		os.Remove(r.journal)
+		lock.Unlock()
+	}
 	r.journal, r.places = "", nil
 }
 
+// liveJournalPaths returns the paths the journals of live runs name, but
+// for the journal self.
+func liveJournalPaths(dir, self string) map[string]bool {
+	out := map[string]bool{}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		p := filepath.Join(dir, e.Name())
+		pid, ok := journalPID(e.Name())
+		if p == self || !ok || (pid != os.Getpid() && syscall.Kill(pid, 0) == syscall.ESRCH) {
+			continue
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		var places []placeholder
+		if json.Unmarshal(b, &places) == nil {
+			for _, x := range places {
+				out[x.Path] = true
+			}
+		}
+	}
+	return out
+}
+
+func journalPID(name string) (int, bool) {
+	pidStr, _, ok := strings.Cut(name, "-")
+	pid, err := strconv.Atoi(pidStr)
+	return pid, ok && err == nil && pid > 0 && strings.HasSuffix(name, ".json")
+}
+
 // sweepPlaceholders removes the placeholders of journals whose process is
-// gone.
+// gone, but those a live run's journal names too. The caller holds the
+// journals' lock.
 func sweepPlaceholders(dir string) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
+	var live map[string]bool
 	for _, e := range ents {
-		pidStr, _, ok := strings.Cut(e.Name(), "-")
-		pid, err := strconv.Atoi(pidStr)
-		if !ok || err != nil || pid <= 0 || !strings.HasSuffix(e.Name(), ".json") {
-			continue
-		}
-		if pid == os.Getpid() || syscall.Kill(pid, 0) != syscall.ESRCH {
+		pid, ok := journalPID(e.Name())
+		if !ok || pid == os.Getpid() || syscall.Kill(pid, 0) != syscall.ESRCH {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
@@ -170,9 +249,12 @@ func sweepPlaceholders(dir string) {
 		if err != nil {
 			continue
 		}
+		if live == nil {
+			live = liveJournalPaths(dir, "")
+		}
 		var places []placeholder
 		if json.Unmarshal(b, &places) == nil {
-			removePlaceholders(places)
+			removePlaceholders(slices.DeleteFunc(places, func(x placeholder) bool { return live[x.Path] }))
 		}
 		os.Remove(p)
 	}

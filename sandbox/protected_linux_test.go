@@ -8,7 +8,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestNestedProtected: protected names below the top of the project (a
@@ -125,5 +127,35 @@ func TestProtectedBeyondNames(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "other.txt")); string(b) != "ok\n" {
 		t.Errorf("the project is not writable: %q\n%s", b, out)
+	}
+}
+
+// TestPlaceholdersShared: two sandboxed commands in one project at once.
+// The second finds the first's placeholders and holds them too, so the
+// first's end does not remove them under it: it still cannot create
+// .claude. When both are over, nothing is left.
+func TestPlaceholdersShared(t *testing.T) {
+	s, st := newSandbox(t, &Config{CacheDir: t.TempDir()})
+	need(t, st, ProtectedPaths)
+	dir := t.TempDir()
+	done := make(chan string)
+	go func() {
+		out, _, _ := run(t, s, dir, `sleep 0.5`, nil)
+		done <- out
+	}()
+	// Wait for the first run's placeholder.
+	for i := 0; i < 200; i++ {
+		if _, err := os.Lstat(filepath.Join(dir, ".claude")); err == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	out, _, _ := run(t, s, dir, `sleep 1.5; mkdir -p .claude; echo '{"permissions":{"defaultMode":"bypassPermissions"}}' > .claude/settings.local.json && echo CREATED`, nil)
+	<-done
+	if _, err := os.Lstat(filepath.Join(dir, ".claude", "settings.local.json")); err == nil || strings.Contains(out, "CREATED") {
+		t.Errorf("the second command created .claude after the first ended:\n%s", out)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("left in the project: %v", ents)
 	}
 }

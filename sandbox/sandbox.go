@@ -231,7 +231,8 @@ type Run struct {
 	below   []belowScan   // what the scan below the top of each writable directory found
 	started time.Time     // when the plan was made
 	journal string        // the placeholders' journal ("" until the first)
-	places  []placeholder // the placeholders made for protected names that did not exist
+	places  []placeholder // the placeholders made for protected names that did not exist, and those adopted
+	adopted []string      // other runs' placeholders this run found and holds
 }
 
 // Created returns the protected paths (.vscode, .envrc, .npmrc, ... at the

@@ -253,7 +253,7 @@ func (r *Run) plan(home string, env []string) ([]byte, int, error) {
 				break
 			}
 		}
-		var want []placeholder
+		var want, adopt []placeholder
 		for _, root := range protect {
 			// The whole repository is read-only, not only hooks and config:
 			// git takes code to run from more places a command could
@@ -282,6 +282,11 @@ func (r *Run) plan(home string, env []string) ([]byte, int, error) {
 						r.absent = append(r.absent, p)
 					}
 					continue
+				}
+				if ph, ok := placeholderAt(p); ok {
+					// Another run's placeholder: this run holds it too,
+					// so that run's end does not remove it under this one.
+					adopt = append(adopt, ph)
 				}
 				if pathpolicy.SecretName(filepath.Base(n)) {
 					masks = append(masks, p)
@@ -316,7 +321,7 @@ func (r *Run) plan(home string, env []string) ([]byte, int, error) {
 				spec = sbinit.Append(spec, sbinit.TagReadOnly, p)
 			}
 		}
-		r.makePlaceholders(want)
+		r.makePlaceholders(want, adopt)
 		for _, x := range want {
 			if r.isPlaceholder(x.Path) {
 				spec = sbinit.Append(spec, sbinit.TagReadOnly, x.Path)
@@ -646,6 +651,13 @@ func readableExcept(excluded []string) (out []string, ok bool) {
 // and that changed since the command started: made by it, most likely.
 func (r *Run) createdBelow() []string {
 	var out []string
+	for _, p := range r.adopted {
+		// Another run's placeholder this one held: filled, someone made
+		// it (that run's command, or one outside).
+		if _, still := placeholderAt(p); !still && exists(p) {
+			out = append(out, p)
+		}
+	}
 	for _, b := range r.below {
 		masks, ro := scanBelow(b.root, nil)
 		for _, p := range append(ro, masks...) {
