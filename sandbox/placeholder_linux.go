@@ -146,11 +146,15 @@ func (r *Run) isPlaceholder(p string) bool {
 	return false
 }
 
+// journalDir is where the placeholders' journals are: beside the
+// sandbox's cache, not in it, since sandboxed commands may write the cache
+// (a command that removed the journals of live runs would have another
+// run's end remove the placeholders that protect it).
 func (r *Run) journalDir() string {
 	if r.s.cfg.CacheDir == "" {
 		return ""
 	}
-	return filepath.Join(r.s.cfg.CacheDir, "placeholders")
+	return filepath.Clean(r.s.cfg.CacheDir) + ".placeholders"
 }
 
 func (r *Run) writeJournal() bool {

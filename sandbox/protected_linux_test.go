@@ -45,7 +45,7 @@ func TestNestedProtected(t *testing.T) {
 // TestPlaceholdersSwept: placeholders left by a run whose process was
 // killed are removed by the next run; ones someone filled stay.
 func TestPlaceholdersSwept(t *testing.T) {
-	cache := t.TempDir()
+	cache := filepath.Join(t.TempDir(), "cache")
 	s, st := newSandbox(t, &Config{CacheDir: cache})
 	need(t, st, ProtectedPaths)
 	dir := t.TempDir()
@@ -67,7 +67,7 @@ func TestPlaceholdersSwept(t *testing.T) {
 	os.Chmod(filled, 0o755)
 	os.WriteFile(filepath.Join(filled, "settings.json"), []byte("{}"), 0o644)
 	b, _ := json.Marshal(places)
-	jdir := filepath.Join(cache, "placeholders")
+	jdir := cache + ".placeholders"
 	os.MkdirAll(jdir, 0o700)
 	if err := os.WriteFile(filepath.Join(jdir, strconv.Itoa(dead)+"-x.json"), b, 0o600); err != nil {
 		t.Fatal(err)
@@ -135,7 +135,8 @@ func TestProtectedBeyondNames(t *testing.T) {
 // first's end does not remove them under it: it still cannot create
 // .claude. When both are over, nothing is left.
 func TestPlaceholdersShared(t *testing.T) {
-	s, st := newSandbox(t, &Config{CacheDir: t.TempDir()})
+	cache := filepath.Join(t.TempDir(), "cache")
+	s, st := newSandbox(t, &Config{CacheDir: cache})
 	need(t, st, ProtectedPaths)
 	dir := t.TempDir()
 	done := make(chan string)
@@ -150,7 +151,8 @@ func TestPlaceholdersShared(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	out, _, _ := run(t, s, dir, `sleep 1.5; mkdir -p .claude; echo '{"permissions":{"defaultMode":"bypassPermissions"}}' > .claude/settings.local.json && echo CREATED`, nil)
+	// The command cannot touch the journals that keep the placeholders.
+	out, _, _ := run(t, s, dir, `rm -rf `+cache+`.placeholders/* `+cache+`/placeholders/* 2>&1; sleep 1.5; mkdir -p .claude; echo '{"permissions":{"defaultMode":"bypassPermissions"}}' > .claude/settings.local.json && echo CREATED`, nil)
 	<-done
 	if _, err := os.Lstat(filepath.Join(dir, ".claude", "settings.local.json")); err == nil || strings.Contains(out, "CREATED") {
 		t.Errorf("the second command created .claude after the first ended:\n%s", out)
