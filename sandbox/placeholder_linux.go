@@ -162,27 +162,23 @@ func (r *Run) writeJournal() bool {
 	if err != nil {
 		return false
 	}
-	tmp := r.journal + ".tmp"
+	// The temporary name is a journal's too: the sweep reads one that a
+	// kill left behind.
+	tmp := strings.TrimSuffix(r.journal, ".json") + ".tmp.json"
 	if err := os.WriteFile(tmp, b, 0o600); err != nil {
 		return false
 	}
 	return os.Rename(tmp, r.journal) == nil
 }
 
-// removePlaceholders removes the run's placeholders that are still as it
-// made them (an empty directory, an empty file with the same inode): one
-// that someone filled meanwhile is theirs now and stays.
+// removePlaceholders removes the placeholders that are still as they were
+// made (placeholderAt, the same inode): one that someone filled meanwhile
+// is theirs now and stays.
 func removePlaceholders(places []placeholder) {
 	for i := len(places) - 1; i >= 0; i-- {
 		x := places[i]
-		var st syscall.Stat_t
-		if x.Ino == 0 || syscall.Lstat(x.Path, &st) != nil || uint64(st.Dev) != x.Dev || st.Ino != x.Ino {
-			continue
-		}
-		if x.Dir {
-			syscall.Rmdir(x.Path) // fails when not empty
-		} else if st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Size == 0 && st.Mode&0o7777 == placeholderMode {
-			os.Remove(x.Path)
+		if ph, ok := placeholderAt(x.Path); ok && x.Ino != 0 && ph.Dev == x.Dev && ph.Ino == x.Ino {
+			os.Remove(x.Path) // a directory that is not empty stays
 		}
 	}
 }
@@ -195,7 +191,12 @@ func (r *Run) closePlaceholders() {
 	}
 	dir := filepath.Dir(r.journal)
 	if lock, err := textfile.Lock(dir); err == nil {
-		live := liveJournalPaths(dir, r.journal)
+		live := map[string]bool{}
+		for _, j := range readJournals(dir) {
+			if j.alive && j.path != r.journal {
+				j.mark(live)
+			}
+		}
 		removePlaceholders(slices.DeleteFunc(r.places, func(x placeholder) bool { return live[x.Path] }))
 		os.Remove(r.journal)
 		lock.Unlock()
@@ -203,66 +204,53 @@ func (r *Run) closePlaceholders() {
 	r.journal, r.places = "", nil
 }
 
-// liveJournalPaths returns the paths the journals of live runs name, but
-// for the journal self.
-func liveJournalPaths(dir, self string) map[string]bool {
-	out := map[string]bool{}
+// journal is one run's journal as read back.
+type journal struct {
+	path   string
+	alive  bool // its process is running (or may be: a PID that is not gone)
+	places []placeholder
+}
+
+func (j journal) mark(m map[string]bool) {
+	for _, x := range j.places {
+		m[x.Path] = true
+	}
+}
+
+// readJournals reads the journals in dir, named PID-....json.
+func readJournals(dir string) []journal {
 	ents, _ := os.ReadDir(dir)
+	var out []journal
 	for _, e := range ents {
-		p := filepath.Join(dir, e.Name())
-		pid, ok := journalPID(e.Name())
-		if p == self || !ok || (pid != os.Getpid() && syscall.Kill(pid, 0) == syscall.ESRCH) {
+		pidStr, _, ok := strings.Cut(e.Name(), "-")
+		pid, err := strconv.Atoi(pidStr)
+		if !ok || err != nil || pid <= 0 || !strings.HasSuffix(e.Name(), ".json") {
 			continue
 		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			continue
+		j := journal{path: filepath.Join(dir, e.Name()), alive: pid == os.Getpid() || syscall.Kill(pid, 0) != syscall.ESRCH}
+		if b, err := os.ReadFile(j.path); err == nil {
+			json.Unmarshal(b, &j.places)
 		}
-		var places []placeholder
-		if json.Unmarshal(b, &places) == nil {
-			for _, x := range places {
-				out[x.Path] = true
-			}
-		}
+		out = append(out, j)
 	}
 	return out
 }
 
-func journalPID(name string) (int, bool) {
-	pidStr, _, ok := strings.Cut(name, "-")
-	pid, err := strconv.Atoi(pidStr)
-	return pid, ok && err == nil && pid > 0 && strings.HasSuffix(name, ".json")
-}
-
 // sweepPlaceholders removes the placeholders of journals whose process is
-// gone, but those a live run's journal names too. The caller holds the
-// journals' lock.
+// gone, but those a live run's journal names too, and those journals. The
+// caller holds the journals' lock.
 func sweepPlaceholders(dir string) {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return
+	js := readJournals(dir)
+	live := map[string]bool{}
+	for _, j := range js {
+		if j.alive {
+			j.mark(live)
+		}
 	}
-	var live map[string]bool
-	for _, e := range ents {
-		pid, ok := journalPID(e.Name())
-		if !ok || pid == os.Getpid() || syscall.Kill(pid, 0) != syscall.ESRCH {
-			continue
+	for _, j := range js {
+		if !j.alive {
+			removePlaceholders(slices.DeleteFunc(j.places, func(x placeholder) bool { return live[x.Path] }))
+			os.Remove(j.path)
 		}
-		p := filepath.Join(dir, e.Name())
-		b, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		if live == nil {
-			live = liveJournalPaths(dir, "")
-		}
-		var places []placeholder
-		if json.Unmarshal(b, &places) == nil {
-			removePlaceholders(slices.DeleteFunc(places, func(x placeholder) bool { return live[x.Path] }))
-		}
-		os.Remove(p)
 	}
 }
-
-func devOf(fi os.FileInfo) uint64 { return uint64(fi.Sys().(*syscall.Stat_t).Dev) }
-func inoOf(fi os.FileInfo) uint64 { return fi.Sys().(*syscall.Stat_t).Ino }
