@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/toolscope/toolscope/agent"
-	"github.com/toolscope/toolscope/internal/inputview"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )
@@ -104,7 +103,3 @@ func TemporalFlag(args []string) bool { return temporalFlag(args) }
 // approval (a key twice; more than an approval shows whole), or "": such
 // a call is refused, never asked about with its input cut.
 func Unshowable(input string) string { return unshowable(input) }
-
-// Escape spells out the control and bidi characters of s that a terminal
-// would obey instead of showing; nothing is cut.
-func Escape(s string) string { return inputview.Escape(s) }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/toolscope/toolscope/agent"
 	"github.com/toolscope/toolscope/internal/cli"
+	"github.com/toolscope/toolscope/internal/inputview"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/temporal"
 )
@@ -256,13 +257,13 @@ func runAnswer(ctx context.Context, verb string, args []string, stdout, stderr i
 		pending, err := temporal.Pending(ctx, c, id)
 		if err != nil {
 			if st, derr := temporal.Describe(ctx, c, id); derr == nil && st.Closed() {
-				return cli.Exit(1, fmt.Sprintf("approve %s %s: no call %q waits: the run is over (%s)", cli.Escape(id), cli.Escape(call), cli.Escape(call), strings.ToLower(st.State)))
+				return cli.Exit(1, fmt.Sprintf("approve %s %s: no call %q waits: the run is over (%s)", inputview.Escape(id), inputview.Escape(call), inputview.Escape(call), strings.ToLower(st.State)))
 			}
-			return cli.Exit(1, fmt.Sprintf("approve %s %s: the waiting call cannot be read to show it (%v); nothing was approved", cli.Escape(id), cli.Escape(call), err))
+			return cli.Exit(1, fmt.Sprintf("approve %s %s: the waiting call cannot be read to show it (%v); nothing was approved", inputview.Escape(id), inputview.Escape(call), err))
 		}
 		i := slices.IndexFunc(pending, func(w agent.Waiting) bool { return w.Call.ID == call })
 		if i < 0 {
-			return cli.Exit(1, fmt.Sprintf("approve %s %s: no call %q waits", cli.Escape(id), cli.Escape(call), cli.Escape(call)))
+			return cli.Exit(1, fmt.Sprintf("approve %s %s: no call %q waits", inputview.Escape(id), inputview.Escape(call), inputview.Escape(call)))
 		}
 		w := pending[i]
 		in := string(w.Call.Input)
@@ -270,9 +271,9 @@ func runAnswer(ctx context.Context, verb string, args []string, stdout, stderr i
 			in = string(a.Input)
 		}
 		if why := cli.Unshowable(in); why != "" {
-			return cli.Exit(1, fmt.Sprintf("approve %s %s: call %s (%s) cannot be approved: %s; deny it", cli.Escape(id), cli.Escape(call), cli.Escape(call), cli.Escape(w.Call.Name), why))
+			return cli.Exit(1, fmt.Sprintf("approve %s %s: call %s (%s) cannot be approved: %s; deny it", inputview.Escape(id), inputview.Escape(call), inputview.Escape(call), inputview.Escape(w.Call.Name), why))
 		}
-		fmt.Fprintf(stderr, "toolscope: approving call %s of run %s: %s %s\n", cli.Escape(call), cli.Escape(id), cli.Escape(w.Call.Name), cli.Escape(in))
+		fmt.Fprintf(stderr, "toolscope: approving call %s of run %s: %s %s\n", inputview.Escape(call), inputview.Escape(id), inputview.Escape(w.Call.Name), inputview.Escape(in))
 	}
 	pause, err := temporal.AnswerCall(ctx, c, id, a)
 	if err != nil {
@@ -338,7 +339,7 @@ func runRuns(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	fmt.Fprintln(tw, "WORKFLOW ID\tCALL ID\tTOOL\tWAITS FOR\tINPUT")
 	for _, s := range list {
 		if len(s.Waiting) == 0 {
-			fmt.Fprintf(tw, "%s\t-\t-\trunning\t-\n", cli.Escape(s.WorkflowID))
+			fmt.Fprintf(tw, "%s\t-\t-\trunning\t-\n", inputview.Escape(s.WorkflowID))
 		}
 		for _, w := range s.Waiting {
 			what := "approval"
@@ -347,8 +348,8 @@ func runRuns(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			}
 			// Whole, escaped: a listing that cuts would hide what an
 			// approval of this call runs (see approve, which shows it too).
-			in := cli.Escape(string(shownInput(w)))
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", cli.Escape(s.WorkflowID), cli.Escape(w.ID), cli.Escape(w.Name), what, in)
+			in := inputview.Escape(string(shownInput(w)))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", inputview.Escape(s.WorkflowID), inputview.Escape(w.ID), inputview.Escape(w.Name), what, in)
 		}
 	}
 	return tw.Flush()
