@@ -38,6 +38,22 @@ var DefaultHomeReads = []string{
 	".gitconfig",
 }
 
+// envReads are the toolchain directories the environment names: the
+// variable's directory itself, or only the given directories below it
+// (not CARGO_HOME's credentials, not GOPATH's sources).
+var envReads = []struct {
+	key   string
+	below []string
+}{
+	{"GOMODCACHE", nil}, {"GOROOT", nil}, {"RUSTUP_HOME", nil}, {"PYENV_ROOT", nil}, {"NVM_DIR", nil},
+	{"VOLTA_HOME", nil}, {"BUN_INSTALL", nil}, {"DENO_DIR", nil}, {"SDKMAN_DIR", nil}, {"ASDF_DIR", nil},
+	{"CARGO_HOME", []string{"registry", "git", "bin"}},
+	{"GRADLE_USER_HOME", []string{"caches", "wrapper"}},
+	{"GOPATH", []string{"pkg/mod", "bin"}},
+	// The command runs programs from its $PATH.
+	{"PATH", nil},
+}
+
 // homeReads returns, for the home directories homes, the paths below them
 // the command may read: DefaultHomeReads, the toolchain directories the
 // environment names (GOMODCACHE, CARGO_HOME, ...), the absolute $PATH
@@ -78,36 +94,15 @@ func homeReads(homes, extra, env []string) []string {
 			add(filepath.Join(h, r))
 		}
 	}
-	for _, k := range []string{"GOMODCACHE", "GOROOT", "CARGO_HOME", "RUSTUP_HOME", "PYENV_ROOT", "NVM_DIR", "VOLTA_HOME",
-		"BUN_INSTALL", "DENO_DIR", "SDKMAN_DIR", "ASDF_DIR", "GRADLE_USER_HOME"} {
-		v := envValue(env, k)
-		switch k {
-		case "CARGO_HOME":
-			if v != "" {
-				add(filepath.Join(v, "registry"))
-				add(filepath.Join(v, "git"))
-				add(filepath.Join(v, "bin"))
+	for _, e := range envReads {
+		for _, d := range pathpolicy.SplitPathList(envValue(env, e.key)) {
+			if len(e.below) == 0 {
+				add(d)
 			}
-			continue
-		case "GRADLE_USER_HOME":
-			if v != "" {
-				add(filepath.Join(v, "caches"))
-				add(filepath.Join(v, "wrapper"))
-			}
-			continue
-		}
-		add(v)
-	}
-	if gp := envValue(env, "GOPATH"); gp != "" {
-		for _, d := range filepath.SplitList(gp) {
-			if filepath.IsAbs(d) {
-				add(filepath.Join(d, "pkg", "mod"))
-				add(filepath.Join(d, "bin"))
+			for _, b := range e.below {
+				add(filepath.Join(d, b))
 			}
 		}
-	}
-	for _, d := range filepath.SplitList(envValue(env, "PATH")) {
-		add(d)
 	}
 	for _, p := range extra {
 		add(p)
