@@ -381,13 +381,15 @@ func TestSandboxNestedSecrets(t *testing.T) {
 	s := newSandboxed(t, permission.Default, nil, nil)
 	s.keep(s.path("services/api/.env"), "DB_PASSWORD=FAKENESTED\n")
 	s.keep(s.path("deploy/keys/id_ed25519"), "FAKE NESTED KEY\n")
-	s.write("read.sh", "cat services/api/.env deploy/keys/id_ed25519\n")
+	s.keep(s.path("ops/backup/.aws/credentials"), "FAKENESTEDAWS\n")
+	s.keep(s.path("tls/server.key"), "FAKENESTEDTLS\n")
+	s.write("read.sh", "cat services/api/.env deploy/keys/id_ed25519 ops/backup/.aws/credentials tls/server.key\n")
 	in := `{"command":"sh read.sh"}`
 	if v, err := s.tk.Check(context.Background(), &tool.Call{Name: "Bash", Input: []byte(in), State: s.st}); err != nil || v.Decision.Behavior != permission.Allow {
 		t.Fatalf("sh read.sh is not allowed as sandboxed: %v %v", v, err)
 	}
 	out := s.call("Bash", in).Text()
-	for _, secret := range []string{"FAKENESTED", "FAKE NESTED KEY"} {
+	for _, secret := range []string{"FAKENESTED", "FAKE NESTED KEY", "FAKENESTEDAWS", "FAKENESTEDTLS"} {
 		if strings.Contains(out, secret) {
 			t.Errorf("the output leaks %q:\n%s", secret, out)
 		}

@@ -568,12 +568,10 @@ func scanBelow(root string, masks []string) (_ []string, ro []string) {
 				rel := p[len(root):]
 				secret, protected := policy.Spelling(rel)
 				switch {
-				case secret && !e.IsDir():
-					masks = append(masks, p)
+				case secret:
+					masks = append(masks, p) // hidden: read-only is not enough
 				case protected && (e.IsDir() || e.Type().IsRegular()):
 					ro = append(ro, p)
-				case secret:
-					masks = append(masks, p)
 				case e.IsDir() && name != "node_modules":
 					next = append(next, p)
 				}
