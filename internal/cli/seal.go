@@ -68,8 +68,9 @@ func sealKey() ([]byte, error) {
 	if _, err := rand.Read(k); err != nil {
 		return nil, err
 	}
-	// O_EXCL through WriteAtomic's rename is not available; a racing
-	// process that made a key first wins: read the file again.
+	// Written whole under a temporary name, then linked into place: the
+	// link fails when another process made the key first, and that key
+	// is the one read back and used.
 	tmp := path + fmt.Sprintf(".%d.tmp", os.Getpid())
 	if err := os.WriteFile(tmp, []byte(hex.EncodeToString(k)+"\n"), 0o600); err != nil {
 		return nil, fmt.Errorf("making the key that seals toolscope's state files: %w", err)
@@ -157,8 +158,6 @@ func grantsNothing(perms json.RawMessage) bool {
 		Mode        string            `json:"mode"`
 		WorkingDirs []json.RawMessage `json:"working_dirs"`
 		Allow       []json.RawMessage `json:"allow"`
-		Ask         []json.RawMessage `json:"ask"`
-		Deny        []json.RawMessage `json:"deny"`
 	}
 	if json.Unmarshal(perms, &p) != nil {
 		return false
