@@ -95,14 +95,15 @@ func TestFilter(t *testing.T) {
 		eacces = retErrno | uint32(syscall.EACCES)
 	)
 	sigchld := uint64(syscall.SIGCHLD)
-	cases := []struct {
+	type filterCase struct {
 		name    string
 		nr      int
 		arch    uint32
 		arg0    uint64
 		noUnix  bool
 		verdict uint32
-	}{
+	}
+	cases := []filterCase{
 		{"read", syscall.SYS_READ, auditArch, 0, true, retAllow},
 		{"ptrace", syscall.SYS_PTRACE, auditArch, 0, true, retAllow},
 		{"foreign arch", syscall.SYS_READ, 0x40000003, 0, true, enosys}, // AUDIT_ARCH_I386
@@ -131,14 +132,7 @@ func TestFilter(t *testing.T) {
 		sysKexecLoad, sysKexecFileLoad, sysInitModule, sysFinitModule, sysDeleteModule,
 		sysNameToHandleAt, sysOpenByHandleAt} {
 		for _, noUnix := range []bool{true, false} {
-			cases = append(cases, struct {
-				name    string
-				nr      int
-				arch    uint32
-				arg0    uint64
-				noUnix  bool
-				verdict uint32
-			}{"denied " + itoa(nr), nr, auditArch, 0, noUnix, eperm})
+			cases = append(cases, filterCase{"denied " + itoa(nr), nr, auditArch, 0, noUnix, eperm})
 		}
 	}
 	for _, c := range cases {
