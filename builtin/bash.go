@@ -251,12 +251,19 @@ func (b *Bash) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 		runCtx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		stopped := false
+		started := time.Now()
 		res, err := proc.Run(runCtx, in.Command, popts, func(s string) {
 			if !stopped && !yield(tool.Text(s), nil) {
 				stopped = true
 				cancel()
 			}
 		})
+		var blocked []sandbox.Blocked
+		if sbRun != nil {
+			// Nothing of the command runs any more: what it left in the
+			// protected class is moved aside, however the call ends.
+			blocked = sbRun.Quarantine(ownWrites.keep(started))
+		}
 		if stopped {
 			return
 		}
@@ -284,11 +291,9 @@ func (b *Bash) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 		meta["cwd"] = b.cwd(st)
 		if b.c.opts.Sandbox != nil {
 			m := sandboxMeta(sbStatus, excludedBy)
-			if sbRun != nil {
-				if created := sbRun.Created(); len(created) > 0 {
-					m["created_protected"] = created
-					notes = append(notes, "The command created "+strings.Join(created, ", ")+": protected paths, from which editors, git and package managers run code. Review them before you open the project in those tools.")
-				}
+			if len(blocked) > 0 {
+				m["blocked"] = blocked
+				notes = append(notes, blockedNote(blocked))
 			}
 			meta["sandbox"] = m
 		}

@@ -3,6 +3,7 @@ package builtin
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os/exec"
 	"strings"
 
@@ -114,4 +115,20 @@ func sandboxNote(out string) string {
 		return "The command ran in the sandbox, which has no network."
 	}
 	return ""
+}
+
+// blockedNote tells the model which protected paths the sandbox moved
+// aside after the command, why each matters, and what to do instead.
+func blockedNote(blocked []sandbox.Blocked) string {
+	var b strings.Builder
+	b.WriteString("The sandbox does not keep files that programs run later or that grant permissions; the command made:")
+	for _, x := range blocked {
+		if x.MovedTo != "" {
+			fmt.Fprintf(&b, "\n- %s (%s): moved to %s", x.Path, x.Why, x.MovedTo)
+		} else {
+			fmt.Fprintf(&b, "\n- %s (%s): could not be moved aside (%s); review it before any tool outside opens it", x.Path, x.Why, x.Error)
+		}
+	}
+	b.WriteString("\nIf one is meant, make it with Write or Edit (which ask the user), or ask the user to run the command outside the sandbox; do not move it back yourself.")
+	return b.String()
 }

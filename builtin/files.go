@@ -188,6 +188,7 @@ func commit(path string, data []byte, st *tool.State, lock *textfile.DirLock, s 
 	if err := textfile.WriteAtomic(path, data, &textfile.WriteOptions{CreateDirs: true, Locked: lock, Verify: verify}); err != nil {
 		return err
 	}
+	ownWrites.add(s.canon)
 	if st != nil {
 		if fp, _, err := textfile.FingerprintFile(s.canon, hashLimit); err == nil {
 			st.RecordRead(record(s.canon, fp, true))

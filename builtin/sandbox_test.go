@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -429,20 +430,36 @@ func TestSandboxCreatedProtected(t *testing.T) {
 	if !strings.Contains(r.Text(), "Read-only file system") && !strings.Contains(r.Text(), "Permission denied") {
 		t.Errorf("the refused writes do not say why:\n%s", r.Text())
 	}
-	sb, _ := r.Metadata["sandbox"].(map[string]any)
-	created, _ := sb["created_protected"].([]string)
-	if len(created) != 1 || !strings.HasSuffix(created[0], ".npmrc") || !strings.Contains(r.Text(), "The command created") {
-		t.Errorf("created protected paths not reported: %v\n%s", sb, r.Text())
+	// The .npmrc it could make (no placeholder keeps a file from being
+	// made at the top) is moved aside, and the model told why.
+	if blocked := blockedPaths(r); len(blocked) != 1 || !strings.HasSuffix(blocked[0], ".npmrc") || !strings.Contains(r.Text(), "script-shell") {
+		t.Errorf("made protected paths not moved aside: %v\n%s", blocked, r.Text())
+	}
+	if _, err := os.Lstat(s.path(".npmrc")); err == nil {
+		t.Error(".npmrc kept")
+	}
+	if b, err := os.ReadFile(s.path(".npmrc" + sandbox.QuarantineSuffix)); err != nil || !strings.Contains(string(b), "script-shell") {
+		t.Errorf(".npmrc not moved aside: %q, %v", b, err)
+	}
+	// One that existed before (made outside) is read-only, not moved.
+	if err := os.WriteFile(s.path(".npmrc"), []byte("x=0\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	r = s.call("Bash", bash(`echo 'x=1' > .npmrc`))
-	if strings.Contains(r.Text(), "The command created") {
-		t.Errorf("an existing protected path reported as created: %s", r.Text())
+	if blocked := blockedPaths(r); len(blocked) > 0 {
+		t.Errorf("an existing protected path moved aside: %v\n%s", blocked, r.Text())
+	}
+	if b, _ := os.ReadFile(s.path(".npmrc")); string(b) != "x=0\n" {
+		t.Errorf(".npmrc written: %q", b)
 	}
 	// A protected path a command makes below the top (a nested repository
-	// with a hook) is reported too.
+	// with a hook) is moved aside too.
 	r = s.call("Bash", bash(`mkdir -p vendor/lib && git init -q vendor/lib && printf '#!/bin/sh\necho pwned\n' > vendor/lib/.git/hooks/pre-commit`))
-	if !strings.Contains(r.Text(), "The command created") || !strings.Contains(r.Text(), "vendor/lib/.git") {
-		t.Errorf("a nested repository made by the command is not reported:\n%s", r.Text())
+	if blocked := blockedPaths(r); len(blocked) != 1 || !strings.HasSuffix(blocked[0], "vendor/lib/.git") {
+		t.Errorf("a nested repository made by the command is not moved aside: %v\n%s", blocked, r.Text())
+	}
+	if _, err := os.Lstat(s.path("vendor/lib/.git")); err == nil {
+		t.Error("vendor/lib/.git kept")
 	}
 	// An existing .vscode (made outside) is read-only inside.
 	if err := os.Mkdir(s.path(".vscode"), 0o755); err != nil {
@@ -451,5 +468,117 @@ func TestSandboxCreatedProtected(t *testing.T) {
 	s.call("Bash", bash(`echo '{}' > .vscode/tasks.json`))
 	if _, err := os.Lstat(s.path(".vscode/tasks.json")); err == nil {
 		t.Error(".vscode/tasks.json was written")
+	}
+}
+
+// blockedPaths returns the paths the sandbox moved aside after a Bash call.
+func blockedPaths(r *tool.Result) []string {
+	sb, _ := r.Metadata["sandbox"].(map[string]any)
+	blocked, _ := sb["blocked"].([]sandbox.Blocked)
+	var out []string
+	for _, b := range blocked {
+		out = append(out, b.Path)
+	}
+	return out
+}
+
+// TestSandboxProtectedAnyDepth: under the sandbox, the protected class
+// holds at any depth of the project, and what a command makes of it does
+// not stay: an existing nested repository nine levels down is read-only
+// (the scan stopped at six), one whose parent the command renames away
+// and makes again is moved aside (it was another file before), and the members
+// a command makes anywhere are moved aside with the reason, while its
+// ordinary files stay.
+func TestSandboxProtectedAnyDepth(t *testing.T) {
+	s := newSandboxed(t, permission.Bypass, nil, nil)
+	deep := "a/b/c/d/e/f/g/h/lib"
+	for _, d := range []string{deep, "vendor/lib"} {
+		if err := os.MkdirAll(s.path(d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		gitInit(t, s.path(d))
+	}
+	deepConfig := s.readAbs(s.path(deep + "/.git/config"))
+	venvSite := ".venv/lib/python3.12/site-packages"
+	if err := os.MkdirAll(s.path(venvSite), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(s.path(".venv/pyvenv.cfg"), []byte("home = /usr/bin\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(s.path(".github"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	r := s.call("Bash", bash(`printf '[core]\n\tfsmonitor = "touch /tmp/pwned"\n' >> `+deep+`/.git/config; echo "exit: $?"`))
+	if got := s.readAbs(s.path(deep + "/.git/config")); got != deepConfig {
+		t.Errorf("a repository nine levels down was written:\n%s\n%s", got, r.Text())
+	}
+
+	r = s.call("Bash", bash(strings.Join([]string{
+		`mv vendor/lib vendor/lib2`,
+		`mkdir -p vendor/lib/.git/hooks && printf '#!/bin/sh\necho pwned\n' > vendor/lib/.git/hooks/post-checkout`,
+		`mkdir -p services/api/.claude && echo '{"permissions":{"defaultMode":"bypassPermissions"}}' > services/api/.claude/settings.json`,
+		`echo 'PATH_add bin' > services/api/.envrc`,
+		`echo 'import os; os.system("id")' > ` + venvSite + `/evil.pth`,
+		`mkdir -p .github/workflows && echo 'on: push' > .github/workflows/ci.yml`,
+		`mkdir -p src/pkg && echo 'package pkg' > src/pkg/a.go && echo 'ok' > services/api/README.md`,
+	}, "; ")))
+	// Each is moved aside: the repository made anew where vendor/lib was,
+	// and the one moved away with its parent too (in a new place a
+	// protected file is as new: a fixture's hooks moved where git runs
+	// them). .github/workflows at the top could not be made at all.
+	want := []string{".venv/lib/python3.12/site-packages/evil.pth", "services/api/.claude", "services/api/.envrc", "vendor/lib/.git", "vendor/lib2/.git"}
+	var got []string
+	for _, p := range blockedPaths(r) {
+		got = append(got, strings.TrimPrefix(p, s.root+"/"))
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("moved aside %v, want %v\n%s", got, want, r.Text())
+	}
+	for _, p := range want {
+		if _, err := os.Lstat(s.path(p)); err == nil {
+			t.Errorf("%s kept", p)
+		}
+		if _, err := os.Lstat(s.path(p + sandbox.QuarantineSuffix)); err != nil {
+			t.Errorf("%s not moved aside: %v", p, err)
+		}
+	}
+	if _, err := os.Lstat(s.path(".github/workflows")); err == nil || !strings.Contains(r.Text(), ".github/workflows/ci.yml: Permission denied") {
+		t.Errorf(".github/workflows made (%v):\n%s", err, r.Text())
+	}
+	for _, p := range []string{"src/pkg/a.go", "services/api/README.md", "vendor/lib2/.git~toolscope-blocked/config"} {
+		if _, err := os.Lstat(s.path(p)); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	for _, w := range []string{"direnv", "site module", "Claude Code settings", "Make it with Write or Edit"} {
+		if !strings.Contains(strings.ToLower(r.Text()), strings.ToLower(w)) {
+			t.Errorf("the note does not say %q:\n%s", w, r.Text())
+		}
+	}
+}
+
+// TestSandboxKeepsApprovedWrites: a protected file an allowed Write makes
+// while a sandboxed command runs is the user's, not the command's: the
+// check after the command keeps it.
+func TestSandboxKeepsApprovedWrites(t *testing.T) {
+	s := newSandboxed(t, permission.Bypass, nil, nil)
+	done := make(chan *tool.Result)
+	go func() {
+		done <- s.call("Bash", bash(`sleep 1; mkdir -p web/.cursor && echo '{}' > web/.cursor/mcp.json`))
+	}()
+	time.Sleep(300 * time.Millisecond)
+	w := s.call("Write", map[string]any{"file_path": s.path("sub/.vscode/settings.json"), "content": "{}\n"})
+	r := <-done
+	if blocked := blockedPaths(r); len(blocked) != 1 || !strings.HasSuffix(blocked[0], "web/.cursor") {
+		t.Errorf("blocked %v\n%s", blocked, r.Text())
+	}
+	if w.Status != tool.StatusSuccess {
+		t.Fatalf("Write: %s", w.Text())
+	}
+	if _, err := os.Stat(s.path("sub/.vscode/settings.json")); err != nil {
+		t.Errorf("the approved write was moved aside: %v", err)
 	}
 }

@@ -378,6 +378,16 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *stdioServer, er
 			s.Wait()
 			cancel()
 			if run != nil {
+				// Once the server has exited, what it left of the
+				// protected class (a hook, an .envrc, a .claude) is moved
+				// aside, as after a sandboxed command.
+				select {
+				case <-proc.exited:
+					for _, b := range run.Quarantine(nil) {
+						c.logger.Warn("mcp: the sandboxed server made a protected path; moved aside", "server", c.name, "path", b.Path, "moved_to", b.MovedTo, "why", b.Why, "error", b.Error)
+					}
+				case <-time.After(30 * time.Second):
+				}
 				run.Close()
 			}
 		}()

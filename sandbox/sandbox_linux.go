@@ -254,6 +254,7 @@ func (r *Run) plan(home string, env []string) ([]byte, int, error) {
 			}
 		}
 		var want, adopt []placeholder
+		handled := map[string]bool{} // the top's names, bound or masked by name
 		for _, root := range protect {
 			// The whole repository is read-only, not only hooks and config:
 			// git takes code to run from more places a command could
@@ -274,6 +275,7 @@ func (r *Run) plan(home string, env []string) ([]byte, int, error) {
 			// reported by Created after the command.)
 			for _, n := range append(append([]string(nil), pathpolicy.DefaultProtectedFiles...), pathpolicy.DefaultProtectedDirs...) {
 				p := filepath.Join(root, n)
+				handled[p] = true
 				if !exists(p) {
 					dir := slices.Contains(pathpolicy.DefaultProtectedDirs, n) && !slices.Contains(vcsDirs, n)
 					if dir || slices.Contains(placeholderFiles, n) {
@@ -294,13 +296,23 @@ func (r *Run) plan(home string, env []string) ([]byte, int, error) {
 					spec = sbinit.Append(spec, sbinit.TagReadOnly, p)
 				}
 			}
-			var ro []string
-			n := len(masks)
-			masks, ro = scanBelow(root, masks)
-			for _, p := range ro {
-				spec = sbinit.Append(spec, sbinit.TagReadOnly, p)
+			// Below the top, and the top's other members (a *.pth, an
+			// .env.local): the scan finds them at any depth.
+			ts := s.tree.scan(root, maxTreeDirs, r.linkedDirs()...)
+			r.scans = append(r.scans, ts)
+			if !ts.complete {
+				r.incomplete = append(r.incomplete, root)
 			}
-			r.below = append(r.below, belowScan{root: root, seen: append(slices.Clone(ro), masks[n:]...)})
+			for _, p := range ts.bind {
+				if !handled[p] {
+					spec = sbinit.Append(spec, sbinit.TagReadOnly, p)
+				}
+			}
+			for _, p := range ts.secrets {
+				if !handled[p] {
+					masks = append(masks, p)
+				}
+			}
 		}
 		// The protected class beyond names: the directories on the
 		// command's $PATH (a project's .venv/bin or node_modules/.bin,
@@ -509,6 +521,11 @@ func (r *Run) Report() (*Status, error) {
 		st.Active = append(st.Active, UserNamespace, PIDNamespace)
 	}
 	st.Missing = append(st.Missing, r.extra...)
+	if len(r.incomplete) > 0 && st.Has(ProtectedPaths) {
+		// Protected files deeper in were not found, so not made read-only.
+		st.Active = slices.DeleteFunc(st.Active, func(a string) bool { return a == ProtectedPaths })
+		st.Missing = append(st.Missing, Missing{ProtectedPaths, fmt.Sprintf("%s holds more than %d directories: protected files past them are not found (run the command outside the sandbox, asked for)", strings.Join(r.incomplete, ", "), maxTreeDirs)})
+	}
 	if failed != "" {
 		return st, fmt.Errorf("sandbox: %s", failed)
 	}
@@ -516,70 +533,6 @@ func (r *Run) Report() (*Status, error) {
 		return nil, errors.New("sandbox: the helper exited without setting the sandbox up (is this binary's init hook linked? it is when the program imports the sandbox package)")
 	}
 	return st, nil
-}
-
-// Bounds of the search for secret and protected files below the top of a
-// writable directory: a command the sandbox lets run without asking may
-// open any file there by itself (a script reading services/api/.env), or
-// write a nested repository's configuration (vendor/lib/.git/config, whose
-// core.fsmonitor runs at the next git status), so the masks and the
-// read-only binds cover them below the top too, as deep and as many as a
-// start can afford.
-const (
-	scanDepth   = 6   // levels below the writable directory
-	scanMaxDirs = 600 // directories read
-)
-
-// scanBelow appends to masks the secret names and returns, besides, the
-// protected files and directories (a nested .git, .claude, .vscode, a
-// .envrc; pathpolicy's names) below the top of root, breadth first within
-// the bounds, not following links and not descending into node_modules
-// or into the protected directories themselves. The top level's names are
-// the caller's.
-func scanBelow(root string, masks []string) (_ []string, ro []string) {
-	policy := pathpolicy.New(&pathpolicy.Options{Home: "/nonexistent"})
-	level := []string{root}
-	read := 0
-	for depth := 0; depth <= scanDepth && len(level) > 0; depth++ {
-		var next []string
-		for _, dir := range level {
-			if read >= scanMaxDirs {
-				return masks, ro
-			}
-			read++
-			ents, err := os.ReadDir(dir)
-			if err != nil {
-				continue
-			}
-			for _, e := range ents {
-				name := e.Name()
-				p := filepath.Join(dir, name)
-				if depth == 0 {
-					// The top: the caller's names; descend but into the
-					// protected directories (read-only whole) and
-					// node_modules.
-					if pathpolicy.SecretName(name) {
-						masks = append(masks, p)
-					} else if _, protected := policy.Spelling(name); e.IsDir() && !protected && name != "node_modules" {
-						next = append(next, p)
-					}
-					continue
-				}
-				rel := p[len(root):]
-				secret, protected := policy.Spelling(rel)
-				switch {
-				case secret:
-					masks = append(masks, p) // hidden: read-only is not enough
-				case protected && (e.IsDir() || e.Type().IsRegular()):
-					ro = append(ro, p)
-				case e.IsDir() && name != "node_modules":
-					next = append(next, p)
-				}
-			}
-		}
-		level = next
-	}
-	return masks, ro
 }
 
 // maxListed bounds the entries of one directory readableExcept lists on
@@ -643,10 +596,11 @@ func readableExcept(excluded []string) (out []string, ok bool) {
 	return out, ok
 }
 
-// createdBelow returns the protected paths below the top of the writable
-// directories (a nested repository's .git made by git init, a
-// sub-project's .vscode) that the scan before the command did not find
-// and that changed since the command started: made by it, most likely.
+// createdBelow returns the members of the protected class that the
+// scans after the command find and the scans before it did not, or found
+// as another file, but for placeholders (this run's, or another's made
+// meanwhile); and the placeholders of other runs this run held that are
+// filled now.
 func (r *Run) createdBelow() []string {
 	var out []string
 	for _, p := range r.adopted {
@@ -656,16 +610,46 @@ func (r *Run) createdBelow() []string {
 			out = append(out, p)
 		}
 	}
-	for _, b := range r.below {
-		masks, ro := scanBelow(b.root, nil)
-		for _, p := range append(ro, masks...) {
-			if filepath.Dir(p) == b.root || slices.Contains(b.seen, p) || slices.Contains(out, p) {
-				continue // the top is Created's absent list
+	for _, pre := range r.scans {
+		post := r.s.tree.scan(pre.root, maxTreeDirs, r.linkedDirs()...)
+		for p, now := range post.prot {
+			if was, ok := pre.prot[p]; ok && (was.id == now.id || was.bound && !pre.movedAbove(post, p)) {
+				// The same file; or another, but where the command could
+				// not have made it: a bound path it cannot remove, at the
+				// same place (an editor outside saved it with a rename).
+				continue
 			}
-			if fi, err := os.Lstat(p); err == nil && !fi.ModTime().Before(r.started) {
-				out = append(out, p)
+			if _, ph := placeholderAt(p); ph {
+				continue
 			}
+			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// linkedDirs are the places a command writes that no scan reads: the
+// sandbox's cache, which outlives the run. A link into it made in a
+// writable directory is taken for a member of the protected class.
+func (r *Run) linkedDirs() []string {
+	if r.s.cfg.CacheDir == "" {
+		return nil
+	}
+	if c, ok := canonical(r.s.cfg.CacheDir); ok && c != r.s.cfg.CacheDir {
+		return []string{r.s.cfg.CacheDir, c}
+	}
+	return []string{r.s.cfg.CacheDir}
+}
+
+// movedAbove reports whether a directory between the scan's root and p is
+// another one in post than it was in the scan: a command can take a bound
+// path away only by renaming such a parent, and then make the path anew.
+func (ts *treeScan) movedAbove(post *treeScan, p string) bool {
+	for d := filepath.Dir(p); d != ts.root && pathpolicy.Within(d, ts.root); d = filepath.Dir(d) {
+		was, now := ts.dirs[d], post.dirs[d]
+		if was == nil || now == nil || was.ino != now.ino {
+			return true
+		}
+	}
+	return false
 }

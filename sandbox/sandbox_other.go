@@ -10,6 +10,10 @@ import (
 
 type level int
 
+type treeCache struct{}
+
+type treeScan struct{}
+
 // Status reports that no protection is in force: this platform has no
 // sandbox yet (macOS's Seatbelt is the next step).
 func (s *Sandbox) Status(ctx context.Context) (*Status, error) {

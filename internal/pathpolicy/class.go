@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Effect says why writing a member of the protected class matters.
@@ -360,3 +361,37 @@ func (n *names) protected(comps []string) bool {
 
 // defaultGlobs are the Glob entries of the class.
 func defaultGlobs() []string { return classPatterns(Glob) }
+
+var (
+	entryNamesOnce sync.Once
+	entryNames     []*names // one per class entry, in order
+)
+
+// Classify returns the first entry of [ProtectedClass] that path (a
+// slash-separated path, judged by its spelling alone, as the class's
+// patterns match anywhere in it) is a member of: ".../.git/config" is
+// the ".git" entry, "tools/.venv/bin/python" the ".venv/bin" one. ok is
+// false for a path outside the class, secrets included: a private key is
+// hidden from reads but runs nothing.
+func Classify(path string) (e Entry, ok bool) {
+	entryNamesOnce.Do(func() {
+		entryNames = make([]*names, len(class))
+		for i, e := range class {
+			switch e.Shape {
+			case Dir:
+				entryNames[i] = prepare(nil, []string{e.Pattern}, nil)
+			case Glob:
+				entryNames[i] = prepare(nil, nil, []string{e.Pattern})
+			default:
+				entryNames[i] = prepare([]string{e.Pattern}, nil, nil)
+			}
+		}
+	})
+	comps := splitLower(path)
+	for i, n := range entryNames {
+		if n.protected(comps) {
+			return class[i], true
+		}
+	}
+	return Entry{}, false
+}

@@ -222,3 +222,32 @@ func TestSplitPathList(t *testing.T) {
 		t.Errorf("SplitPathList = %q, want %q", got, want)
 	}
 }
+
+func TestClassify(t *testing.T) {
+	for _, c := range []struct {
+		path, pattern string
+	}{
+		{"vendor/lib/.git/config", ".git"},
+		{"a/b/c/d/e/f/g/h/.git", ".git"},
+		{"sub/.claude/settings.local.json", ".claude"},
+		{"x/.envrc", ".envrc"},
+		{"x/.env.local", ".env"},
+		{"x/.GitHub/Workflows/ci.yml", ".github/workflows"},
+		{".venv/lib/python3.12/site-packages/evil.pth", "*.pth"},
+		{"tools/.venv/bin/python", ".venv/bin"},
+		{"deep/.ssh/config", ".ssh"},
+		{"Jenkinsfile", "Jenkinsfile"},
+		{"src/main.go", ""},
+		{"certs/server.key", ""},
+		{".env.example", ""},
+		{".github/ISSUE_TEMPLATE/bug.md", ""},
+	} {
+		e, ok := Classify(c.path)
+		if ok != (c.pattern != "") || e.Pattern != c.pattern {
+			t.Errorf("Classify(%q) = %q, %v; want %q", c.path, e.Pattern, ok, c.pattern)
+		}
+		if ok && e.Why == "" {
+			t.Errorf("Classify(%q): no reason", c.path)
+		}
+	}
+}

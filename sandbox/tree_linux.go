@@ -1,0 +1,212 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/toolscope/toolscope/internal/pathpolicy"
+)
+
+// maxTreeDirs bounds the directories one scan of a writable directory
+// reads. The protected files and secrets below it are found at any depth
+// up to that many directories; past it the scan stops, and the run
+// reports [ProtectedPaths] missing, so a caller that runs commands
+// without asking only when the sandbox [Status.Confines] them asks again.
+var maxTreeDirs = 50_000
+
+// racyMargin: a directory whose status changed less than this before it
+// was read is read again the next time, whatever its status says then.
+// The kernel stamps changes from a clock that lags the wall clock by up to
+// a tick, so a change in the same tick as the reading could leave the
+// status as it was (git's "racy" entries).
+const racyMargin = 50 * time.Millisecond
+
+// treeCache remembers what the scans of the writable directories read in
+// each directory, so the next scan reads again only the directories whose
+// entries changed. A directory's ctime and inode say that: adding,
+// removing or renaming an entry changes them, and no process can set a
+// ctime (utimes sets the others). It lives in the Sandbox, in memory
+// only: a cache a command could write would let it hide what it made.
+type treeCache struct {
+	mu    sync.Mutex
+	roots map[string]map[string]*dirMemo // root → directory → memo
+}
+
+// dirMemo is what one directory held when it was read.
+type dirMemo struct {
+	ino     uint64
+	ctime   syscall.Timespec
+	read    time.Time  // when the reading started
+	subdirs []string   // names of the directories to descend into
+	found   []treeFind // its protected and secret entries
+}
+
+// treeFind is one protected or secret entry of a directory.
+type treeFind struct {
+	name   string
+	id     fileID
+	secret bool // hidden: masked, not bound read-only
+	class  bool // a member of the protected class (a secret may be too: .env)
+	bind   bool // a directory or a regular file, not secret: bound read-only
+}
+
+// fileID is a file's identity: the same path with another identity was
+// made anew (a parent renamed away and the path made again). The ctime
+// is part of it only for what is not bound (a link): a bound file cannot
+// be removed, so its inode number cannot be another's, while its ctime
+// changes whenever someone outside writes it.
+type fileID struct {
+	dev, ino uint64
+	ctime    syscall.Timespec
+}
+
+// treeScan is what one scan of a writable directory found.
+type treeScan struct {
+	root     string
+	prot     map[string]protFind // protected paths, the top's included
+	dirs     map[string]*dirMemo // the directories visited (not changed after the scan)
+	bind     []string            // the protected paths to bind read-only
+	secrets  []string            // secret paths, to mask
+	complete bool                // false: stopped at maxTreeDirs
+}
+
+// protFind is a protected path's identity, and whether it is bound.
+type protFind struct {
+	id    fileID
+	bound bool
+}
+
+// scan walks root at any depth, not following links and not descending
+// into protected or secret directories (read-only or hidden whole) nor
+// into node_modules (a package manager's tree, replaced whole by the next
+// install; its .bin is protected when it is on $PATH), and returns the
+// protected and secret paths below it. It reads only the directories that
+// changed since the last scan of root.
+//
+// A link that leads into one of into (the sandbox's cache: written by
+// commands without asking, and not scanned) counts as a member of the
+// class: a directory linked there would bring its .envrc or .git into the
+// project.
+func (c *treeCache) scan(root string, max int, into ...string) *treeScan {
+	c.mu.Lock()
+	old := c.roots[root]
+	c.mu.Unlock()
+	policy := pathpolicy.New(&pathpolicy.Options{Home: "/nonexistent"})
+	memos := make(map[string]*dirMemo, len(old))
+	ts := &treeScan{root: root, prot: map[string]protFind{}, dirs: memos, complete: true}
+	stack := []string{root}
+	for len(stack) > 0 {
+		dir := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if len(memos) >= max {
+			ts.complete = false
+			break
+		}
+		var st syscall.Stat_t
+		if syscall.Lstat(dir, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFDIR {
+			continue
+		}
+		m := old[dir]
+		if m == nil || m.ino != st.Ino || m.ctime != st.Ctim || !time.Unix(st.Ctim.Unix()).Before(m.read.Add(-racyMargin)) {
+			m = readDir(dir, root, &st, policy, into)
+		}
+		memos[dir] = m // a directory that is not one is not visited again
+		for _, f := range m.found {
+			p := filepath.Join(dir, f.name)
+			if f.secret {
+				ts.secrets = append(ts.secrets, p)
+			}
+			if f.class {
+				ts.prot[p] = protFind{f.id, f.bind || f.secret}
+			}
+			if f.bind {
+				ts.bind = append(ts.bind, p)
+			}
+		}
+		for _, s := range m.subdirs {
+			stack = append(stack, filepath.Join(dir, s))
+		}
+	}
+	c.mu.Lock()
+	if c.roots == nil {
+		c.roots = map[string]map[string]*dirMemo{}
+	}
+	if ts.complete || len(memos) > len(c.roots[root]) {
+		c.roots[root] = memos
+	}
+	c.mu.Unlock()
+	return ts
+}
+
+// readDir reads one directory and sorts its entries.
+func readDir(dir, root string, st *syscall.Stat_t, policy *pathpolicy.Policy, into []string) *dirMemo {
+	m := &dirMemo{ino: st.Ino, ctime: st.Ctim, read: time.Now()}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		// Unreadable now: read it again next time.
+		m.read = time.Time{}
+		return m
+	}
+	for _, e := range ents {
+		name := e.Name()
+		p := filepath.Join(dir, name)
+		rel := strings.TrimPrefix(p[len(root):], "/")
+		secret, protected := policy.Spelling(rel)
+		switch {
+		case protected:
+			f := treeFind{name: name, secret: secret, class: !secret}
+			if secret {
+				_, f.class = pathpolicy.Classify(rel)
+			}
+			var fs syscall.Stat_t
+			if syscall.Lstat(p, &fs) == nil {
+				t := fs.Mode & syscall.S_IFMT
+				f.id = fileID{dev: uint64(fs.Dev), ino: fs.Ino}
+				f.bind = !secret && (t == syscall.S_IFDIR || t == syscall.S_IFREG)
+				if !f.bind && !secret {
+					f.id.ctime = fs.Ctim
+				}
+			} else if !secret {
+				continue
+			}
+			m.found = append(m.found, f)
+		case e.IsDir() && name != "node_modules":
+			m.subdirs = append(m.subdirs, name)
+		case e.Type()&os.ModeSymlink != 0 && len(into) > 0 && linksInto(p, into):
+			var fs syscall.Stat_t
+			if syscall.Lstat(p, &fs) == nil {
+				m.found = append(m.found, treeFind{name: name, class: true,
+					id: fileID{dev: uint64(fs.Dev), ino: fs.Ino, ctime: fs.Ctim}})
+			}
+		}
+	}
+	return m
+}
+
+// linksInto reports whether the link p leads into one of dirs, by its
+// text or once resolved.
+func linksInto(p string, dirs []string) bool {
+	t, err := os.Readlink(p)
+	if err != nil {
+		return false
+	}
+	if !filepath.IsAbs(t) {
+		t = filepath.Join(filepath.Dir(p), t)
+	}
+	cands := []string{filepath.Clean(t)}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		cands = append(cands, r)
+	}
+	for _, c := range cands {
+		for _, d := range dirs {
+			if pathpolicy.Within(c, d) || pathpolicy.Within(d, c) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,170 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func mkfile(t *testing.T, p, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTreeScan: the scan finds protected and secret files at any depth,
+// and a scan right after a change (within the same clock tick as the
+// last reading) sees it, from the cache or not.
+func TestTreeScan(t *testing.T) {
+	root := t.TempDir()
+	deep := filepath.Join(root, "a/b/c/d/e/f/g/h/i/j/k/l")
+	mkfile(t, filepath.Join(deep, ".git/config"), "")
+	mkfile(t, filepath.Join(deep, "m/.env"), "SECRET=1\n")
+	mkfile(t, filepath.Join(root, "x/.venv/bin/python"), "")
+	mkfile(t, filepath.Join(root, "node_modules/p/.git/config"), "")
+	mkfile(t, filepath.Join(root, "src/main.go"), "")
+	var c treeCache
+	ts := c.scan(root, maxTreeDirs)
+	if !ts.complete {
+		t.Fatal("incomplete")
+	}
+	wantBind := []string{filepath.Join(deep, ".git"), filepath.Join(root, "x/.venv/bin")}
+	slices.Sort(ts.bind)
+	if !slices.Equal(ts.bind, wantBind) {
+		t.Errorf("bind %v, want %v", ts.bind, wantBind)
+	}
+	if !slices.Equal(ts.secrets, []string{filepath.Join(deep, "m/.env")}) {
+		t.Errorf("secrets %v", ts.secrets)
+	}
+	if _, ok := ts.prot[filepath.Join(deep, "m/.env")]; !ok {
+		t.Error(".env, a secret and a member of the class, not among the protected")
+	}
+	// Changes at once after the scan: a new member deep down, a directory
+	// replaced by another of the same name.
+	for i := 0; i < 20; i++ {
+		p := filepath.Join(deep, "n"+string(rune('a'+i)), ".envrc")
+		mkfile(t, p, "")
+		ts = c.scan(root, maxTreeDirs)
+		if _, ok := ts.prot[p]; !ok {
+			t.Fatalf("round %d: %s not found right after it was made", i, p)
+		}
+	}
+	// A parent renamed away and the repository made anew: another file,
+	// in a moved directory.
+	pre := ts
+	if err := os.Rename(filepath.Join(root, "a/b"), filepath.Join(root, "a/b2")); err != nil {
+		t.Fatal(err)
+	}
+	mkfile(t, filepath.Join(deep, ".git/config"), "")
+	ts = c.scan(root, maxTreeDirs)
+	p := filepath.Join(deep, ".git")
+	if was, now := pre.prot[p], ts.prot[p]; was.id == now.id || !pre.movedAbove(ts, p) {
+		t.Errorf("a repository made anew under a moved parent: %v %v", was, now)
+	}
+	if pre.movedAbove(ts, filepath.Join(root, "x/.venv/bin")) {
+		t.Error("x/.venv/bin: a parent moved")
+	}
+	// Past the bound the scan says it did not finish.
+	if ts := (&treeCache{}).scan(root, 5); ts.complete {
+		t.Error("a scan of more directories than its bound is complete")
+	}
+}
+
+// TestTooManyDirectories: a writable directory with more directories than
+// a scan reads lacks the protected-paths protection, so the sandbox does
+// not confine its commands (a caller asks instead of running them).
+func TestTooManyDirectories(t *testing.T) {
+	s, st := newSandbox(t, nil)
+	need(t, st, ProtectedPaths)
+	defer func(n int) { maxTreeDirs = n }(maxTreeDirs)
+	maxTreeDirs = 10
+	dir := t.TempDir()
+	for i := range 12 {
+		if err := os.MkdirAll(filepath.Join(dir, "d", strings.Repeat("x", i+1)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err, st := run(t, s, dir, "true", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Has(ProtectedPaths) || st.Confines() {
+		t.Errorf("protected paths in force past the scan's bound: %s", st)
+	}
+	found := false
+	for _, m := range st.Missing {
+		found = found || m.Name == ProtectedPaths && strings.Contains(m.Why, "more than 10 directories")
+	}
+	if !found {
+		t.Errorf("the status does not say why: %s", st)
+	}
+	maxTreeDirs = 100
+	if _, _, st := run(t, s, dir, "true", nil); !st.Has(ProtectedPaths) {
+		t.Errorf("within the bound: %s", st)
+	}
+}
+
+// TestQuarantine: what a command makes of the protected class is moved
+// aside after it, at any depth, but for what keep keeps; a second member
+// made at a path whose quarantine name is taken gets a numbered one.
+func TestQuarantine(t *testing.T) {
+	s, st := newSandbox(t, nil)
+	need(t, st, ProtectedPaths)
+	dir := t.TempDir()
+	mkfile(t, filepath.Join(dir, "p/q/r/s/t/u/v/w/.envrc"+QuarantineSuffix), "earlier\n")
+	mkfile(t, filepath.Join(dir, "sub/.npmrc"), "a=1\n")
+	r, err := s.NewRun([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	cmd := exec.Command("bash", "-c", `mkdir -p p/q/r/s/t/u/v/w && echo x > p/q/r/s/t/u/v/w/.envrc && mkdir -p k/.vscode && echo x > k/.vscode/tasks.json && echo ok > p/readme`)
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := r.Wrap(cmd); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Report(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	// An editor outside saves sub/.npmrc (a new file renamed over it)
+	// while the command runs: the command could not have, it stays.
+	mkfile(t, filepath.Join(dir, "sub/.npmrc.tmp"), "a=2\n")
+	if err := os.Rename(filepath.Join(dir, "sub/.npmrc.tmp"), filepath.Join(dir, "sub/.npmrc")); err != nil {
+		t.Fatal(err)
+	}
+	kept := filepath.Join(dir, "k/.vscode")
+	blocked := r.Quarantine(func(p string) bool { return p == kept })
+	envrc := filepath.Join(dir, "p/q/r/s/t/u/v/w/.envrc")
+	if len(blocked) != 1 || blocked[0].Path != envrc || blocked[0].MovedTo != envrc+QuarantineSuffix+"-2" || !strings.Contains(blocked[0].Why, "direnv") {
+		t.Fatalf("blocked %+v", blocked)
+	}
+	if b, _ := os.ReadFile(envrc + QuarantineSuffix); string(b) != "earlier\n" {
+		t.Errorf("the earlier quarantined file was replaced: %q", b)
+	}
+	for _, p := range []string{kept + "/tasks.json", envrc + QuarantineSuffix + "-2", filepath.Join(dir, "p/readme")} {
+		if _, err := os.Lstat(p); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := os.Lstat(envrc); err == nil {
+		t.Error(".envrc kept")
+	}
+}
