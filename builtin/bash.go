@@ -259,10 +259,11 @@ func (b *Bash) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 			}
 		})
 		var blocked []sandbox.Blocked
+		var unchecked error
 		if sbRun != nil {
 			// Nothing of the command runs any more: what it left in the
 			// protected class is moved aside, however the call ends.
-			blocked = sbRun.Quarantine(ownWrites.keep(started))
+			blocked, unchecked = sbRun.Quarantine(ownWrites.keep(started))
 		}
 		if stopped {
 			return
@@ -294,6 +295,10 @@ func (b *Bash) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 			if len(blocked) > 0 {
 				m["blocked"] = blocked
 				notes = append(notes, blockedNote(blocked))
+			}
+			if unchecked != nil {
+				m["unchecked"] = unchecked.Error()
+				notes = append(notes, "Warning: "+strings.TrimPrefix(unchecked.Error(), "sandbox: ")+". Tell the user: files there that git, editors or agents run later were not checked.")
 			}
 			meta["sandbox"] = m
 		}

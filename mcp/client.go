@@ -383,8 +383,12 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *stdioServer, er
 				// aside, as after a sandboxed command.
 				select {
 				case <-proc.exited:
-					for _, b := range run.Quarantine(nil) {
+					blocked, err := run.Quarantine(nil)
+					for _, b := range blocked {
 						c.logger.Warn("mcp: the sandboxed server made a protected path; moved aside", "server", c.name, "path", b.Path, "moved_to", b.MovedTo, "why", b.Why, "error", b.Error)
+					}
+					if err != nil {
+						c.logger.Warn("mcp: after the sandboxed server", "server", c.name, "error", err)
 					}
 				case <-time.After(30 * time.Second):
 				}

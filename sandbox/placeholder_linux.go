@@ -146,6 +146,25 @@ func (r *Run) isPlaceholder(p string) bool {
 	return false
 }
 
+// journaledPlaceholder reports whether p is a placeholder that this run or
+// another live one made: one its journal names (with its inode, once
+// made). A mode-0 directory a command made, with files in it, is none.
+func (r *Run) journaledPlaceholder(p string) bool {
+	ph, ok := placeholderAt(p)
+	dir := r.journalDir()
+	if !ok || dir == "" {
+		return false
+	}
+	for _, j := range readJournals(dir) {
+		for _, x := range j.places {
+			if x.Path == p && j.alive && (x.Ino == 0 || x.Ino == ph.Ino && x.Dev == ph.Dev) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // journalDir is where the placeholders' journals are: beside the
 // sandbox's cache, not in it, since sandboxed commands may write the cache
 // (a command that removed the journals of live runs would have another

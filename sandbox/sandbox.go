@@ -260,14 +260,19 @@ type Run struct {
 // Created cannot tell who made a path: someone outside the sandbox may
 // have made it meanwhile.
 func (r *Run) Created() []string {
-	var out []string
-	for _, p := range append(r.absent, r.createdBelow()...) {
+	out, _ := r.created()
+	return out
+}
+
+func (r *Run) created() (out, unchecked []string) {
+	below, unchecked := r.createdBelow()
+	for _, p := range append(r.absent, below...) {
 		if _, err := os.Lstat(p); err == nil && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}
 	slices.Sort(out)
-	return out
+	return out, unchecked
 }
 
 // Blocked is a protected path a sandboxed command made, moved aside so
@@ -293,10 +298,13 @@ const QuarantineSuffix = "~toolscope-blocked"
 // cannot leave behind a hook, a settings file or a start-up file that a
 // program outside runs later; the user can move one back. Call it after
 // the command has been waited for (nothing of it runs any more) and before
-// Close.
-func (r *Run) Quarantine(keep func(path string) bool) []Blocked {
+// Close. The error says where it could not look (a directory the command
+// made unreadable, more directories than a scan reads): what is there was
+// not checked.
+func (r *Run) Quarantine(keep func(path string) bool) ([]Blocked, error) {
 	var out []Blocked
-	for _, p := range r.Created() {
+	created, unchecked := r.created()
+	for _, p := range created {
 		if keep != nil && keep(p) {
 			continue
 		}
@@ -314,7 +322,10 @@ func (r *Run) Quarantine(keep func(path string) bool) []Blocked {
 		}
 		out = append(out, b)
 	}
-	return out
+	if len(unchecked) > 0 {
+		return out, fmt.Errorf("sandbox: protected files the command made may remain unchecked in %s", strings.Join(unchecked, "; "))
+	}
+	return out, nil
 }
 
 // moveAside renames p to a free name ending in QuarantineSuffix.

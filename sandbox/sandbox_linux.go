@@ -329,8 +329,14 @@ func (r *Run) plan(home string, env []string) ([]byte, int, error) {
 				below = below || pathpolicy.Within(p, root) && p != root
 				holds = holds || pathpolicy.Within(root, p)
 			}
-			if below && !holds && exists(p) {
+			switch {
+			case !below || holds:
+			case exists(p):
 				spec = sbinit.Append(spec, sbinit.TagReadOnly, p)
+			default:
+				// One the command makes (a .venv/bin on $PATH) is moved
+				// aside after it.
+				r.absent = append(r.absent, p)
 			}
 		}
 		r.makePlaceholders(want, adopt)
@@ -596,13 +602,19 @@ func readableExcept(excluded []string) (out []string, ok bool) {
 	return out, ok
 }
 
+// postScanFactor: the scans after a command read up to this many times
+// more directories than those before it, so a command cannot hide what it
+// made past the bound by making directories; past that, what is left is
+// reported unchecked.
+const postScanFactor = 20
+
 // createdBelow returns the members of the protected class that the
 // scans after the command find and the scans before it did not, or found
 // as another file, but for placeholders (this run's, or another's made
 // meanwhile); and the placeholders of other runs this run held that are
-// filled now.
-func (r *Run) createdBelow() []string {
-	var out []string
+// filled now. unchecked says where the scans could not look: past their
+// bound, or a directory the command changed that cannot be read.
+func (r *Run) createdBelow() (out, unchecked []string) {
 	for _, p := range r.adopted {
 		// Another run's placeholder this one held: filled, someone made
 		// it (that run's command, or one outside).
@@ -611,7 +623,7 @@ func (r *Run) createdBelow() []string {
 		}
 	}
 	for _, pre := range r.scans {
-		post := r.s.tree.scan(pre.root, maxTreeDirs, r.linkedDirs()...)
+		post := r.s.tree.scan(pre.root, maxTreeDirs*postScanFactor, r.linkedDirs()...)
 		for p, now := range post.prot {
 			if was, ok := pre.prot[p]; ok && (was.id == now.id || was.bound && !pre.movedAbove(post, p)) {
 				// The same file; or another, but where the command could
@@ -619,13 +631,21 @@ func (r *Run) createdBelow() []string {
 				// same place (an editor outside saved it with a rename).
 				continue
 			}
-			if _, ph := placeholderAt(p); ph {
+			if r.journaledPlaceholder(p) {
 				continue
 			}
 			out = append(out, p)
 		}
+		if pre.complete && !post.complete {
+			unchecked = append(unchecked, fmt.Sprintf("%s: more than %d directories now", pre.root, maxTreeDirs*postScanFactor))
+		}
+		for _, d := range post.unread {
+			if was := pre.dirs[d]; was == nil || !was.failed || was.ino != post.dirs[d].ino || was.ctime != post.dirs[d].ctime {
+				unchecked = append(unchecked, d+": cannot be read")
+			}
+		}
 	}
-	return out
+	return out, unchecked
 }
 
 // linkedDirs are the places a command writes that no scan reads: the

@@ -37,4 +37,4 @@ func (r *Run) Report() (*Status, error) { return nil, ErrUnsupported }
 type placeholder struct{}
 
 func (r *Run) closePlaceholders()     {}
-func (r *Run) createdBelow() []string { return nil }
+func (r *Run) createdBelow() (out, unchecked []string) { return nil, nil }

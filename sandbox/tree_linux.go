@@ -43,6 +43,7 @@ type dirMemo struct {
 	read    time.Time  // when the reading started
 	subdirs []string   // names of the directories to descend into
 	found   []treeFind // its protected and secret entries
+	failed  bool       // it could not be read
 }
 
 // treeFind is one protected or secret entry of a directory.
@@ -71,7 +72,8 @@ type treeScan struct {
 	dirs     map[string]*dirMemo // the directories visited (not changed after the scan)
 	bind     []string            // the protected paths to bind read-only
 	secrets  []string            // secret paths, to mask
-	complete bool                // false: stopped at maxTreeDirs
+	unread   []string            // directories that could not be read
+	complete bool                // false: stopped at the bound
 }
 
 // protFind is a protected path's identity, and whether it is bound.
@@ -115,6 +117,9 @@ func (c *treeCache) scan(root string, max int, into ...string) *treeScan {
 			m = readDir(dir, root, &st, policy, into)
 		}
 		memos[dir] = m // a directory that is not one is not visited again
+		if m.failed {
+			ts.unread = append(ts.unread, dir)
+		}
 		for _, f := range m.found {
 			p := filepath.Join(dir, f.name)
 			if f.secret {
@@ -148,7 +153,7 @@ func readDir(dir, root string, st *syscall.Stat_t, policy *pathpolicy.Policy, in
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		// Unreadable now: read it again next time.
-		m.read = time.Time{}
+		m.read, m.failed = time.Time{}, true
 		return m
 	}
 	for _, e := range ents {

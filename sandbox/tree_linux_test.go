@@ -151,7 +151,10 @@ func TestQuarantine(t *testing.T) {
 		t.Fatal(err)
 	}
 	kept := filepath.Join(dir, "k/.vscode")
-	blocked := r.Quarantine(func(p string) bool { return p == kept })
+	blocked, err := r.Quarantine(func(p string) bool { return p == kept })
+	if err != nil {
+		t.Error(err)
+	}
 	envrc := filepath.Join(dir, "p/q/r/s/t/u/v/w/.envrc")
 	if len(blocked) != 1 || blocked[0].Path != envrc || blocked[0].MovedTo != envrc+QuarantineSuffix+"-2" || !strings.Contains(blocked[0].Why, "direnv") {
 		t.Fatalf("blocked %+v", blocked)
@@ -166,5 +169,65 @@ func TestQuarantine(t *testing.T) {
 	}
 	if _, err := os.Lstat(envrc); err == nil {
 		t.Error(".envrc kept")
+	}
+}
+
+// runQ runs script in the sandbox in dir and returns its output and what
+// Quarantine did after it.
+func runQ(t *testing.T, s *Sandbox, dir, script string, env []string) (string, []Blocked, error) {
+	t.Helper()
+	r, err := s.NewRun([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	cmd := exec.Command("bash", "-c", script)
+	cmd.Dir = dir
+	cmd.Env = env
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := r.Wrap(cmd); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Report(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	blocked, qerr := r.Quarantine(nil)
+	return out.String(), blocked, qerr
+}
+
+func blockedRel(dir string, bs []Blocked) []string {
+	var out []string
+	for _, b := range bs {
+		out = append(out, strings.TrimPrefix(b.Path, dir+"/"))
+	}
+	return out
+}
+
+// TestQuarantineBounds: a command cannot hide what it made past the scan's
+// bound by making directories: past the bound of the scan after it (20
+// times the one before) Quarantine says it could not look. A directory
+// on $PATH below the project that did not exist, once made, is moved
+// aside like the named members.
+func TestQuarantineBounds(t *testing.T) {
+	s, st := newSandbox(t, nil)
+	need(t, st, ProtectedPaths)
+	defer func(n int) { maxTreeDirs = n }(maxTreeDirs)
+	maxTreeDirs = 10
+	dir := t.TempDir()
+	out, blocked, err := runQ(t, s, dir, `mkdir -p many/d{1..250}; mkdir -p many/d250/x && echo evil > many/d250/x/.envrc`, nil)
+	if err == nil || !strings.Contains(err.Error(), "more than 200 directories") {
+		t.Errorf("past the bound: %v (blocked %v)\n%s", err, blockedRel(dir, blocked), out)
+	}
+	maxTreeDirs = 50_000
+	dir = t.TempDir()
+	out, blocked, err = runQ(t, s, dir, `mkdir -p tools/bin && printf '#!/bin/sh\necho pwned\n' > tools/bin/ls && chmod +x tools/bin/ls`,
+		[]string{"PATH=" + filepath.Join(dir, "tools/bin") + ":" + os.Getenv("PATH")})
+	if got := blockedRel(dir, blocked); err != nil || !slices.Equal(got, []string{"tools/bin"}) {
+		t.Errorf("a directory on $PATH made by the command: %v %v\n%s", got, err, out)
 	}
 }
