@@ -36,5 +36,5 @@ func (r *Run) Report() (*Status, error) { return nil, ErrUnsupported }
 
 type placeholder struct{}
 
-func (r *Run) closePlaceholders()     {}
+func (r *Run) closePlaceholders()                      {}
 func (r *Run) createdBelow() (out, unchecked []string) { return nil, nil }
