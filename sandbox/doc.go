@@ -96,16 +96,20 @@
 //
 // # Known limits
 //
-// Protected names are read-only where they exist when the command starts,
-// at the top of each writable directory (and of a home inside one) and
-// below it, six levels deep and 600 directories at most (node_modules
-// skipped); secret names below the top are hidden within the same bounds.
-// A protected directory (.claude, .vscode, .husky, ...) or .mcp.json or
-// .envrc missing at the top gets an empty read-only placeholder for the
-// command's time, so it cannot be created; a repository (.git, .hg) and
-// the other protected files can be ([Run.Created] reports those; the
-// Bash tool says so in its result). Below the top, a command can rename a
-// directory holding a protected path and make a new one in its place.
+// The members of the protected class (pathpolicy's) are read-only where
+// they exist when the command starts, at any depth of each writable
+// directory (and of a home inside one), up to 50 000 directories read
+// (node_modules skipped); past that the run reports [ProtectedPaths]
+// missing. Secret names are hidden within the same bounds. A protected
+// directory (.claude, .vscode, .husky, ...) or .mcp.json or .envrc missing
+// at the top gets an empty read-only placeholder for the command's time,
+// so it cannot be created. Nothing in the kernel keeps a command from
+// making a member anywhere else (a repository, an .npmrc, a nested
+// .claude, a path made again under a renamed parent): [Run.Quarantine]
+// finds those after the command, by the identity of each member and of
+// the directories above it, and moves them aside; it cannot tell them from
+// members someone outside made meanwhile, and a member made inside
+// node_modules is not looked for.
 // Names in the home directory can be listed, not read. Network
 // allow-lists (a proxy) are not built; the network is off or on.
 //
