@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 )
 
 // component is one compiled pattern component (the text between slashes).
@@ -14,6 +15,11 @@ type component struct {
 	rtoks    []token   // wide-character form; only when valid
 	btoks    []token   // byte form
 	memo     *memoSlot // nil: nothing is kept (a component of one expansion)
+	// head and tail are the ASCII characters every match starts and ends
+	// with (the literal tokens before the first other token, and after the
+	// last); tail is empty when the component is all literal. A name
+	// without them is refused before any decoding.
+	head, tail string
 }
 
 // memoSlot holds a compiled pattern's component's compMemo, made at the
@@ -116,7 +122,76 @@ func compileComponent(raw string) (component, *parseError) {
 		c.meta = bmeta
 	}
 	c.dotFirst = len(c.btoks) > 0 && c.btoks[0].kind == tokLit && c.btoks[0].r == '.'
+	c.head, c.tail = literalEnds(c.btoks)
 	return c, perr
+}
+
+// literalEnds returns the ASCII literal characters toks starts and ends
+// with.
+func literalEnds(toks []token) (head, tail string) {
+	lit := func(t token) bool { return t.kind == tokLit && t.r < utf8.RuneSelf }
+	i := 0
+	for i < len(toks) && lit(toks[i]) {
+		i++
+	}
+	j := len(toks)
+	if i < j {
+		for j > i && lit(toks[j-1]) {
+			j--
+		}
+	}
+	var buf [64]byte
+	b := buf[:0]
+	for _, t := range toks[:i] {
+		b = append(b, byte(t.r))
+	}
+	head = string(b)
+	b = b[:0]
+	for _, t := range toks[j:] {
+		b = append(b, byte(t.r))
+	}
+	return head, string(b)
+}
+
+// litFits reports whether name, all ASCII, starts with head and ends with
+// tail (in any case of letters under fold), without the two overlapping:
+// a name that does not cannot match a component with those literal ends.
+func litFits(name, head, tail string, fold bool) bool {
+	if len(head)+len(tail) > len(name) {
+		return false
+	}
+	eq := func(a, b string) bool {
+		if fold {
+			return asciiEqualFold(a, b)
+		}
+		return a == b
+	}
+	return eq(name[:len(head)], head) && eq(name[len(name)-len(tail):], tail)
+}
+
+func asciiEqualFold(a, b string) bool {
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // compile compiles a whole pattern.
@@ -289,6 +364,9 @@ func (c *component) dotAllowed(name string, o *Options) bool {
 // match matches one name component. buf is scratch space.
 func (c *component) match(name string, o *Options, buf []rune) (bool, []rune) {
 	if !c.dotAllowed(name, o) {
+		return false, buf
+	}
+	if (c.head != "" || c.tail != "") && isASCII(name) && !litFits(name, c.head, c.tail, o.FoldCase) {
 		return false, buf
 	}
 	if c.valid {

@@ -236,6 +236,7 @@ func classPatterns(shapes ...Shape) []string {
 type names struct {
 	files   map[string][][]string // Name and Suffix entries by last component
 	dirs    map[string]bool       // one-component Dir entries
+	dirList []string              // the same, in order
 	dirSeqs [][]string            // Dir entries of more components
 	globs   []globEntry
 	envFam  bool     // ".env" is a member: so are .env.* and .env-*
@@ -246,6 +247,7 @@ type names struct {
 type globEntry struct {
 	parent []string // components before the glob
 	glob   string   // lower case
+	lit    string   // its longest literal run (".pth")
 }
 
 // prepare makes the names of files (Name or Suffix), dirs (names or
@@ -283,6 +285,9 @@ func prepare(files, dirs, globs []string) *names {
 		case 0:
 			continue
 		case 1:
+			if !n.dirs[c[0]] {
+				n.dirList = append(n.dirList, c[0])
+			}
 			n.dirs[c[0]] = true
 		default:
 			n.dirSeqs = append(n.dirSeqs, c)
@@ -294,7 +299,7 @@ func prepare(files, dirs, globs []string) *names {
 		if len(c) == 0 {
 			continue
 		}
-		n.globs = append(n.globs, globEntry{parent: c[:len(c)-1], glob: c[len(c)-1]})
+		n.globs = append(n.globs, globEntry{parent: c[:len(c)-1], glob: c[len(c)-1], lit: longestLiteral(c[len(c)-1])})
 		// The quick scan looks for the glob's longest literal run (".pth").
 		if len(c) > 1 {
 			addOdd(c[0])

@@ -251,3 +251,13 @@ func TestClassify(t *testing.T) {
 		}
 	}
 }
+
+// secretName finds a suffix by the name's last dot: each must have one
+// dot, its first byte.
+func TestSecretSuffixesOneDot(t *testing.T) {
+	for _, x := range secretSuffixes {
+		if strings.LastIndexByte(x, '.') != 0 {
+			t.Errorf("%q: secretName would not find it", x)
+		}
+	}
+}

@@ -118,18 +118,12 @@ func isTemplate(name string) bool {
 // secretName reports whether a file name (lower case) is secret wherever it
 // is.
 func secretName(name string) bool {
-	if name == ".env" {
+	if name == ".env" || secretFileSet[name] {
 		return true
 	}
-	for _, f := range secretFiles {
-		if name == f {
-			return true
-		}
-	}
-	for _, x := range secretSuffixes {
-		if strings.HasSuffix(name, x) && len(name) > len(x) {
-			return true
-		}
+	// Every suffix has one dot, its first byte.
+	if dot := strings.LastIndexByte(name, '.'); dot > 0 && secretSuffixSet[name[dot:]] {
+		return true
 	}
 	for _, p := range secretPrefixes {
 		if strings.HasPrefix(name, p) {
@@ -142,13 +136,21 @@ func secretName(name string) bool {
 	return false
 }
 
-func isSecretDir(name string) bool {
-	for _, d := range secretDirs {
-		if name == d {
-			return true
-		}
+func isSecretDir(name string) bool { return secretDirSet[name] }
+
+// The lists as sets, for the names of every path judged.
+var (
+	secretFileSet   = setOf(secretFiles)
+	secretSuffixSet = setOf(secretSuffixes)
+	secretDirSet    = setOf(secretDirs)
+)
+
+func setOf(list []string) map[string]bool {
+	m := make(map[string]bool, len(list))
+	for _, x := range list {
+		m[x] = true
 	}
-	return false
+	return m
 }
 
 // secretComps reports whether the path with the given lower-case components

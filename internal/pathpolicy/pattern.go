@@ -149,6 +149,11 @@ func could(c, name string, o *bashglob.Options) bool {
 	if !bashglob.HasMeta(c) {
 		return strings.EqualFold(unescape(c), name)
 	}
+	return couldGlob(c, name, o)
+}
+
+// couldGlob is could for a component known to be a glob.
+func couldGlob(c, name string, o *bashglob.Options) bool {
 	if name[0] != '.' && strings.IndexAny(c[:1], "*?[") == 0 {
 		return false
 	}
@@ -171,16 +176,16 @@ func (p *Policy) couldSecret(comps []string, o *bashglob.Options) bool {
 		if !bashglob.HasMeta(c) {
 			continue // literal components were judged with the base and the matches
 		}
-		if could(c, ".env", o) {
+		if couldGlob(c, ".env", o) {
 			return true
 		}
 		for _, n := range secretDirs {
-			if could(c, n, o) {
+			if couldGlob(c, n, o) {
 				return true
 			}
 		}
 		for _, n := range secretFiles {
-			if could(c, n, o) {
+			if couldGlob(c, n, o) {
 				return true
 			}
 		}
@@ -290,8 +295,8 @@ func (p *Policy) couldProtected(comps []string, o *bashglob.Options) bool {
 		if !bashglob.HasMeta(c) {
 			continue
 		}
-		for d := range n.dirs {
-			if could(c, d, o) {
+		for _, d := range n.dirList {
+			if couldGlob(c, d, o) {
 				return true
 			}
 		}
@@ -345,7 +350,7 @@ func (p *Policy) couldProtected(comps []string, o *bashglob.Options) bool {
 		// A glob that spells the member's literal part and could match
 		// its example name ("*.pth" and "x.pth"; a bare "*" aims at no
 		// name, as in could).
-		if ok && bashglob.HasMeta(last) && strings.Contains(strings.ToLower(last), longestLiteral(g.glob)) &&
+		if ok && bashglob.HasMeta(last) && containsFold(last, g.lit) &&
 			bashglob.Match(last, globExample(g.glob), o) {
 			return true
 		}
@@ -356,4 +361,18 @@ func (p *Policy) couldProtected(comps []string, o *bashglob.Options) bool {
 // globExample is a name the glob g matches: its wildcards replaced by "x".
 func globExample(g string) string {
 	return strings.NewReplacer("*", "x", "?", "x").Replace(g)
+}
+
+// containsFold reports whether s holds sub (lower case), ASCII letters of
+// s in any case; a non-ASCII s is lowered first, as elsewhere.
+func containsFold(s, sub string) bool {
+	if !isASCII(s) {
+		return strings.Contains(strings.ToLower(s), sub)
+	}
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if hasFoldASCIIAt(s, i, sub) {
+			return true
+		}
+	}
+	return false
 }
