@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -345,12 +346,15 @@ func quote(s string) string {
 // BenchmarkBashStart times a Bash call of "true" through the toolkit,
 // plain and sandboxed: what the sandbox adds to a command's start in a
 // binary that links the whole tool stack.
+//
+// sandboxed-project runs it in a project of 1 000 directories (50 of 20,
+// a nested repository among them), which the sandbox scans for protected
+// files before the command and after it.
 func BenchmarkBashStart(b *testing.B) {
-	for _, on := range []bool{false, true} {
-		name := "plain"
+	for _, mode := range []string{"plain", "sandboxed", "sandboxed-project"} {
+		name := mode
 		opts := &builtin.Options{}
-		if on {
-			name = "sandboxed"
+		if mode != "plain" {
 			sb, err := sandbox.New(nil)
 			if err != nil {
 				b.Fatal(err)
@@ -360,6 +364,18 @@ func BenchmarkBashStart(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			root := b.TempDir()
 			opts.Root = root
+			if mode == "sandboxed-project" {
+				for i := range 50 {
+					for j := range 20 {
+						d := filepath.Join(root, "pkg"+strconv.Itoa(i), "sub"+strconv.Itoa(j))
+						if err := os.MkdirAll(d, 0o755); err != nil {
+							b.Fatal(err)
+						}
+						os.WriteFile(filepath.Join(d, "a.go"), []byte("package a\n"), 0o644)
+					}
+				}
+				os.MkdirAll(filepath.Join(root, "pkg7", "sub3", ".git", "hooks"), 0o755)
+			}
 			tk, err := tool.NewToolkit(&tool.ToolkitOptions{Tools: builtin.All(opts)})
 			if err != nil {
 				b.Fatal(err)

@@ -149,13 +149,21 @@ func (r *Run) isPlaceholder(p string) bool {
 // journaledPlaceholder reports whether p is a placeholder that this run or
 // another live one made: one its journal names (with its inode, once
 // made). A mode-0 directory a command made, with files in it, is none.
-func (r *Run) journaledPlaceholder(p string) bool {
+func (r *Run) journaledPlaceholder(p string, journals *[]journal) bool {
 	ph, ok := placeholderAt(p)
 	dir := r.journalDir()
 	if !ok || dir == "" {
 		return false
 	}
-	for _, j := range readJournals(dir) {
+	for _, x := range r.places {
+		if x.Path == p && x.Ino == ph.Ino && x.Dev == ph.Dev {
+			return true // this run's own
+		}
+	}
+	if *journals == nil {
+		*journals = readJournals(dir)
+	}
+	for _, j := range *journals {
 		for _, x := range j.places {
 			if x.Path == p && j.alive && (x.Ino == 0 || x.Ino == ph.Ino && x.Dev == ph.Dev) {
 				return true

@@ -622,6 +622,7 @@ func (r *Run) createdBelow() (out, unchecked []string) {
 			out = append(out, p)
 		}
 	}
+	var journals []journal // read at the first placeholder not this run's
 	for _, pre := range r.scans {
 		post := r.s.tree.scan(pre.root, maxTreeDirs*postScanFactor, r.linkedDirs()...)
 		for p, now := range post.prot {
@@ -631,7 +632,7 @@ func (r *Run) createdBelow() (out, unchecked []string) {
 				// same place (an editor outside saved it with a rename).
 				continue
 			}
-			if r.journaledPlaceholder(p) {
+			if r.journaledPlaceholder(p, &journals) {
 				continue
 			}
 			out = append(out, p)
