@@ -430,7 +430,23 @@ func (c *Client) httpClient() *http.Client {
 			rt = headerTransport{c.srv.Headers, origin(u), rt}
 		}
 	}
-	return &http.Client{Transport: rt}
+	return &http.Client{Transport: rt, CheckRedirect: sessionStaysWithOrigin}
+}
+
+// sessionStaysWithOrigin follows up to 10 redirects, as net/http does, but
+// one to another origin goes without the session's id (and the stream's
+// resume point): they are the configured server's, and with them another
+// origin could act in the session. (net/http drops Authorization and
+// cookies there, not these; the configured headers are headerTransport's.)
+func sessionStaysWithOrigin(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	if origin(req.URL) != origin(via[0].URL) {
+		req.Header.Del("Mcp-Session-Id")
+		req.Header.Del("Last-Event-Id")
+	}
+	return nil
 }
 
 // stderrTail is the end of the standard error of the current stdio

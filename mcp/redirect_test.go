@@ -75,3 +75,50 @@ func TestClientHeadersStayWithTheOrigin(t *testing.T) {
 		t.Errorf("the other origin got the configured headers: %q", elsewhere.seen)
 	}
 }
+
+// A session's id stays with its origin too: when the server redirects a
+// request of an open session to another origin, the client follows
+// without the Mcp-Session-Id the server gave it.
+func TestClientSessionStaysWithTheOrigin(t *testing.T) {
+	var mu sync.Mutex
+	var leaked []string
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		if id := r.Header.Get("Mcp-Session-Id"); id != "" {
+			leaked = append(leaked, id)
+		}
+		mu.Unlock()
+		http.Error(w, "no such session", http.StatusNotFound)
+	}))
+	defer other.Close()
+	real := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return newServer() }, nil)
+	var redirected int
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") != "" && r.URL.Query().Get("moved") == "" {
+			mu.Lock()
+			redirected++
+			mu.Unlock()
+			http.Redirect(w, r, other.URL+r.URL.Path, http.StatusTemporaryRedirect)
+			return
+		}
+		real.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	c, err := mcp.NewClient("moved", mcp.ServerConfig{URL: srv.URL + "/mcp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	// Fails: the other origin knows no session.
+	if err := c.Connect(context.Background()); err == nil {
+		c.Tools(context.Background())
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if redirected == 0 {
+		t.Fatal("no request of the session was redirected")
+	}
+	if len(leaked) > 0 {
+		t.Errorf("the other origin got the session's id: %q", leaked)
+	}
+}
