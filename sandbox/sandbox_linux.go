@@ -625,11 +625,21 @@ func (r *Run) createdBelow() (out, unchecked []string) {
 	var journals []journal // read at the first placeholder not this run's
 	for _, pre := range r.scans {
 		post := r.s.tree.scan(pre.root, maxTreeDirs*postScanFactor, r.linkedDirs()...)
+		hidden := map[string]bool{} // the secret paths masked during the command
+		for _, p := range pre.secrets {
+			hidden[p] = true
+		}
 		for p, now := range post.prot {
 			if was, ok := pre.prot[p]; ok && (was.id == now.id || was.bound && !pre.movedAbove(post, p)) {
 				// The same file; or another, but where the command could
 				// not have made it: a bound path it cannot remove, at the
 				// same place (an editor outside saved it with a rename).
+				continue
+			}
+			if r.level == levelUserNS && pre.underHidden(hidden, p) && !pre.movedAbove(post, p) {
+				// In a secret directory that was masked, in its place:
+				// the command saw an empty one, so someone outside
+				// changed this (kubectl its .kube/config).
 				continue
 			}
 			if r.journaledPlaceholder(p, &journals) {
@@ -660,6 +670,17 @@ func (r *Run) linkedDirs() []string {
 		return []string{r.s.cfg.CacheDir, c}
 	}
 	return []string{r.s.cfg.CacheDir}
+}
+
+// underHidden reports whether a directory above p, below the root, is
+// one of hidden.
+func (ts *treeScan) underHidden(hidden map[string]bool, p string) bool {
+	for d := filepath.Dir(p); d != ts.root && pathpolicy.Within(d, ts.root); d = filepath.Dir(d) {
+		if hidden[d] {
+			return true
+		}
+	}
+	return false
 }
 
 // movedAbove reports whether a directory between the scan's root and p is

@@ -42,6 +42,10 @@ type dirMemo struct {
 	ctime   syscall.Timespec
 	read    time.Time  // when the reading started
 	subdirs []string   // names of the directories to descend into
+	// secret directories (hidden whole, so nothing in them is bound), to
+	// descend into too: one the command makes is not hidden, and what it
+	// holds (a repository in x.pem/, an .envrc in .azure/) is looked for.
+	secretDirs []string
 	found   []treeFind // its protected and secret entries
 	failed  bool       // it could not be read
 }
@@ -100,9 +104,13 @@ func (c *treeCache) scan(root string, max int, into ...string) *treeScan {
 	policy := pathpolicy.New(&pathpolicy.Options{Home: "/nonexistent"})
 	memos := make(map[string]*dirMemo, len(old))
 	ts := &treeScan{root: root, prot: map[string]protFind{}, dirs: memos, complete: true}
-	stack := []string{root}
+	type item struct {
+		dir    string
+		secret bool // in a secret directory
+	}
+	stack := []item{{root, false}}
 	for len(stack) > 0 {
-		dir := stack[len(stack)-1]
+		dir, inSecret := stack[len(stack)-1].dir, stack[len(stack)-1].secret
 		stack = stack[:len(stack)-1]
 		if len(memos) >= max {
 			ts.complete = false
@@ -114,7 +122,7 @@ func (c *treeCache) scan(root string, max int, into ...string) *treeScan {
 		}
 		m := old[dir]
 		if m == nil || m.ino != st.Ino || m.ctime != st.Ctim || !time.Unix(st.Ctim.Unix()).Before(m.read.Add(-racyMargin)) {
-			m = readDir(dir, root, &st, policy, into)
+			m = readDir(dir, root, &st, policy, into, inSecret)
 		}
 		memos[dir] = m // a directory that is not one is not visited again
 		if m.failed {
@@ -133,7 +141,10 @@ func (c *treeCache) scan(root string, max int, into ...string) *treeScan {
 			}
 		}
 		for _, s := range m.subdirs {
-			stack = append(stack, filepath.Join(dir, s))
+			stack = append(stack, item{filepath.Join(dir, s), inSecret})
+		}
+		for _, s := range m.secretDirs {
+			stack = append(stack, item{filepath.Join(dir, s), true})
 		}
 	}
 	c.mu.Lock()
@@ -147,8 +158,11 @@ func (c *treeCache) scan(root string, max int, into ...string) *treeScan {
 	return ts
 }
 
-// readDir reads one directory and sorts its entries.
-func readDir(dir, root string, st *syscall.Stat_t, policy *pathpolicy.Policy, into []string) *dirMemo {
+// readDir reads one directory and sorts its entries. In a secret
+// directory (inSecret) every name is secret by its path, and hidden with
+// it: there only the members of the class are found, by their identity
+// with the ctime, as nothing binds them.
+func readDir(dir, root string, st *syscall.Stat_t, policy *pathpolicy.Policy, into []string, inSecret bool) *dirMemo {
 	m := &dirMemo{ino: st.Ino, ctime: st.Ctim, read: time.Now()}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -160,6 +174,16 @@ func readDir(dir, root string, st *syscall.Stat_t, policy *pathpolicy.Policy, in
 		name := e.Name()
 		p := filepath.Join(dir, name)
 		rel := strings.TrimPrefix(p[len(root):], "/")
+		if inSecret {
+			var fs syscall.Stat_t
+			if _, class := pathpolicy.Classify(rel); class && syscall.Lstat(p, &fs) == nil {
+				m.found = append(m.found, treeFind{name: name, class: true,
+					id: fileID{dev: uint64(fs.Dev), ino: fs.Ino, ctime: fs.Ctim}})
+			} else if e.IsDir() && name != "node_modules" {
+				m.subdirs = append(m.subdirs, name)
+			}
+			continue
+		}
 		secret, protected := policy.Spelling(rel)
 		switch {
 		case protected:
@@ -179,6 +203,9 @@ func readDir(dir, root string, st *syscall.Stat_t, policy *pathpolicy.Policy, in
 				continue
 			}
 			m.found = append(m.found, f)
+			if secret && !f.class && e.IsDir() && name != "node_modules" {
+				m.secretDirs = append(m.secretDirs, name)
+			}
 		case e.IsDir() && name != "node_modules":
 			m.subdirs = append(m.subdirs, name)
 		case e.Type()&os.ModeSymlink != 0 && len(into) > 0 && linksInto(p, into):

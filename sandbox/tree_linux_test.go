@@ -123,6 +123,7 @@ func TestQuarantine(t *testing.T) {
 	dir := t.TempDir()
 	mkfile(t, filepath.Join(dir, "p/q/r/s/t/u/v/w/.envrc"+QuarantineSuffix), "earlier\n")
 	mkfile(t, filepath.Join(dir, "sub/.npmrc"), "a=1\n")
+	mkfile(t, filepath.Join(dir, "conf/.kube/config"), "server: a\n")
 	r, err := s.NewRun([]string{dir})
 	if err != nil {
 		t.Fatal(err)
@@ -148,6 +149,12 @@ func TestQuarantine(t *testing.T) {
 	// while the command runs: the command could not have, it stays.
 	mkfile(t, filepath.Join(dir, "sub/.npmrc.tmp"), "a=2\n")
 	if err := os.Rename(filepath.Join(dir, "sub/.npmrc.tmp"), filepath.Join(dir, "sub/.npmrc")); err != nil {
+		t.Fatal(err)
+	}
+	// And kubectl its .kube/config, in a directory hidden while the
+	// command ran.
+	mkfile(t, filepath.Join(dir, "conf/.kube/config.tmp"), "server: b\n")
+	if err := os.Rename(filepath.Join(dir, "conf/.kube/config.tmp"), filepath.Join(dir, "conf/.kube/config")); err != nil {
 		t.Fatal(err)
 	}
 	kept := filepath.Join(dir, "k/.vscode")
