@@ -456,7 +456,7 @@ mount --bind ` + outside + ` ` + filepath.Join(dir, "x") + ` && chmod 777 ` + fi
 	t.Run("protected-class", func(t *testing.T) {
 		proj := t.TempDir()
 		t.Cleanup(func() {
-			for _, d := range []string{"hid", "fake/.claude", "fake/.claude" + QuarantineSuffix} {
+			for _, d := range []string{"hid", "ro", "fake/.claude", "fake/.claude" + QuarantineSuffix} {
 				os.Chmod(filepath.Join(proj, d), 0o755)
 			}
 		})
@@ -480,6 +480,7 @@ mkdir -p fake/.claude && echo '{}' > fake/.claude/settings.json && chmod 0 fake/
 mkdir -p hid && echo evil > hid/.envrc && chmod 0 hid
 mkdir -p keys.pem/lib && git init -q keys.pem/lib; mkdir -p sub/.azure && echo evil > sub/.azure/.envrc
 echo 'server: evil' >> conf/.kube/config; echo evil > conf/.kube/.envrc
+mkdir -p ro && echo evil > ro/.envrc && touch 'ro/.envrc~toolscope-blocked' 'ro/.envrc~toolscope-blocked-2' && chmod a-w ro
 true`)
 		cmd.Dir = proj
 		var out bytes.Buffer
@@ -511,8 +512,9 @@ true`)
 		}
 		// A mode-0 directory with files in it is no placeholder.
 		// Secret directories hide nothing either: a repository in a
-		// directory named like a key, an .envrc in a new .azure.
-		want := []string{deep + "/.envrc", "fake/.claude", "keys.pem/lib/.git", "linked", "sub/.azure/.envrc", "vendor/lib/.git", "vendor/lib2/.git", "x/y/.git", "z/.git"}
+		// directory named like a key, an .envrc in a new .azure. Nor does
+		// a directory made read-only, with the quarantine name taken.
+		want := []string{deep + "/.envrc", "fake/.claude", "keys.pem/lib/.git", "linked", "ro/.envrc", "sub/.azure/.envrc", "vendor/lib/.git", "vendor/lib2/.git", "x/y/.git", "z/.git"}
 		if os.Getuid() == 0 {
 			want = slices.Insert(want, 2, "hid/.envrc")
 		}

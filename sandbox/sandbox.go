@@ -1,13 +1,13 @@
 package sandbox
 
 import (
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -328,20 +328,35 @@ func (r *Run) Quarantine(keep func(path string) bool) ([]Blocked, error) {
 	return out, nil
 }
 
-// moveAside renames p to a free name ending in QuarantineSuffix.
+// moveAside renames p to a free name ending in QuarantineSuffix: the
+// plain one, or one with a random part, which a command cannot have taken
+// in advance. A directory the command made read-only gets its owner's
+// write permission back for the rename.
 func moveAside(p string) (string, error) {
-	for i := 1; i < 100; i++ {
+	var err error
+	for i := 0; i < 8; i++ {
 		to := p + QuarantineSuffix
-		if i > 1 {
-			to += "-" + strconv.Itoa(i)
+		if i > 0 {
+			to += "-" + rand.Text()[:10]
 		}
-		if _, err := os.Lstat(to); err == nil {
+		if _, lerr := os.Lstat(to); lerr == nil {
 			continue
 		}
-		if err := os.Rename(p, to); err != nil {
-			return "", err
+		if err = os.Rename(p, to); err == nil {
+			return to, nil
 		}
-		return to, nil
+		if errors.Is(err, os.ErrPermission) {
+			if fi, serr := os.Stat(filepath.Dir(p)); serr == nil && fi.Mode().Perm()&0o300 != 0o300 {
+				if os.Chmod(filepath.Dir(p), fi.Mode().Perm()|0o300) == nil {
+					err = os.Rename(p, to)
+					os.Chmod(filepath.Dir(p), fi.Mode().Perm())
+					if err == nil {
+						return to, nil
+					}
+				}
+			}
+		}
+		return "", err
 	}
 	return "", fmt.Errorf("sandbox: no free name to move %s aside to", p)
 }
