@@ -40,14 +40,14 @@ type treeCache struct {
 type dirMemo struct {
 	ino     uint64
 	ctime   syscall.Timespec
-	read    time.Time  // when the reading started
-	subdirs []string   // names of the directories to descend into
+	read    time.Time // when the reading started
+	subdirs []string  // names of the directories to descend into
 	// secret directories (hidden whole, so nothing in them is bound), to
 	// descend into too: one the command makes is not hidden, and what it
 	// holds (a repository in x.pem/, an .envrc in .azure/) is looked for.
 	secretDirs []string
-	found   []treeFind // its protected and secret entries
-	failed  bool       // it could not be read
+	found      []treeFind // its protected and secret entries
+	failed     bool       // it could not be read
 }
 
 // treeFind is one protected or secret entry of a directory.
