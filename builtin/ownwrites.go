@@ -1,6 +1,8 @@
 package builtin
 
 import (
+	"io/fs"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -41,17 +43,32 @@ func (w *writeLog) add(path string) {
 	w.at[path] = now
 }
 
-// keep returns whether a path made while a command ran (since start) is,
-// or holds, a file the file tools wrote since then.
+// keep returns whether a path made while a command ran (since start) is
+// a file the file tools wrote since then, or a directory holding nothing
+// but such files: one that holds another file too (the command's, beside
+// an approved one) is not kept.
 func (w *writeLog) keep(start time.Time) func(string) bool {
 	return func(p string) bool {
 		w.mu.Lock()
-		defer w.mu.Unlock()
+		recent := map[string]bool{}
 		for q, t := range w.at {
 			if !t.Before(start) && pathpolicy.Within(q, p) {
-				return true
+				recent[q] = true
 			}
 		}
-		return false
+		w.mu.Unlock()
+		if len(recent) == 0 {
+			return false
+		}
+		only, n := true, 0
+		filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+			n++
+			if err != nil || n > 10_000 || !d.IsDir() && !recent[q] {
+				only = false
+				return filepath.SkipAll
+			}
+			return nil
+		})
+		return only
 	}
 }

@@ -578,21 +578,25 @@ func TestSandboxProtectedAnyDepth(t *testing.T) {
 
 // TestSandboxKeepsApprovedWrites: a protected file an allowed Write makes
 // while a sandboxed command runs is the user's, not the command's: the
-// check after the command keeps it.
+// check after the command keeps it, unless the command put a file of its
+// own beside it.
 func TestSandboxKeepsApprovedWrites(t *testing.T) {
 	s := newSandboxed(t, permission.Bypass, nil, nil)
 	done := make(chan *tool.Result)
 	go func() {
-		done <- s.call("Bash", bash(`sleep 1; mkdir -p web/.cursor && echo '{}' > web/.cursor/mcp.json`))
+		done <- s.call("Bash", bash(`sleep 1; mkdir -p web/.cursor && echo '{}' > web/.cursor/mcp.json; mkdir -p app/.idea/runConfigurations && echo evil > app/.idea/runConfigurations/x.xml`))
 	}()
 	time.Sleep(300 * time.Millisecond)
-	w := s.call("Write", map[string]any{"file_path": s.path("sub/.vscode/settings.json"), "content": "{}\n"})
-	r := <-done
-	if blocked := blockedPaths(r); len(blocked) != 1 || !strings.HasSuffix(blocked[0], "web/.cursor") {
-		t.Errorf("blocked %v\n%s", blocked, r.Text())
+	for _, p := range []string{"sub/.vscode/settings.json", "app/.idea/workspace.xml"} {
+		if w := s.call("Write", map[string]any{"file_path": s.path(p), "content": "{}\n"}); w.Status != tool.StatusSuccess {
+			t.Fatalf("Write: %s", w.Text())
+		}
 	}
-	if w.Status != tool.StatusSuccess {
-		t.Fatalf("Write: %s", w.Text())
+	r := <-done
+	blocked := blockedPaths(r)
+	slices.Sort(blocked)
+	if len(blocked) != 2 || !strings.HasSuffix(blocked[0], "app/.idea") || !strings.HasSuffix(blocked[1], "web/.cursor") {
+		t.Errorf("blocked %v\n%s", blocked, r.Text())
 	}
 	if _, err := os.Stat(s.path("sub/.vscode/settings.json")); err != nil {
 		t.Errorf("the approved write was moved aside: %v", err)
