@@ -299,8 +299,9 @@ const QuarantineSuffix = "~toolscope-blocked"
 // program outside runs later; the user can move one back. Call it after
 // the command has been waited for (nothing of it runs any more) and before
 // Close. The error says where it could not look (a directory the command
-// made unreadable, more directories than a scan reads): what is there was
-// not checked.
+// changed that this process cannot read and does not own, which it would
+// give read permission back to; more directories than a scan reads): what
+// is there was not checked.
 func (r *Run) Quarantine(keep func(path string) bool) ([]Blocked, error) {
 	var out []Blocked
 	created, unchecked := r.created()

@@ -625,6 +625,11 @@ func (r *Run) createdBelow() (out, unchecked []string) {
 	var journals []journal // read at the first placeholder not this run's
 	for _, pre := range r.scans {
 		post := r.s.tree.scan(pre.root, maxTreeDirs*postScanFactor, r.linkedDirs()...)
+		if opened := openChanged(pre, post); opened {
+			// A directory the command made unreadable (chmod 0 over what
+			// it made) is readable by its owner again, and read.
+			post = r.s.tree.scan(pre.root, maxTreeDirs*postScanFactor, r.linkedDirs()...)
+		}
 		hidden := map[string]bool{} // the secret paths masked during the command
 		for _, p := range pre.secrets {
 			hidden[p] = true
@@ -670,6 +675,27 @@ func (r *Run) linkedDirs() []string {
 		return []string{r.s.cfg.CacheDir, c}
 	}
 	return []string{r.s.cfg.CacheDir}
+}
+
+// openChanged gives the owner read and search permission back on the
+// directories post could not read that changed since pre (or are new),
+// where it owns them; it reports whether it changed any.
+func openChanged(pre, post *treeScan) bool {
+	opened := false
+	for _, d := range post.unread {
+		now := post.dirs[d]
+		if was := pre.dirs[d]; was != nil && was.failed && was.ino == now.ino && was.ctime == now.ctime {
+			continue // unreadable before the command, and untouched
+		}
+		var st syscall.Stat_t
+		if syscall.Lstat(d, &st) != nil || int(st.Uid) != os.Geteuid() || st.Mode&syscall.S_IFMT != syscall.S_IFDIR {
+			continue
+		}
+		if os.Chmod(d, os.FileMode(st.Mode&0o777|0o500)) == nil {
+			opened = true
+		}
+	}
+	return opened
 }
 
 // underHidden reports whether a directory above p, below the root, is
