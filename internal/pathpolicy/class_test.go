@@ -25,6 +25,10 @@ func renderClassDoc() string {
 	b.WriteString("(`Options.PathDirs`), the directory `core.hooksPath` names in the repository's and the user's git\n")
 	b.WriteString("configuration, and the `bin/` and `lib/*/site-packages/` of any directory holding `pyvenv.cfg`\n")
 	b.WriteString("(`Policy.ProtectedPaths` lists the first three).\n\n")
+	b.WriteString("Under the OS sandbox (`--sandbox`) the members in the writable directories are read-only at any\n")
+	b.WriteString("depth (`node_modules` is not scanned), the missing protected directories, `.mcp.json` and `.envrc`\n")
+	b.WriteString("at the top cannot be made, and whatever else of the class a command makes is moved aside to\n")
+	b.WriteString("`NAME~toolscope-blocked` when it ends (`sandbox.Run.Quarantine`).\n\n")
 	b.WriteString("| pattern | shape | effect | why |\n|---|---|---|---|\n")
 	for _, e := range class {
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", e.Pattern, e.Shape, e.Effect, strings.ReplaceAll(e.Why, "|", "\\|"))
