@@ -2,6 +2,7 @@ package pathpolicy
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolscope/toolscope/internal/bashglob"
 )
@@ -157,7 +158,48 @@ func couldGlob(c, name string, o *bashglob.Options) bool {
 	if name[0] != '.' && strings.IndexAny(c[:1], "*?[") == 0 {
 		return false
 	}
+	if head, tail, ok := plainEnds(c); ok && !endsFit(name, head, tail) {
+		return false // "*.go" and ".git": no need to match
+	}
 	return bashglob.Match(c, name, o)
+}
+
+// plainEnds returns the text a component of only '*', '?' and other
+// ASCII characters (no bracket, no escape: nothing bashglob could find
+// unsupported) starts and ends with: every name it matches starts with
+// head and ends with tail, in some case. ok is false for another one.
+func plainEnds(c string) (head, tail string, ok bool) {
+	if len(c) > 255 {
+		return "", "", false
+	}
+	first, last := -1, -1
+	for i := 0; i < len(c); i++ {
+		switch b := c[i]; {
+		case b >= utf8.RuneSelf || b == '[' || b == ']' || b == '\\' || b == 0:
+			return "", "", false
+		case b == '*' || b == '?':
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 {
+		return "", "", false
+	}
+	return c[:first], c[last+1:], true
+}
+
+// endsFit reports whether name (ASCII) can start with head and end with
+// tail, without the two overlapping, letters in any case.
+func endsFit(name, head, tail string) bool {
+	if !isASCII(name) {
+		return true
+	}
+	if len(head)+len(tail) > len(name) {
+		return false
+	}
+	return strings.EqualFold(name[:len(head)], head) && strings.EqualFold(name[len(name)-len(tail):], tail)
 }
 
 // couldPrefix reports whether c can match a name starting with prefix.
@@ -167,6 +209,11 @@ func couldPrefix(c, prefix string, o *bashglob.Options) bool {
 	}
 	if prefix[0] != '.' && strings.IndexAny(c[:1], "*?[") == 0 {
 		return false
+	}
+	if head, _, ok := plainEnds(c); ok && isASCII(prefix) {
+		if n := min(len(head), len(prefix)); !strings.EqualFold(head[:n], prefix[:n]) {
+			return false
+		}
 	}
 	return bashglob.MatchPrefix(c, prefix, o)
 }
