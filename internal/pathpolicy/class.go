@@ -235,6 +235,7 @@ func classPatterns(shapes ...Shape) []string {
 // components.
 type names struct {
 	files   map[string][][]string // Name and Suffix entries by last component
+	fileSeq [][]string            // the same, in order
 	dirs    map[string]bool       // one-component Dir entries
 	dirList []string              // the same, in order
 	dirSeqs [][]string            // Dir entries of more components
@@ -274,6 +275,7 @@ func prepare(files, dirs, globs []string) *names {
 		}
 		last := c[len(c)-1]
 		n.files[last] = append(n.files[last], c)
+		n.fileSeq = append(n.fileSeq, c)
 		if len(c) == 1 && c[0] == ".env" {
 			n.envFam = true
 		}

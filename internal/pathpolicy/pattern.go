@@ -1,6 +1,7 @@
 package pathpolicy
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -158,8 +159,10 @@ func couldGlob(c, name string, o *bashglob.Options) bool {
 	if name[0] != '.' && strings.IndexAny(c[:1], "*?[") == 0 {
 		return false
 	}
+	// "*.go" and ".git": no need to match (the check is cheap enough to
+	// repeat; callers that try many names make it once).
 	if head, tail, ok := plainEnds(c); ok && !endsFit(name, head, tail) {
-		return false // "*.go" and ".git": no need to match
+		return false
 	}
 	return bashglob.Match(c, name, o)
 }
@@ -223,16 +226,23 @@ func (p *Policy) couldSecret(comps []string, o *bashglob.Options) bool {
 		if !bashglob.HasMeta(c) {
 			continue // literal components were judged with the base and the matches
 		}
-		if couldGlob(c, ".env", o) {
+		head, tail, plain := plainEnds(c)
+		can := func(name string) bool {
+			if plain && !endsFit(name, head, tail) {
+				return false
+			}
+			return couldGlob(c, name, o)
+		}
+		if can(".env") {
 			return true
 		}
 		for _, n := range secretDirs {
-			if couldGlob(c, n, o) {
+			if can(n) {
 				return true
 			}
 		}
 		for _, n := range secretFiles {
-			if couldGlob(c, n, o) {
+			if can(n) {
 				return true
 			}
 		}
@@ -334,12 +344,18 @@ func hasMetaAny(comps []string) bool {
 }
 
 func (p *Policy) couldProtected(comps []string, o *bashglob.Options) bool {
-	if !hasMetaAny(comps) {
+	var buf [24]bool
+	metas, any := buf[:0], false
+	for _, c := range comps {
+		m := bashglob.HasMeta(c)
+		metas, any = append(metas, m), any || m
+	}
+	if !any {
 		return false
 	}
 	n := p.names
 	for i, c := range comps {
-		if !bashglob.HasMeta(c) {
+		if !metas[i] {
 			continue
 		}
 		for _, d := range n.dirList {
@@ -357,23 +373,32 @@ func (p *Policy) couldProtected(comps []string, o *bashglob.Options) bool {
 	if n.envFam && (couldPrefix(last, ".env.", o) || couldPrefix(last, ".env-", o)) {
 		return true
 	}
-	for _, fs := range n.files {
-		for _, f := range fs {
-			if len(f) > len(comps) {
-				continue
+	fileCould := func(f []string) bool {
+		if len(f) > len(comps) {
+			return false
+		}
+		k := len(comps) - len(f)
+		if !slices.Contains(metas[k:], true) {
+			return false
+		}
+		for j, name := range f {
+			if c := comps[k+j]; metas[k+j] && !couldGlob(c, name, o) || !metas[k+j] && !strings.EqualFold(unescape(c), name) {
+				return false
 			}
-			tail := comps[len(comps)-len(f):]
-			if !hasMetaAny(tail) {
-				continue
+		}
+		return true
+	}
+	if u := unescape(last); !metas[len(comps)-1] && isASCII(u) {
+		// A literal last component: only the entries of that name can
+		// match it.
+		for _, f := range n.files[strings.ToLower(u)] {
+			if fileCould(f) {
+				return true
 			}
-			ok := true
-			for j, name := range f {
-				if !could(tail[j], name, o) {
-					ok = false
-					break
-				}
-			}
-			if ok {
+		}
+	} else {
+		for _, f := range n.fileSeq {
+			if fileCould(f) {
 				return true
 			}
 		}
@@ -383,10 +408,12 @@ func (p *Policy) couldProtected(comps []string, o *bashglob.Options) bool {
 		if k < 0 {
 			continue
 		}
-		tail := comps[k:]
-		if !hasMetaAny(tail) {
+		if !metas[len(comps)-1] {
+			// Only a glob in the last component aims at the member
+			// (below); a literal one was judged by its name.
 			continue
 		}
+		tail := comps[k:]
 		ok := true
 		for j, name := range g.parent {
 			if !could(tail[j], name, o) {
@@ -397,7 +424,7 @@ func (p *Policy) couldProtected(comps []string, o *bashglob.Options) bool {
 		// A glob that spells the member's literal part and could match
 		// its example name ("*.pth" and "x.pth"; a bare "*" aims at no
 		// name, as in could).
-		if ok && bashglob.HasMeta(last) && containsFold(last, g.lit) &&
+		if ok && containsFold(last, g.lit) &&
 			bashglob.Match(last, globExample(g.glob), o) {
 			return true
 		}
