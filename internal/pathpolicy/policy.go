@@ -541,6 +541,11 @@ var quickSecretNames = []string{"id_", "_netrc", "credentials", "tfstate", "mast
 type quickScan struct {
 	names   []string
 	byFirst [256][]string // the names by their first byte
+	// pairs has bit c1 of word c0 set when a name of two bytes or more
+	// starts with c0 c1 (c0 < 128; both lower case): most positions of a
+	// path start no name, and one look says so.
+	pairs [128][4]uint64
+	short [256]bool // a name of one byte starts with it
 }
 
 // newQuickScan is the quickScan of the protected names that do not start
@@ -549,8 +554,29 @@ func newQuickScan(odd []string) *quickScan {
 	q := &quickScan{names: append(append([]string(nil), odd...), quickSecretNames...)}
 	for _, n := range q.names {
 		q.byFirst[n[0]] = append(q.byFirst[n[0]], n)
+		if len(n) < 2 || n[0] >= 128 {
+			q.short[n[0]] = true
+		} else {
+			q.pairs[n[0]][n[1]>>6] |= 1 << (n[1] & 63)
+		}
 	}
 	return q
+}
+
+// mayStart reports whether a name may start at path[i], c its lower-case
+// byte.
+func (q *quickScan) mayStart(path string, i int, c byte) bool {
+	if q.short[c] {
+		return true
+	}
+	if c >= 128 || i+1 >= len(path) {
+		return false
+	}
+	d := path[i+1]
+	if 'A' <= d && d <= 'Z' {
+		d += 'a' - 'A'
+	}
+	return q.pairs[c][d>>6]&(1<<(d&63)) != 0
 }
 
 func (q *quickScan) scan(path string) bool {
@@ -567,6 +593,9 @@ func (q *quickScan) scan(path string) bool {
 		}
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
+		}
+		if len(q.byFirst[c]) == 0 || !q.mayStart(path, i, c) {
+			continue
 		}
 		for _, n := range q.byFirst[c] {
 			if hasFoldASCIIAt(path, i, n) {
