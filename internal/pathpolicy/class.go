@@ -248,7 +248,7 @@ type names struct {
 type globEntry struct {
 	parent []string // components before the glob
 	glob   string   // lower case
-	lit    string   // its longest literal run (".pth")
+	lit    string   // its longest literal run (".pth"); "" with brackets or escapes
 }
 
 // prepare makes the names of files (Name or Suffix), dirs (names or
@@ -301,7 +301,13 @@ func prepare(files, dirs, globs []string) *names {
 		if len(c) == 0 {
 			continue
 		}
-		n.globs = append(n.globs, globEntry{parent: c[:len(c)-1], glob: c[len(c)-1], lit: longestLiteral(c[len(c)-1])})
+		g := globEntry{parent: c[:len(c)-1], glob: c[len(c)-1]}
+		if !strings.ContainsAny(g.glob, "[]\\") {
+			// Without brackets or escapes every run between wildcards
+			// is literal: a matching name holds it.
+			g.lit = longestLiteral(g.glob)
+		}
+		n.globs = append(n.globs, g)
 		// The quick scan looks for the glob's longest literal run (".pth").
 		if len(c) > 1 {
 			addOdd(c[0])
@@ -356,8 +362,8 @@ func (n *names) protected(comps []string) bool {
 	}
 	for _, g := range n.globs {
 		k := len(comps) - 1 - len(g.parent)
-		if k < 0 || !hasSeqAt(comps, k, g.parent) {
-			continue
+		if k < 0 || !strings.Contains(last, g.lit) || !hasSeqAt(comps, k, g.parent) {
+			continue // a name without the glob's literal run cannot match it
 		}
 		if ok, _ := path.Match(g.glob, last); ok {
 			return true
