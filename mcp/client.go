@@ -391,6 +391,7 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *stdioServer, er
 						c.logger.Warn("mcp: after the sandboxed server", "server", c.name, "error", err)
 					}
 				case <-time.After(30 * time.Second):
+					c.logger.Warn("mcp: the sandboxed server did not exit; the protected files it may have made were not checked", "server", c.name)
 				}
 				run.Close()
 			}

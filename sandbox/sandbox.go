@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/toolscope/toolscope/internal/pathpolicy"
 )
@@ -240,7 +239,7 @@ type Run struct {
 	probing    bool          // the status probe: Required does not refuse
 	scans      []*treeScan   // what the scan of each writable directory found before the command
 	incomplete []string      // writable directories with more directories than a scan reads
-	started    time.Time     // when the plan was made
+	linked     []string      // Run.linkedDirs, once
 	journal    string        // the placeholders' journal ("" until the first)
 	places     []placeholder // the placeholders made for protected names that did not exist, and those adopted
 	adopted    []string      // other runs' placeholders this run found and holds
@@ -293,8 +292,8 @@ const QuarantineSuffix = "~toolscope-blocked"
 // Quarantine moves aside what [Run.Created] returns, but for the paths
 // keep says to keep (the caller's own approved writes made meanwhile, by
 // a file tool outside the sandbox; nil keeps none): each is renamed, in
-// its directory, to its name with [QuarantineSuffix] (and a number when
-// that name is taken). A command the sandbox let run without asking
+// its directory, to its name with [QuarantineSuffix] (and a random part
+// when that name is taken). A command the sandbox let run without asking
 // cannot leave behind a hook, a settings file or a start-up file that a
 // program outside runs later; the user can move one back. Call it after
 // the command has been waited for (nothing of it runs any more) and before
@@ -310,7 +309,7 @@ func (r *Run) Quarantine(keep func(path string) bool) ([]Blocked, error) {
 			continue
 		}
 		b := Blocked{Path: p, Why: "a protected path"}
-		if e, ok := pathpolicy.Classify(p); ok {
+		if e, ok := pathpolicy.MemberOf(p); ok {
 			b.Why = e.Why
 		} else if fi, err := os.Lstat(p); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 			b.Why = "a link into the sandbox's cache, which commands write without asking: what it leads to (an .envrc, a .git) would run as the project's"

@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/toolscope/toolscope/internal/pathpolicy"
 	"github.com/toolscope/toolscope/internal/sbinit"
@@ -165,8 +164,7 @@ func canonical(p string) (string, bool) {
 // plan encodes what the helper does for cmd.
 func (r *Run) plan(home string, env []string) ([]byte, int, error) {
 	s := r.s
-	// File times come from the kernel's coarse clock, a tick behind.
-	r.started = time.Now().Add(-100 * time.Millisecond)
+	r.linked = r.linkedDirs()
 	var spec []byte
 	flags := 0
 	if s.networkOff() {
@@ -297,8 +295,12 @@ func (r *Run) plan(home string, env []string) ([]byte, int, error) {
 				}
 			}
 			// Below the top, and the top's other members (a *.pth, an
-			// .env.local): the scan finds them at any depth.
-			ts := s.tree.scan(root, maxTreeDirs, r.linkedDirs()...)
+			// .env.local): the scan finds them at any depth. A directory
+			// below another (a home inside the project) is in that one's.
+			if slices.ContainsFunc(protect, func(o string) bool { return o != root && pathpolicy.Within(root, o) }) {
+				continue
+			}
+			ts := s.tree.scan(root, maxTreeDirs, r.linked...)
 			r.scans = append(r.scans, ts)
 			if !ts.complete {
 				r.incomplete = append(r.incomplete, root)
@@ -624,11 +626,11 @@ func (r *Run) createdBelow() (out, unchecked []string) {
 	}
 	var journals []journal // read at the first placeholder not this run's
 	for _, pre := range r.scans {
-		post := r.s.tree.scan(pre.root, maxTreeDirs*postScanFactor, r.linkedDirs()...)
+		post := r.s.tree.scan(pre.root, maxTreeDirs*postScanFactor, r.linked...)
 		if opened := openChanged(pre, post); opened {
 			// A directory the command made unreadable (chmod 0 over what
 			// it made) is readable by its owner again, and read.
-			post = r.s.tree.scan(pre.root, maxTreeDirs*postScanFactor, r.linkedDirs()...)
+			post = r.s.tree.scan(pre.root, maxTreeDirs*postScanFactor, r.linked...)
 		}
 		hidden := map[string]bool{} // the secret paths masked during the command
 		for _, p := range pre.secrets {
@@ -656,7 +658,7 @@ func (r *Run) createdBelow() (out, unchecked []string) {
 			unchecked = append(unchecked, fmt.Sprintf("%s: more than %d directories now", pre.root, maxTreeDirs*postScanFactor))
 		}
 		for _, d := range post.unread {
-			if was := pre.dirs[d]; was == nil || !was.failed || was.ino != post.dirs[d].ino || was.ctime != post.dirs[d].ctime {
+			if !pre.unreadBefore(post, d) {
 				unchecked = append(unchecked, d+": cannot be read")
 			}
 		}
@@ -677,15 +679,21 @@ func (r *Run) linkedDirs() []string {
 	return []string{r.s.cfg.CacheDir}
 }
 
+// unreadBefore reports whether directory d, which post could not read,
+// could not be read before the command either and is the same, unchanged.
+func (ts *treeScan) unreadBefore(post *treeScan, d string) bool {
+	was, now := ts.dirs[d], post.dirs[d]
+	return was != nil && was.failed && was.ino == now.ino && was.ctime == now.ctime
+}
+
 // openChanged gives the owner read and search permission back on the
 // directories post could not read that changed since pre (or are new),
 // where it owns them; it reports whether it changed any.
 func openChanged(pre, post *treeScan) bool {
 	opened := false
 	for _, d := range post.unread {
-		now := post.dirs[d]
-		if was := pre.dirs[d]; was != nil && was.failed && was.ino == now.ino && was.ctime == now.ctime {
-			continue // unreadable before the command, and untouched
+		if pre.unreadBefore(post, d) {
+			continue // not the command's doing
 		}
 		var st syscall.Stat_t
 		if syscall.Lstat(d, &st) != nil || int(st.Uid) != os.Geteuid() || st.Mode&syscall.S_IFMT != syscall.S_IFDIR {

@@ -87,10 +87,11 @@ type protFind struct {
 }
 
 // scan walks root at any depth, not following links and not descending
-// into protected or secret directories (read-only or hidden whole) nor
-// into node_modules (a package manager's tree, replaced whole by the next
+// into the members of the protected class (read-only whole) nor into
+// node_modules (a package manager's tree, replaced whole by the next
 // install; its .bin is protected when it is on $PATH), and returns the
-// protected and secret paths below it. It reads only the directories that
+// protected and secret paths below it; in a secret directory (hidden
+// whole) it looks for members only. It reads only the directories that
 // changed since the last scan of root.
 //
 // A link that leads into one of into (the sandbox's cache: written by
@@ -124,7 +125,7 @@ func (c *treeCache) scan(root string, max int, into ...string) *treeScan {
 		if m == nil || m.ino != st.Ino || m.ctime != st.Ctim || !time.Unix(st.Ctim.Unix()).Before(m.read.Add(-racyMargin)) {
 			m = readDir(dir, root, &st, policy, into, inSecret)
 		}
-		memos[dir] = m // a directory that is not one is not visited again
+		memos[dir] = m
 		if m.failed {
 			ts.unread = append(ts.unread, dir)
 		}
@@ -160,8 +161,8 @@ func (c *treeCache) scan(root string, max int, into ...string) *treeScan {
 
 // readDir reads one directory and sorts its entries. In a secret
 // directory (inSecret) every name is secret by its path, and hidden with
-// it: there only the members of the class are found, by their identity
-// with the ctime, as nothing binds them.
+// it: there only the members of the class are found, with the ctime in
+// their identity, as nothing binds them.
 func readDir(dir, root string, st *syscall.Stat_t, policy *pathpolicy.Policy, into []string, inSecret bool) *dirMemo {
 	m := &dirMemo{ino: st.Ino, ctime: st.Ctim, read: time.Now()}
 	ents, err := os.ReadDir(dir)
@@ -174,46 +175,44 @@ func readDir(dir, root string, st *syscall.Stat_t, policy *pathpolicy.Policy, in
 		name := e.Name()
 		p := filepath.Join(dir, name)
 		rel := strings.TrimPrefix(p[len(root):], "/")
+		var secret, member bool
 		if inSecret {
-			var fs syscall.Stat_t
-			if _, class := pathpolicy.Classify(rel); class && syscall.Lstat(p, &fs) == nil {
-				m.found = append(m.found, treeFind{name: name, class: true,
-					id: fileID{dev: uint64(fs.Dev), ino: fs.Ino, ctime: fs.Ctim}})
-			} else if e.IsDir() && name != "node_modules" {
-				m.subdirs = append(m.subdirs, name)
+			_, member = pathpolicy.MemberOf(rel)
+		} else if s, protected := policy.Spelling(rel); protected {
+			// A secret may be a member too (.env); a protected name
+			// that is no secret is one.
+			secret, member = s, !s
+			if s {
+				_, member = pathpolicy.MemberOf(rel)
 			}
-			continue
 		}
-		secret, protected := policy.Spelling(rel)
-		switch {
-		case protected:
-			f := treeFind{name: name, secret: secret, class: !secret}
-			if secret {
-				_, f.class = pathpolicy.Classify(rel)
+		link := e.Type()&os.ModeSymlink != 0
+		if !secret && !member {
+			switch {
+			case e.IsDir() && name != "node_modules":
+				m.subdirs = append(m.subdirs, name)
+			case link && len(into) > 0 && linksInto(p, into):
+				member = true
 			}
-			var fs syscall.Stat_t
-			if syscall.Lstat(p, &fs) == nil {
-				t := fs.Mode & syscall.S_IFMT
-				f.id = fileID{dev: uint64(fs.Dev), ino: fs.Ino}
-				f.bind = !secret && (t == syscall.S_IFDIR || t == syscall.S_IFREG)
-				if !f.bind && !secret {
-					f.id.ctime = fs.Ctim
-				}
-			} else if !secret {
+			if !member {
 				continue
 			}
-			m.found = append(m.found, f)
-			if secret && !f.class && e.IsDir() && name != "node_modules" {
-				m.secretDirs = append(m.secretDirs, name)
+		}
+		f := treeFind{name: name, secret: secret, class: member}
+		var fs syscall.Stat_t
+		if syscall.Lstat(p, &fs) == nil {
+			t := fs.Mode & syscall.S_IFMT
+			f.id = fileID{dev: uint64(fs.Dev), ino: fs.Ino}
+			f.bind = !secret && !inSecret && (t == syscall.S_IFDIR || t == syscall.S_IFREG)
+			if !f.bind && !secret {
+				f.id.ctime = fs.Ctim
 			}
-		case e.IsDir() && name != "node_modules":
-			m.subdirs = append(m.subdirs, name)
-		case e.Type()&os.ModeSymlink != 0 && len(into) > 0 && linksInto(p, into):
-			var fs syscall.Stat_t
-			if syscall.Lstat(p, &fs) == nil {
-				m.found = append(m.found, treeFind{name: name, class: true,
-					id: fileID{dev: uint64(fs.Dev), ino: fs.Ino, ctime: fs.Ctim}})
-			}
+		} else if !secret {
+			continue // gone meanwhile
+		}
+		m.found = append(m.found, f)
+		if secret && !member && e.IsDir() && name != "node_modules" {
+			m.secretDirs = append(m.secretDirs, name)
 		}
 	}
 	return m

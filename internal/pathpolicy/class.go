@@ -380,13 +380,13 @@ var (
 	entryNames     []*names // one per class entry, in order
 )
 
-// Classify returns the first entry of [ProtectedClass] that path (a
+// MemberOf returns the first entry of [ProtectedClass] that path (a
 // slash-separated path, judged by its spelling alone, as the class's
 // patterns match anywhere in it) is a member of: ".../.git/config" is
 // the ".git" entry, "tools/.venv/bin/python" the ".venv/bin" one. ok is
 // false for a path outside the class, secrets included: a private key is
 // hidden from reads but runs nothing.
-func Classify(path string) (e Entry, ok bool) {
+func MemberOf(path string) (e Entry, ok bool) {
 	entryNamesOnce.Do(func() {
 		entryNames = make([]*names, len(class))
 		for i, e := range class {

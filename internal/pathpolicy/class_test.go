@@ -230,7 +230,7 @@ func TestSplitPathList(t *testing.T) {
 	}
 }
 
-func TestClassify(t *testing.T) {
+func TestMemberOf(t *testing.T) {
 	for _, c := range []struct {
 		path, pattern string
 	}{
@@ -249,12 +249,12 @@ func TestClassify(t *testing.T) {
 		{".env.example", ""},
 		{".github/ISSUE_TEMPLATE/bug.md", ""},
 	} {
-		e, ok := Classify(c.path)
+		e, ok := MemberOf(c.path)
 		if ok != (c.pattern != "") || e.Pattern != c.pattern {
-			t.Errorf("Classify(%q) = %q, %v; want %q", c.path, e.Pattern, ok, c.pattern)
+			t.Errorf("MemberOf(%q) = %q, %v; want %q", c.path, e.Pattern, ok, c.pattern)
 		}
 		if ok && e.Why == "" {
-			t.Errorf("Classify(%q): no reason", c.path)
+			t.Errorf("MemberOf(%q): no reason", c.path)
 		}
 	}
 }
