@@ -162,27 +162,11 @@ func litFits(name, head, tail string, fold bool) bool {
 	}
 	eq := func(a, b string) bool {
 		if fold {
-			return asciiEqualFold(a, b)
+			return strings.EqualFold(a, b) // both ASCII
 		}
 		return a == b
 	}
 	return eq(name[:len(head)], head) && eq(name[len(name)-len(tail):], tail)
-}
-
-func asciiEqualFold(a, b string) bool {
-	for i := 0; i < len(a); i++ {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
 }
 
 func isASCII(s string) bool {

@@ -3,7 +3,6 @@ package pathpolicy
 import (
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/toolscope/toolscope/internal/bashglob"
 )
@@ -154,55 +153,14 @@ func could(c, name string, o *bashglob.Options) bool {
 	return couldGlob(c, name, o)
 }
 
-// couldGlob is could for a component known to be a glob.
+// couldGlob is could for a component known to be a glob. (bashglob
+// refuses a name without the component's literal start and end before
+// decoding it: trying every class name is cheap.)
 func couldGlob(c, name string, o *bashglob.Options) bool {
 	if name[0] != '.' && strings.IndexAny(c[:1], "*?[") == 0 {
 		return false
 	}
-	// "*.go" and ".git": no need to match (the check is cheap enough to
-	// repeat; callers that try many names make it once).
-	if head, tail, ok := plainEnds(c); ok && !endsFit(name, head, tail) {
-		return false
-	}
 	return bashglob.Match(c, name, o)
-}
-
-// plainEnds returns the text a component of only '*', '?' and other
-// ASCII characters (no bracket, no escape: nothing bashglob could find
-// unsupported) starts and ends with: every name it matches starts with
-// head and ends with tail, in some case. ok is false for another one.
-func plainEnds(c string) (head, tail string, ok bool) {
-	if len(c) > 255 {
-		return "", "", false
-	}
-	first, last := -1, -1
-	for i := 0; i < len(c); i++ {
-		switch b := c[i]; {
-		case b >= utf8.RuneSelf || b == '[' || b == ']' || b == '\\' || b == 0:
-			return "", "", false
-		case b == '*' || b == '?':
-			if first < 0 {
-				first = i
-			}
-			last = i
-		}
-	}
-	if first < 0 {
-		return "", "", false
-	}
-	return c[:first], c[last+1:], true
-}
-
-// endsFit reports whether name (ASCII) can start with head and end with
-// tail, without the two overlapping, letters in any case.
-func endsFit(name, head, tail string) bool {
-	if !isASCII(name) {
-		return true
-	}
-	if len(head)+len(tail) > len(name) {
-		return false
-	}
-	return strings.EqualFold(name[:len(head)], head) && strings.EqualFold(name[len(name)-len(tail):], tail)
 }
 
 // couldPrefix reports whether c can match a name starting with prefix.
@@ -213,11 +171,6 @@ func couldPrefix(c, prefix string, o *bashglob.Options) bool {
 	if prefix[0] != '.' && strings.IndexAny(c[:1], "*?[") == 0 {
 		return false
 	}
-	if head, _, ok := plainEnds(c); ok && isASCII(prefix) {
-		if n := min(len(head), len(prefix)); !strings.EqualFold(head[:n], prefix[:n]) {
-			return false
-		}
-	}
 	return bashglob.MatchPrefix(c, prefix, o)
 }
 
@@ -226,23 +179,16 @@ func (p *Policy) couldSecret(comps []string, o *bashglob.Options) bool {
 		if !bashglob.HasMeta(c) {
 			continue // literal components were judged with the base and the matches
 		}
-		head, tail, plain := plainEnds(c)
-		can := func(name string) bool {
-			if plain && !endsFit(name, head, tail) {
-				return false
-			}
-			return couldGlob(c, name, o)
-		}
-		if can(".env") {
+		if couldGlob(c, ".env", o) {
 			return true
 		}
 		for _, n := range secretDirs {
-			if can(n) {
+			if couldGlob(c, n, o) {
 				return true
 			}
 		}
 		for _, n := range secretFiles {
-			if can(n) {
+			if couldGlob(c, n, o) {
 				return true
 			}
 		}
