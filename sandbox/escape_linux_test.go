@@ -464,12 +464,7 @@ mount --bind ` + outside + ` ` + filepath.Join(dir, "x") + ` && chmod 777 ` + fi
 		mkfile(t, filepath.Join(proj, deep, ".git/config"), "[core]\n")
 		mkfile(t, filepath.Join(proj, "vendor/lib/.git/config"), "[core]\n")
 		mkfile(t, filepath.Join(proj, "conf/.kube/config"), "server: mine\n")
-		r, err := s.NewRun([]string{proj})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Close()
-		cmd := exec.Command("bash", "-c", `echo 'fsmonitor = evil' >> `+deep+`/.git/config
+		out, blocked, err := runQ(t, s, proj, `echo 'fsmonitor = evil' >> `+deep+`/.git/config
 mv vendor/lib vendor/lib2; mkdir -p vendor/lib/.git/hooks && echo evil > vendor/lib/.git/hooks/pre-commit
 ln -s /tmp/evil `+deep+`/.envrc
 mkdir -p x/y && ln -s ../../vendor/lib2/.git x/y/.git
@@ -482,26 +477,9 @@ mkdir -p hid && echo evil > hid/.envrc && chmod 0 hid
 mkdir -p keys.pem/lib && git init -q keys.pem/lib; mkdir -p sub/.azure && echo evil > sub/.azure/.envrc
 echo 'server: evil' >> conf/.kube/config; echo evil > conf/.kube/.envrc
 mkdir -p ro && echo evil > ro/.envrc && touch 'ro/.envrc~toolscope-blocked' 'ro/.envrc~toolscope-blocked-2' && chmod a-w ro
-true`)
-		cmd.Dir = proj
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := r.Wrap(cmd); err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := r.Report(); err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Wait(); err != nil {
-			t.Fatalf("%v\n%s", err, out.String())
-		}
-		var got []string
+true`, nil, nil, nil)
 		// A directory made unreadable hides nothing: root reads it, and
 		// a user gets read permission back on the one the command made.
-		blocked, err := r.Quarantine(nil)
 		if err != nil {
 			t.Errorf("unreadable directory: %v", err)
 		}
@@ -509,8 +487,8 @@ true`)
 			if b.MovedTo == "" {
 				t.Errorf("%s not moved aside: %s", b.Path, b.Error)
 			}
-			got = append(got, strings.TrimPrefix(b.Path, proj+"/"))
 		}
+		got := blockedRel(proj, blocked)
 		// A mode-0 directory with files in it is no placeholder.
 		// Secret directories hide nothing either: a repository in a
 		// directory named like a key, an .envrc in a new .azure. Nor does
@@ -518,7 +496,7 @@ true`)
 		want := []string{deep + "/.envrc", "fake/.claude", "keys.pem/lib/.git", "linked", "ro/.envrc", "sec.pem/linked", "sub/.azure/.envrc", "vendor/lib/.git", "vendor/lib2/.git", "x/y/.git", "z/.git"}
 		want = slices.Insert(want, 2, "hid/.envrc")
 		if !slices.Equal(got, want) {
-			t.Errorf("moved aside %v, want %v\n%s", got, want, out.String())
+			t.Errorf("moved aside %v, want %v\n%s", got, want, out)
 		}
 		// The existing .kube, hidden during the command, was not written.
 		if b, _ := os.ReadFile(filepath.Join(proj, "conf/.kube/config")); string(b) != "server: mine\n" {

@@ -49,6 +49,13 @@ func newSandbox(t *testing.T, cfg *Config) (*Sandbox, *Status) {
 // output, the exit error and the status.
 func run(t *testing.T, s *Sandbox, dir, script string, env []string) (string, error, *Status) {
 	t.Helper()
+	return runIn(t, s, dir, script, env, nil)
+}
+
+// runIn is run, calling after (if not nil) once the command has exited,
+// before the run is closed.
+func runIn(t *testing.T, s *Sandbox, dir, script string, env []string, after func(*Run)) (string, error, *Status) {
+	t.Helper()
 	r, err := s.NewRun([]string{dir})
 	if err != nil {
 		t.Fatal(err)
@@ -67,6 +74,9 @@ func run(t *testing.T, s *Sandbox, dir, script string, env []string) (string, er
 	}
 	st, rerr := r.Report()
 	werr := cmd.Wait()
+	if after != nil {
+		after(r)
+	}
 	if rerr != nil {
 		return out.String(), rerr, st
 	}

@@ -3,9 +3,7 @@
 package sandbox
 
 import (
-	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -125,47 +123,25 @@ func TestQuarantine(t *testing.T) {
 	mkfile(t, filepath.Join(dir, "p/q/r/s/t/u/v/w/.envrc"+QuarantineSuffix), "earlier\n")
 	mkfile(t, filepath.Join(dir, "sub/.npmrc"), "a=1\n")
 	mkfile(t, filepath.Join(dir, "conf/.kube/config"), "server: a\n")
-	r, err := s.NewRun([]string{dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	cmd := exec.Command("bash", "-c", `mkdir -p p/q/r/s/t/u/v/w && echo x > p/q/r/s/t/u/v/w/.envrc && mkdir -p k/.vscode && echo x > k/.vscode/tasks.json && echo ok > p/readme`)
-	cmd.Dir = dir
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := r.Wrap(cmd); err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := r.Report(); err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("%v: %s", err, out.String())
-	}
-	// An editor outside saves sub/.npmrc (a new file renamed over it)
-	// while the command runs: the command could not have, it stays.
-	mkfile(t, filepath.Join(dir, "sub/.npmrc.tmp"), "a=2\n")
-	if err := os.Rename(filepath.Join(dir, "sub/.npmrc.tmp"), filepath.Join(dir, "sub/.npmrc")); err != nil {
-		t.Fatal(err)
-	}
-	// And kubectl its .kube/config, in a directory hidden while the
-	// command ran.
-	mkfile(t, filepath.Join(dir, "conf/.kube/config.tmp"), "server: b\n")
-	if err := os.Rename(filepath.Join(dir, "conf/.kube/config.tmp"), filepath.Join(dir, "conf/.kube/config")); err != nil {
-		t.Fatal(err)
-	}
 	kept := filepath.Join(dir, "k/.vscode")
-	blocked, err := r.Quarantine(func(p string) bool { return p == kept })
+	out, blocked, err := runQ(t, s, dir, `mkdir -p p/q/r/s/t/u/v/w && echo x > p/q/r/s/t/u/v/w/.envrc && mkdir -p k/.vscode && echo x > k/.vscode/tasks.json && echo ok > p/readme`, nil, func() {
+		// An editor outside saves sub/.npmrc (a new file renamed over
+		// it) while the command runs: the command could not have, it
+		// stays. And kubectl its .kube/config, in a directory hidden
+		// while the command ran.
+		for _, f := range []string{"sub/.npmrc", "conf/.kube/config"} {
+			mkfile(t, filepath.Join(dir, f+".tmp"), "new\n")
+			if err := os.Rename(filepath.Join(dir, f+".tmp"), filepath.Join(dir, f)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}, func(p string) bool { return p == kept })
 	if err != nil {
 		t.Error(err)
 	}
 	envrc := filepath.Join(dir, "p/q/r/s/t/u/v/w/.envrc")
 	if len(blocked) != 1 || blocked[0].Path != envrc || !strings.HasPrefix(blocked[0].MovedTo, envrc+QuarantineSuffix+"-") || !strings.Contains(blocked[0].Why, "direnv") {
-		t.Fatalf("blocked %+v", blocked)
+		t.Fatalf("blocked %+v\n%s", blocked, out)
 	}
 	if b, _ := os.ReadFile(envrc + QuarantineSuffix); string(b) != "earlier\n" {
 		t.Errorf("the earlier quarantined file was replaced: %q", b)
@@ -180,32 +156,23 @@ func TestQuarantine(t *testing.T) {
 	}
 }
 
-// runQ runs script in the sandbox in dir and returns its output and what
-// Quarantine did after it.
-func runQ(t *testing.T, s *Sandbox, dir, script string, env []string) (string, []Blocked, error) {
+// runQ runs script in the sandbox in dir, then calls meanwhile (if not
+// nil: what happens outside while the command runs, done once it has
+// exited), and returns its output and what Quarantine did after it.
+func runQ(t *testing.T, s *Sandbox, dir, script string, env []string, meanwhile func(), keep func(string) bool) (string, []Blocked, error) {
 	t.Helper()
-	r, err := s.NewRun([]string{dir})
+	var blocked []Blocked
+	var qerr error
+	out, err, _ := runIn(t, s, dir, script, env, func(r *Run) {
+		if meanwhile != nil {
+			meanwhile()
+		}
+		blocked, qerr = r.Quarantine(keep)
+	})
 	if err != nil {
-		t.Fatal(err)
+		t.Logf("the command: %v", err)
 	}
-	defer r.Close()
-	cmd := exec.Command("bash", "-c", script)
-	cmd.Dir = dir
-	cmd.Env = env
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := r.Wrap(cmd); err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := r.Report(); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Wait()
-	blocked, qerr := r.Quarantine(nil)
-	return out.String(), blocked, qerr
+	return out, blocked, qerr
 }
 
 func blockedRel(dir string, bs []Blocked) []string {
@@ -227,14 +194,14 @@ func TestQuarantineBounds(t *testing.T) {
 	defer func(n int) { maxTreeDirs = n }(maxTreeDirs)
 	maxTreeDirs = 10
 	dir := t.TempDir()
-	out, blocked, err := runQ(t, s, dir, `mkdir -p many/d{1..250}; mkdir -p many/d250/x && echo evil > many/d250/x/.envrc`, nil)
+	out, blocked, err := runQ(t, s, dir, `mkdir -p many/d{1..250}; mkdir -p many/d250/x && echo evil > many/d250/x/.envrc`, nil, nil, nil)
 	if err == nil || !strings.Contains(err.Error(), "more than 200 directories") {
 		t.Errorf("past the bound: %v (blocked %v)\n%s", err, blockedRel(dir, blocked), out)
 	}
 	maxTreeDirs = 50_000
 	dir = t.TempDir()
 	out, blocked, err = runQ(t, s, dir, `mkdir -p tools/bin && printf '#!/bin/sh\necho pwned\n' > tools/bin/ls && chmod +x tools/bin/ls`,
-		[]string{"PATH=" + filepath.Join(dir, "tools/bin") + ":" + os.Getenv("PATH")})
+		[]string{"PATH=" + filepath.Join(dir, "tools/bin") + ":" + os.Getenv("PATH")}, nil, nil)
 	if got := blockedRel(dir, blocked); err != nil || !slices.Equal(got, []string{"tools/bin"}) {
 		t.Errorf("a directory on $PATH made by the command: %v %v\n%s", got, err, out)
 	}
