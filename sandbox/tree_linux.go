@@ -6,8 +6,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"time"
 
+	"github.com/toolscope/toolscope/internal/dirsnap"
 	"github.com/toolscope/toolscope/internal/pathpolicy"
 )
 
@@ -18,19 +18,14 @@ import (
 // without asking only when the sandbox [Status.Confines] them asks again.
 var maxTreeDirs = 50_000
 
-// racyMargin: a directory whose status changed less than this before it
-// was read is read again the next time, whatever its status says then.
-// The kernel stamps changes from a clock that lags the wall clock by up to
-// a tick, so a change in the same tick as the reading could leave the
-// status as it was (git's "racy" entries).
-const racyMargin = 50 * time.Millisecond
-
-// treeCache remembers what the scans of the writable directories read in
+// treeCache remembers what the scans of the writable directories found in
 // each directory, so the next scan reads again only the directories whose
-// entries changed. A directory's ctime and inode say that: adding,
-// removing or renaming an entry changes them, and no process can set a
-// ctime (utimes sets the others). It lives in the Sandbox, in memory
-// only: a cache a command could write would let it hide what it made.
+// entries changed: it keeps what it made of a listing under the stamp
+// package dirsnap gives it (the change time, which moves with every entry
+// made, removed or renamed and which no process can set, on the file
+// systems that keep one, once a second old). It lives in the Sandbox, in
+// memory only: a cache a command could write would let it hide what it
+// made.
 type treeCache struct {
 	mu    sync.Mutex
 	roots map[string]map[string]*dirMemo // root → directory → memo
@@ -38,10 +33,10 @@ type treeCache struct {
 
 // dirMemo is what one directory held when it was read.
 type dirMemo struct {
-	ino     uint64
-	ctime   syscall.Timespec
-	read    time.Time // when the reading started
-	subdirs []string  // names of the directories to descend into
+	ino     uint64           // the directory's identity, whether or not stamp is usable
+	ctime   syscall.Timespec // ditto
+	stamp   dirsnap.Stamp    // under which the rest stays right
+	subdirs []string         // names of the directories to descend into
 	// secret directories (hidden whole, so nothing in them is bound), to
 	// descend into too: one the command makes is not hidden, and what it
 	// holds (a repository in x.pem/, an .envrc in .azure/) is looked for.
@@ -122,7 +117,7 @@ func (c *treeCache) scan(root string, max int, into ...string) *treeScan {
 			continue
 		}
 		m := old[dir]
-		if m == nil || m.ino != st.Ino || m.ctime != st.Ctim || !time.Unix(st.Ctim.Unix()).Before(m.read.Add(-racyMargin)) {
+		if m == nil || m.stamp != dirsnap.StampOf(&st) {
 			m = readDir(dir, root, &st, policy, into, inSecret)
 		}
 		memos[dir] = m
@@ -164,15 +159,15 @@ func (c *treeCache) scan(root string, max int, into ...string) *treeScan {
 // it: there only the members of the class are found, with the ctime in
 // their identity, as nothing binds them.
 func readDir(dir, root string, st *syscall.Stat_t, policy *pathpolicy.Policy, into []string, inSecret bool) *dirMemo {
-	m := &dirMemo{ino: st.Ino, ctime: st.Ctim, read: time.Now()}
-	ents, err := os.ReadDir(dir)
+	m := &dirMemo{ino: st.Ino, ctime: st.Ctim}
+	l, stamp, err := dirsnap.ReadUncached(dir)
 	if err != nil {
-		// Unreadable now: read it again next time.
-		m.read, m.failed = time.Time{}, true
+		m.failed = true // and read again next time
 		return m
 	}
-	for _, e := range ents {
-		name := e.Name()
+	m.stamp = stamp
+	for i, name := range l.Names {
+		typ := l.Types[i]
 		p := filepath.Join(dir, name)
 		rel := strings.TrimPrefix(p[len(root):], "/")
 		var secret, member bool
@@ -186,10 +181,10 @@ func readDir(dir, root string, st *syscall.Stat_t, policy *pathpolicy.Policy, in
 				_, member = pathpolicy.MemberOf(rel)
 			}
 		}
-		link := e.Type()&os.ModeSymlink != 0
+		link := typ&os.ModeSymlink != 0
 		if !secret && !member {
 			switch {
-			case e.IsDir() && name != "node_modules":
+			case typ.IsDir() && name != "node_modules":
 				m.subdirs = append(m.subdirs, name)
 			case link && len(into) > 0 && linksInto(p, into):
 				member = true
@@ -211,7 +206,7 @@ func readDir(dir, root string, st *syscall.Stat_t, policy *pathpolicy.Policy, in
 			continue // gone meanwhile
 		}
 		m.found = append(m.found, f)
-		if secret && !member && e.IsDir() && name != "node_modules" {
+		if secret && !member && typ.IsDir() && name != "node_modules" {
 			m.secretDirs = append(m.secretDirs, name)
 		}
 	}

@@ -121,6 +121,16 @@ func Read(dir string, limit int) (*Listing, error) {
 	return l, nil
 }
 
+// ReadUncached lists dir as Read does, without looking in or adding to
+// the cache, and returns the stamp under which the listing stays right: a
+// caller that keeps something made of the listing (a scan of a whole
+// tree, whose directories would crowd the cache out) reuses it while
+// StampOf of a new stat of dir equals that stamp. The stamp equals none
+// where the listing may not be relied on (see the package doc).
+func ReadUncached(dir string) (*Listing, Stamp, error) {
+	return read(dir, 0)
+}
+
 // Cached returns the listing of dir remembered under the stamp the caller
 // just read (see Stat), without reading the directory.
 func Cached(dir string, s Stamp) (*Listing, bool) {
