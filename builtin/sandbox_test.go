@@ -579,15 +579,15 @@ func TestSandboxProtectedAnyDepth(t *testing.T) {
 // TestSandboxKeepsApprovedWrites: a protected file an allowed Write makes
 // while a sandboxed command runs is the user's, not the command's: the
 // check after the command keeps it, unless the command put a file of its
-// own beside it.
+// own beside it or wrote over it.
 func TestSandboxKeepsApprovedWrites(t *testing.T) {
 	s := newSandboxed(t, permission.Bypass, nil, nil)
 	done := make(chan *tool.Result)
 	go func() {
-		done <- s.call("Bash", bash(`sleep 1; mkdir -p web/.cursor && echo '{}' > web/.cursor/mcp.json; mkdir -p app/.idea/runConfigurations && echo evil > app/.idea/runConfigurations/x.xml`))
+		done <- s.call("Bash", bash(`sleep 1; mkdir -p web/.cursor && echo '{}' > web/.cursor/mcp.json; mkdir -p app/.idea/runConfigurations && echo evil > app/.idea/runConfigurations/x.xml; echo evil > ovr/.zed/tasks.json`))
 	}()
 	time.Sleep(300 * time.Millisecond)
-	for _, p := range []string{"sub/.vscode/settings.json", "app/.idea/workspace.xml"} {
+	for _, p := range []string{"sub/.vscode/settings.json", "app/.idea/workspace.xml", "ovr/.zed/tasks.json"} {
 		if w := s.call("Write", map[string]any{"file_path": s.path(p), "content": "{}\n"}); w.Status != tool.StatusSuccess {
 			t.Fatalf("Write: %s", w.Text())
 		}
@@ -595,7 +595,8 @@ func TestSandboxKeepsApprovedWrites(t *testing.T) {
 	r := <-done
 	blocked := blockedPaths(r)
 	slices.Sort(blocked)
-	if len(blocked) != 2 || !strings.HasSuffix(blocked[0], "app/.idea") || !strings.HasSuffix(blocked[1], "web/.cursor") {
+	// ovr/.zed/tasks.json: approved, then written over by the command.
+	if len(blocked) != 3 || !strings.HasSuffix(blocked[0], "app/.idea") || !strings.HasSuffix(blocked[1], "ovr/.zed") || !strings.HasSuffix(blocked[2], "web/.cursor") {
 		t.Errorf("blocked %v\n%s", blocked, r.Text())
 	}
 	if _, err := os.Stat(s.path("sub/.vscode/settings.json")); err != nil {
