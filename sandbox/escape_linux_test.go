@@ -448,6 +448,21 @@ mount --bind ` + outside + ` ` + filepath.Join(dir, "x") + ` && chmod 777 ` + fi
 		}
 	})
 
+	// A toolchain cache the user cannot reach (a ~/.cache made by root
+	// with sudo) is no read to allow: the command runs.
+	t.Run("unreachable-cache", func(t *testing.T) {
+		if err := os.MkdirAll(filepath.Join(home, ".cache", "yarn"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(filepath.Join(home, ".cache"), 0); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Chmod(filepath.Join(home, ".cache"), 0o755)
+		if out, err, _ := run(t, s, dir, "echo ran", nil); err != nil || !strings.Contains(out, "ran") {
+			t.Errorf("%v: %s", err, out)
+		}
+	})
+
 	// The protected class at any depth: a nested repository nine levels
 	// down stays read-only; a repository made anew under a parent renamed
 	// away, one copied, links named as members, are all moved aside after

@@ -453,6 +453,11 @@ func landlock(h *helperState, p *plan) string {
 			if err == syscall.ENOENT || err == syscall.ENOTDIR {
 				return "" // gone since the plan: nothing to allow
 			}
+			if err == syscall.EACCES && rights&^readRights == 0 {
+				// A toolchain cache under a directory this user cannot
+				// search (made by root with sudo): no read of it to allow.
+				return ""
+			}
 			return "landlock rule for " + path + ": " + err.Error()
 		}
 		defer syscall.Close(fd)
