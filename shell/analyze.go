@@ -60,7 +60,7 @@ func newConfig(o *Options) *config {
 	if c.cwd == "" || !filepath.IsAbs(c.cwd) {
 		c.cwd = "/"
 	}
-	c.cwd = filepath.Clean(c.cwd)
+	c.cwd = pathpolicy.Clean(c.cwd)
 	c.workDirs = o.WorkingDirs
 	if c.workDirs == nil {
 		c.cwdOnly[0] = c.cwd
@@ -71,7 +71,7 @@ func newConfig(o *Options) *config {
 		c.home, _ = os.UserHomeDir()
 	}
 	if c.home != "" {
-		c.home = filepath.Clean(c.home)
+		c.home = pathpolicy.Clean(c.home)
 	}
 	if o.MaxCommands > 0 {
 		c.maxCommands = o.MaxCommands

@@ -48,7 +48,10 @@ func FuzzMatch(f *testing.F) {
 	f.Fuzz(func(t *testing.T, pattern, name string, flags uint8) {
 		o := fuzzOptions(flags)
 		got := Match(pattern, name, &o)
-		HasMeta(pattern)
+		g := Compile(pattern)
+		if g.Match(name, &o) != got || g.HasMeta() != HasMeta(pattern) {
+			t.Fatalf("Compile(%q) answers otherwise than Match and HasMeta for %q", pattern, name)
+		}
 		if Unsupported(pattern) != nil {
 			if !got {
 				t.Fatalf("Match(%q, %q) = false for an unsupported pattern", pattern, name)
@@ -84,6 +87,9 @@ func FuzzMatchPrefix(f *testing.F) {
 		o := fuzzOptions(flags)
 		suffix = strings.ReplaceAll(suffix, "\x00", "")
 		mp := MatchPrefix(pattern, prefix, &o)
+		if Compile(pattern).MatchPrefix(prefix, &o) != mp {
+			t.Fatalf("Compile(%q).MatchPrefix(%q) answers otherwise than MatchPrefix", pattern, prefix)
+		}
 		if Unsupported(pattern) != nil {
 			if !mp {
 				t.Fatalf("MatchPrefix(%q, %q) = false for an unsupported pattern", pattern, prefix)
@@ -128,4 +134,14 @@ func FuzzExpand(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestZeroGlob(t *testing.T) {
+	var g Glob
+	if g.HasMeta() || !g.Match("", nil) || g.Match("x", nil) || !g.MatchPrefix("", nil) {
+		t.Fatal("the zero Glob is not the empty pattern")
+	}
+	if Match("", "", nil) != g.Match("", nil) || MatchPrefix("", "x", nil) != g.MatchPrefix("x", nil) {
+		t.Fatal("the zero Glob answers otherwise than the empty pattern")
+	}
 }

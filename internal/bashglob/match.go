@@ -301,6 +301,46 @@ func Match(pattern, name string, opts *Options) bool {
 	return compile(pattern).match(name, optsOrZero(opts))
 }
 
+// Glob is a compiled pattern, for asking one pattern about many names
+// (Match and MatchPrefix look the pattern up in a process-wide cache on
+// every call). Its methods answer exactly as the functions of the same
+// names do. The zero Glob is the empty pattern.
+type Glob struct{ c *compiled }
+
+// Compile compiles pattern. It never fails: a pattern that Unsupported
+// reports matches everything, as with Match.
+func Compile(pattern string) Glob { return Glob{compile(pattern)} }
+
+// Match is Match(pattern, name, opts) for the compiled pattern.
+func (g Glob) Match(name string, opts *Options) bool {
+	if g.c == nil {
+		g.c = compile("")
+	}
+	return g.c.match(name, optsOrZero(opts))
+}
+
+// MatchPrefix is MatchPrefix(pattern, prefix, opts) for the compiled
+// pattern.
+func (g Glob) MatchPrefix(prefix string, opts *Options) bool {
+	if g.c == nil {
+		g.c = compile("")
+	}
+	return g.c.matchPrefix(prefix, optsOrZero(opts))
+}
+
+// HasMeta is HasMeta(pattern) for the compiled pattern.
+func (g Glob) HasMeta() bool {
+	if g.c == nil {
+		return false
+	}
+	for _, c := range g.c.comps {
+		if c.meta {
+			return true
+		}
+	}
+	return false
+}
+
 // match is Match for a compiled pattern.
 func (c *compiled) match(name string, o *Options) bool {
 	if c.err != nil {

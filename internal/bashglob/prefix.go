@@ -29,8 +29,11 @@ import (
 // dot) and MatchPrefix("?", "ab") are false. It returns true for a pattern
 // that Unsupported reports.
 func MatchPrefix(pattern, prefix string, opts *Options) bool {
-	o := optsOrZero(opts)
-	c := compile(pattern)
+	return compile(pattern).matchPrefix(prefix, optsOrZero(opts))
+}
+
+// matchPrefix is MatchPrefix for a compiled pattern.
+func (c *compiled) matchPrefix(prefix string, o *Options) bool {
 	if c.err != nil {
 		return true
 	}

@@ -147,26 +147,33 @@ var lastExtras [4]atomic.Pointer[extraSnap]
 
 var nextExtra atomic.Uint32
 
-func (s *extraSnap) same(e *extras, path string, roots []string, home string, now time.Time) bool {
-	return now.Sub(s.at) < extraTTL && now.Sub(s.at) >= 0 && s.processPATH == e.processPATH && s.path == path &&
-		s.home == home && slices.Equal(s.roots, roots) && slices.Equal(s.protected, e.protected) && slices.Equal(s.pathDirs, e.pathDirs)
+// same reports whether s was made for these inputs less than extraTTL ago.
+// The inputs are compared first: the clock is read only for a snapshot
+// that could serve (time.Since reads the monotonic clock alone).
+func (s *extraSnap) same(e *extras, path string, roots []string, home string) bool {
+	if s.processPATH != e.processPATH || s.path != path || s.home != home || !slices.Equal(s.roots, roots) ||
+		!slices.Equal(s.protected, e.protected) || !slices.Equal(s.pathDirs, e.pathDirs) {
+		return false
+	}
+	age := time.Since(s.at)
+	return age < extraTTL && age >= 0
 }
 
 func (p *Policy) extraDirs() *extraSnap {
 	p.ready()
 	e := &p.extra
 	e.once.Do(func() {
-		now := time.Now()
 		path := ""
 		if e.processPATH {
 			path = os.Getenv("PATH")
 		}
 		for i := range lastExtras {
-			if s := lastExtras[i].Load(); s != nil && s.same(e, path, p.roots, p.home, now) {
+			if s := lastExtras[i].Load(); s != nil && s.same(e, path, p.roots, p.home) {
 				e.snap = s
 				return
 			}
 		}
+		now := time.Now()
 		s := &extraSnap{at: now, protected: slices.Clone(e.protected), pathDirs: slices.Clone(e.pathDirs), processPATH: e.processPATH,
 			path: path, roots: slices.Clone(p.roots), home: p.home}
 		add := func(l []dirPair) {
@@ -227,10 +234,37 @@ func (p *Policy) inExtra(given, real string) bool {
 	return false
 }
 
-// isClean reports a path filepath.Clean leaves alone, cheaply.
+// isClean reports an absolute path filepath.Clean leaves alone, in one
+// pass: no empty, "." or ".." component and no trailing slash.
 func isClean(p string) bool {
-	return !strings.Contains(p, "//") && !strings.Contains(p, "/./") && !strings.Contains(p, "/../") &&
-		!strings.HasSuffix(p, "/.") && !strings.HasSuffix(p, "/..") && (len(p) == 1 || !strings.HasSuffix(p, "/"))
+	if p == "" || p[0] != '/' {
+		return false
+	}
+	if len(p) == 1 {
+		return true
+	}
+	start := 1 // of the current component
+	for i := 1; i <= len(p); i++ {
+		if i < len(p) && p[i] != '/' {
+			continue
+		}
+		switch c := p[start:i]; c {
+		case "", ".", "..":
+			return false
+		}
+		start = i + 1
+	}
+	return true
+}
+
+// Clean is filepath.Clean, without its work for an absolute path that is
+// already clean (a working directory, the home directory: every decision
+// cleans them).
+func Clean(p string) string {
+	if isClean(p) {
+		return p
+	}
+	return filepath.Clean(p)
 }
 
 // ProtectedPaths returns the absolute directories (and files) the policy

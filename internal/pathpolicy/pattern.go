@@ -66,17 +66,18 @@ func (x PatternInfo) Inside() bool {
 // characters are escaped with a backslash ([bashglob]'s form).
 func (p *Policy) Pattern(pat string) PatternInfo {
 	var x PatternInfo
-	comps := splitPattern(pat)
+	var buf [16]pcomp
+	comps := pcompsInto(buf[:0], splitPattern(pat))
 	base := "/"
 	i := 0
-	for ; i < len(comps) && !bashglob.HasMeta(comps[i]); i++ {
-		base = join(base, unescape(comps[i]))
+	for ; i < len(comps) && !comps[i].meta; i++ {
+		base = join(base, comps[i].lit)
 	}
 	x.Base = p.Classify(base)
 	fold := &bashglob.Options{FoldCase: true}
 	dots := &bashglob.Options{FoldCase: true, DotEntries: true}
 	for _, c := range comps[i:] {
-		if bashglob.HasMeta(c) && (bashglob.Match(c, "..", dots) || bashglob.Match(c, ".", dots)) {
+		if c.meta && (c.g.Match("..", dots) || c.g.Match(".", dots)) {
 			x.Escapes = true
 		}
 	}
@@ -142,13 +143,39 @@ func unescape(s string) string {
 	return b.String()
 }
 
+// pcomp is a component of a pattern, looked at once: as written, whether
+// it is a glob, compiled (a glob) or unescaped (a literal). Each class name
+// is tried against every glob component; compiling it once per pattern
+// keeps that a matcher's run, not a cache lookup, per name.
+type pcomp struct {
+	s    string
+	meta bool
+	g    bashglob.Glob // a glob
+	lit  string        // a literal, unescaped
+}
+
+func pcompsInto(out []pcomp, comps []string) []pcomp {
+	out = slices.Grow(out[:0], len(comps))[:len(comps)]
+	for i, c := range comps {
+		out[i].s = c
+		if strings.ContainsAny(c, "*?[") {
+			out[i].g = bashglob.Compile(c)
+			out[i].meta = out[i].g.HasMeta()
+		}
+		if !out[i].meta {
+			out[i].lit = unescape(c)
+		}
+	}
+	return out
+}
+
 // could reports whether the pattern component c can match name (lower
 // case). A component that begins with a glob character is not taken to aim
 // at a name without a leading dot (a bare * would otherwise "match" id_rsa
 // everywhere); such names are caught by the expansion of what exists.
-func could(c, name string, o *bashglob.Options) bool {
-	if !bashglob.HasMeta(c) {
-		return strings.EqualFold(unescape(c), name)
+func could(c *pcomp, name string, o *bashglob.Options) bool {
+	if !c.meta {
+		return strings.EqualFold(c.lit, name)
 	}
 	return couldGlob(c, name, o)
 }
@@ -156,27 +183,28 @@ func could(c, name string, o *bashglob.Options) bool {
 // couldGlob is could for a component known to be a glob. (bashglob
 // refuses a name without the component's literal start and end before
 // decoding it: trying every class name is cheap.)
-func couldGlob(c, name string, o *bashglob.Options) bool {
-	if name[0] != '.' && strings.IndexAny(c[:1], "*?[") == 0 {
+func couldGlob(c *pcomp, name string, o *bashglob.Options) bool {
+	if name[0] != '.' && strings.IndexAny(c.s[:1], "*?[") == 0 {
 		return false
 	}
-	return bashglob.Match(c, name, o)
+	return c.g.Match(name, o)
 }
 
 // couldPrefix reports whether c can match a name starting with prefix.
-func couldPrefix(c, prefix string, o *bashglob.Options) bool {
-	if !bashglob.HasMeta(c) {
-		return strings.HasPrefix(strings.ToLower(unescape(c)), prefix)
+func couldPrefix(c *pcomp, prefix string, o *bashglob.Options) bool {
+	if !c.meta {
+		return strings.HasPrefix(strings.ToLower(c.lit), prefix)
 	}
-	if prefix[0] != '.' && strings.IndexAny(c[:1], "*?[") == 0 {
+	if prefix[0] != '.' && strings.IndexAny(c.s[:1], "*?[") == 0 {
 		return false
 	}
-	return bashglob.MatchPrefix(c, prefix, o)
+	return c.g.MatchPrefix(prefix, o)
 }
 
-func (p *Policy) couldSecret(comps []string, o *bashglob.Options) bool {
-	for i, c := range comps {
-		if !bashglob.HasMeta(c) {
+func (p *Policy) couldSecret(comps []pcomp, o *bashglob.Options) bool {
+	for i := range comps {
+		c := &comps[i]
+		if !c.meta {
 			continue // literal components were judged with the base and the matches
 		}
 		if couldGlob(c, ".env", o) {
@@ -197,9 +225,9 @@ func (p *Policy) couldSecret(comps []string, o *bashglob.Options) bool {
 				return true
 			}
 		}
-		if dot := strings.LastIndexByte(c, '.'); dot >= 0 && !strings.Contains(c[dot:], "*") {
+		if dot := strings.LastIndexByte(c.s, '.'); dot >= 0 && !strings.Contains(c.s[dot:], "*") {
 			for _, x := range secretSuffixes {
-				if bashglob.Match(c[dot:], x, o) {
+				if bashglob.Match(c.s[dot:], x, o) {
 					return true // *.pem, key.p?2 (not *.*, which would be any file)
 				}
 			}
@@ -216,9 +244,9 @@ func (p *Policy) couldSecret(comps []string, o *bashglob.Options) bool {
 			return true
 		}
 	}
-	if len(comps) >= 3 && could(comps[0], "proc", o) && couldProcess(comps[1], o) && hasMetaAny(comps[:3]) {
+	if len(comps) >= 3 && could(&comps[0], "proc", o) && couldProcess(&comps[1], o) && hasMetaAny(comps[:3]) {
 		for _, s := range procSecrets {
-			if could(comps[2], s, o) || bashglob.HasMeta(comps[2]) && bashglob.Match(comps[2], s, o) {
+			if could(&comps[2], s, o) || comps[2].meta && comps[2].g.Match(s, o) {
 				return true
 			}
 		}
@@ -229,16 +257,16 @@ func (p *Policy) couldSecret(comps []string, o *bashglob.Options) bool {
 // couldProcess reports whether the component c of /proc/c can name a
 // process: self, thread-self, or a number (/proc/*/environ reaches every
 // process's environment, though * is not taken to aim at a name elsewhere).
-func couldProcess(c string, o *bashglob.Options) bool {
-	if !bashglob.HasMeta(c) {
-		u := unescape(c)
+func couldProcess(c *pcomp, o *bashglob.Options) bool {
+	if !c.meta {
+		u := c.lit
 		return u == "self" || u == "thread-self" || u != "" && strings.Trim(u, "0123456789") == ""
 	}
-	if bashglob.Match(c, "self", o) || bashglob.Match(c, "thread-self", o) {
+	if c.g.Match("self", o) || c.g.Match("thread-self", o) {
 		return true
 	}
 	for d := '1'; d <= '9'; d++ {
-		if bashglob.MatchPrefix(c, string(d), o) {
+		if c.g.MatchPrefix(string(d), o) {
 			return true
 		}
 	}
@@ -247,14 +275,14 @@ func couldProcess(c string, o *bashglob.Options) bool {
 
 // seqCould reports whether some window of comps that includes a glob
 // component could match seq, with comps[i] somewhere in the window.
-func seqCould(comps []string, i int, seq []string, o *bashglob.Options) bool {
+func seqCould(comps []pcomp, i int, seq []string, o *bashglob.Options) bool {
 	for start := i - len(seq) + 1; start <= i; start++ {
 		if start < 0 || start+len(seq) > len(comps) {
 			continue
 		}
 		ok := true
 		for j, s := range seq {
-			if !could(comps[start+j], s, o) {
+			if !could(&comps[start+j], s, o) {
 				ok = false
 				break
 			}
@@ -266,42 +294,37 @@ func seqCould(comps []string, i int, seq []string, o *bashglob.Options) bool {
 	return false
 }
 
-func anchoredCould(comps, root []string, o *bashglob.Options) bool {
+func anchoredCould(comps []pcomp, root []string, o *bashglob.Options) bool {
 	if len(comps) < len(root) || !hasMetaAny(comps[:len(root)]) {
 		return false
 	}
 	// Unlike could, a leading * counts here: /etc/* reaches /etc/shadow.
 	for j, r := range root {
-		c := comps[j]
-		if bashglob.HasMeta(c) && !bashglob.Match(c, r, o) || !bashglob.HasMeta(c) && !strings.EqualFold(unescape(c), r) {
+		c := &comps[j]
+		if c.meta && !c.g.Match(r, o) || !c.meta && !strings.EqualFold(c.lit, r) {
 			return false
 		}
 	}
 	return true
 }
 
-func hasMetaAny(comps []string) bool {
-	for _, c := range comps {
-		if bashglob.HasMeta(c) {
+func hasMetaAny(comps []pcomp) bool {
+	for i := range comps {
+		if comps[i].meta {
 			return true
 		}
 	}
 	return false
 }
 
-func (p *Policy) couldProtected(comps []string, o *bashglob.Options) bool {
-	var buf [24]bool
-	metas, any := buf[:0], false
-	for _, c := range comps {
-		m := bashglob.HasMeta(c)
-		metas, any = append(metas, m), any || m
-	}
-	if !any {
+func (p *Policy) couldProtected(comps []pcomp, o *bashglob.Options) bool {
+	if !hasMetaAny(comps) {
 		return false
 	}
 	n := p.names
-	for i, c := range comps {
-		if !metas[i] {
+	for i := range comps {
+		c := &comps[i]
+		if !c.meta {
 			continue
 		}
 		for _, d := range n.dirList {
@@ -315,7 +338,7 @@ func (p *Policy) couldProtected(comps []string, o *bashglob.Options) bool {
 			}
 		}
 	}
-	last := comps[len(comps)-1]
+	last := &comps[len(comps)-1]
 	if n.envFam && (couldPrefix(last, ".env.", o) || couldPrefix(last, ".env-", o)) {
 		return true
 	}
@@ -324,20 +347,20 @@ func (p *Policy) couldProtected(comps []string, o *bashglob.Options) bool {
 			return false
 		}
 		k := len(comps) - len(f)
-		if !slices.Contains(metas[k:], true) {
+		if !hasMetaAny(comps[k:]) {
 			return false
 		}
 		for j, name := range f {
-			if c := comps[k+j]; metas[k+j] && !couldGlob(c, name, o) || !metas[k+j] && !strings.EqualFold(unescape(c), name) {
+			if c := &comps[k+j]; c.meta && !couldGlob(c, name, o) || !c.meta && !strings.EqualFold(c.lit, name) {
 				return false
 			}
 		}
 		return true
 	}
-	if u := unescape(last); !metas[len(comps)-1] && isASCII(u) {
+	if !last.meta && isASCII(last.lit) {
 		// A literal last component: only the entries of that name can
 		// match it.
-		for _, f := range n.files[strings.ToLower(u)] {
+		for _, f := range n.files[strings.ToLower(last.lit)] {
 			if fileCould(f) {
 				return true
 			}
@@ -354,7 +377,7 @@ func (p *Policy) couldProtected(comps []string, o *bashglob.Options) bool {
 		if k < 0 {
 			continue
 		}
-		if !metas[len(comps)-1] {
+		if !last.meta {
 			// Only a glob in the last component aims at the member
 			// (below); a literal one was judged by its name.
 			continue
@@ -362,7 +385,7 @@ func (p *Policy) couldProtected(comps []string, o *bashglob.Options) bool {
 		tail := comps[k:]
 		ok := true
 		for j, name := range g.parent {
-			if !could(tail[j], name, o) {
+			if !could(&tail[j], name, o) {
 				ok = false
 				break
 			}
@@ -370,8 +393,8 @@ func (p *Policy) couldProtected(comps []string, o *bashglob.Options) bool {
 		// A glob that spells the member's literal part and could match
 		// its example name ("*.pth" and "x.pth"; a bare "*" aims at no
 		// name, as in could).
-		if ok && containsFold(last, g.lit) &&
-			bashglob.Match(last, globExample(g.glob), o) {
+		if ok && containsFold(last.s, g.lit) &&
+			last.g.Match(globExample(g.glob), o) {
 			return true
 		}
 	}

@@ -86,7 +86,7 @@ func Init(p *Policy, o *Options) {
 		p.home, _ = os.UserHomeDir()
 	}
 	if p.home != "" {
-		p.home = filepath.Clean(p.home)
+		p.home = Clean(p.home)
 	}
 	for _, d := range o.WorkingDirs {
 		if d != "" && filepath.IsAbs(d) {
