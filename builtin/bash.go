@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"iter"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -69,7 +70,13 @@ func (b *Bash) cwd(st *tool.State) string {
 }
 
 func (b *Bash) analyze(command string, st *tool.State, pc *permission.Context) *shell.Analysis {
-	o := &shell.Options{Cwd: b.cwd(st), DangerousFiles: b.c.dangerFiles, DangerousDirs: b.c.dangerDirs, HardenedEnv: true,
+	dir, _ := b.runDir(st)
+	return b.analyzeIn(command, dir, pc)
+}
+
+// analyzeIn is the analysis of command run in the directory cwd.
+func (b *Bash) analyzeIn(command, cwd string, pc *permission.Context) *shell.Analysis {
+	o := &shell.Options{Cwd: cwd, DangerousFiles: b.c.dangerFiles, DangerousDirs: b.c.dangerDirs, HardenedEnv: true,
 		ProtectedPaths: b.c.opts.ProtectedPaths, PathDirs: b.c.pathDirs}
 	o.WorkingDirs = b.c.workingDirs(pc)
 	if pc != nil {
@@ -104,7 +111,8 @@ func (b *Bash) Analyze(command string, st *tool.State, pc *permission.Context) *
 }
 
 // CheckReadOnly implements [tool.ReadOnlyChecker]: true when every simple
-// command only reads and nothing in the command objects.
+// command only reads and nothing in the command objects. (Through a
+// Toolkit, the [BashJudgment] answers instead, from the one analysis.)
 func (b *Bash) CheckReadOnly(ctx context.Context, input json.RawMessage) bool {
 	cmd := bashCommand(input)
 	if cmd == "" {
@@ -127,17 +135,23 @@ func (b *Bash) CheckReadOnly(ctx context.Context, input json.RawMessage) bool {
 func (b *Bash) CheckPermissions(ctx context.Context, input json.RawMessage, pc *permission.Context) (permission.Decision, error) {
 	cmd := bashCommand(input)
 	if strings.TrimSpace(cmd) == "" {
-		return permission.Decision{Behavior: permission.Passthrough, Message: "Empty command", Reason: "Empty command"}, nil
+		return emptyCommand, nil
 	}
-	a := b.analyze(cmd, tool.StateFromContext(ctx), pc)
+	return b.decide(ctx, input, b.analyze(cmd, tool.StateFromContext(ctx), pc), pc), nil
+}
+
+var emptyCommand = permission.Decision{Behavior: permission.Passthrough, Message: "Empty command", Reason: "Empty command"}
+
+// decide is the tool's opinion of the analysed command a (of input) under pc.
+func (b *Bash) decide(ctx context.Context, input json.RawMessage, a *shell.Analysis, pc *permission.Context) permission.Decision {
 	d := permission.Decision{Message: a.Message, Reason: a.Reason, BypassImmune: a.BypassImmune}
-	if sd, ok := b.sandboxAllow(ctx, cmd, a, input); ok {
-		return sd, nil
+	if sd, ok := b.sandboxAllow(ctx, a, input); ok {
+		return sd
 	}
 	switch a.Verdict {
 	case shell.Allow:
 		d.Behavior = permission.Allow
-		return d, nil
+		return d
 	case shell.Ask:
 		d.Behavior = permission.Ask
 	default:
@@ -152,15 +166,137 @@ func (b *Bash) CheckPermissions(ctx context.Context, input json.RawMessage, pc *
 		}
 		if used, ok := a.AllowedBy(contents); ok && len(used) > 0 {
 			names := make([]string, len(used))
+			rules := make([]permission.Rule, len(used))
 			for i, u := range used {
-				names[i] = permission.Rule{Tool: "Bash", Content: u}.String()
+				rules[i] = permission.Rule{Tool: "Bash", Content: u, Behavior: permission.Allow}
+				names[i] = rules[i].String()
 			}
 			return permission.Decision{Behavior: permission.Allow, Message: "Permission granted for Bash",
-				Reason: "Rules: " + strings.Join(names, ", ") + " (every other simple command is read-only)", UpdatedInput: input}, nil
+				Reason: "Rules: " + strings.Join(names, ", ") + " (every other simple command is read-only)", Rules: rules, UpdatedInput: input}
 		}
 	}
 	d.Suggestions = bashRules(a.Suggestions())
-	return d, nil
+	return d
+}
+
+// Judge implements [tool.Judge]: the command is parsed and analysed once,
+// where it will run (the state's working directory) and under the state's
+// permission context; every permission question and the run use that
+// analysis.
+func (b *Bash) Judge(ctx context.Context, input json.RawMessage) (tool.Judgment, error) {
+	st := tool.StateFromContext(ctx)
+	var pc *permission.Context
+	if st != nil {
+		pc = st.Permissions()
+	}
+	dir, gone := b.runDir(st)
+	return b.judgeIn(bashCommand(input), input, dir, gone, pc)
+}
+
+// runDir is where the next command runs: the state's working directory,
+// or the root when that no longer exists (gone then names it).
+func (b *Bash) runDir(st *tool.State) (dir, gone string) {
+	dir = b.cwd(st)
+	if !isDir(dir) && dir != canonical(b.c.root) {
+		return canonical(b.c.root), dir
+	}
+	return dir, ""
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+func (b *Bash) judgeIn(command string, input json.RawMessage, cwd, gone string, pc *permission.Context) (*BashJudgment, error) {
+	j := &BashJudgment{b: b, input: input, command: command, cwd: cwd, gone: gone, pc: pc}
+	if strings.TrimSpace(command) != "" {
+		j.a = b.analyzeIn(command, cwd, pc)
+		j.excludedBy, j.excluded = j.a.MatchAnyRule(b.c.opts.ExcludedCommands)
+	} else {
+		j.excludedBy, j.excluded = shell.MatchAnyRule(b.c.opts.ExcludedCommands, command)
+	}
+	return j, nil
+}
+
+// BashJudgment is the Bash tool's judgment of one command ([tool.Judge]):
+// its analysis, made once for the permission engine and carried to the
+// run, which runs that command, in that directory, with the environment
+// the analysis chose.
+type BashJudgment struct {
+	b          *Bash
+	input      json.RawMessage
+	command    string
+	cwd        string
+	gone       string              // the state's working directory, which no longer existed
+	pc         *permission.Context // the permission context it was judged under
+	a          *shell.Analysis     // nil for an empty command
+	excludedBy string              // the sandbox exclusion the command matches
+	excluded   bool
+}
+
+// Command is the command judged.
+func (j *BashJudgment) Command() string { return j.command }
+
+// Dir is the directory the command was judged to run in.
+func (j *BashJudgment) Dir() string { return j.cwd }
+
+// Analysis is the shell analysis of the command (nil for an empty one).
+func (j *BashJudgment) Analysis() *shell.Analysis { return j.a }
+
+// ReadOnly implements [tool.Judgment].
+func (j *BashJudgment) ReadOnly(context.Context) bool {
+	return j.command != "" && j.a != nil && j.a.ReadOnly
+}
+
+// CheckPermissions implements [tool.Judgment]. A permission context other
+// than the one judged under (another mode or other working directories)
+// is judged again.
+func (j *BashJudgment) CheckPermissions(ctx context.Context, pc *permission.Context) (permission.Decision, error) {
+	if j.a == nil {
+		return emptyCommand, nil
+	}
+	a := j.a
+	if !samePermissions(pc, j.pc) {
+		a = j.b.analyzeIn(j.command, j.cwd, pc)
+	}
+	return j.b.decide(ctx, j.input, a, pc), nil
+}
+
+// samePermissions reports whether an analysis under pc would be one under
+// judged: the same mode and working directories (rules do not enter it).
+func samePermissions(pc, judged *permission.Context) bool {
+	if pc == judged {
+		return true
+	}
+	if pc == nil || judged == nil {
+		return false
+	}
+	return pc.Mode == judged.Mode && slices.Equal(pc.WorkingDirs, judged.WorkingDirs)
+}
+
+// MatchRule implements [tool.Judgment]: an allow rule must match every
+// simple command of the command, a deny or ask rule any of them (wrappers
+// such as sudo or env looked through), on the analysis's parse.
+func (j *BashJudgment) MatchRule(_ context.Context, rule permission.Rule) bool {
+	var all, any bool
+	if j.a != nil {
+		all, any = j.a.MatchRule(rule.Content)
+	} else {
+		all, any = shell.MatchRule(rule.Content, j.command)
+	}
+	if rule.Behavior == permission.Allow {
+		return all
+	}
+	return any
+}
+
+// Suggestions implements [tool.Judgment].
+func (j *BashJudgment) Suggestions(context.Context) []permission.Rule {
+	if j.a == nil {
+		return nil
+	}
+	return bashRules(j.a.Suggestions())
 }
 
 func bashRules(contents []string) []permission.Rule {
@@ -210,14 +346,32 @@ func (b *Bash) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 		}
 		timeout = min(timeout, MaxBashTimeout)
 		st := call.State
-		dir := b.cwd(st)
+		j, judged := call.Judgment.(*BashJudgment)
+		if judged && (j.b != b || j.command != in.Command) {
+			// Not this call's judgment: judge it here.
+			judged = false
+		}
+		var dir, gone string
+		if judged {
+			dir, gone = j.cwd, j.gone // where it was judged to run
+		} else {
+			dir, gone = b.runDir(st)
+		}
 		var notes []string
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			notes = append(notes, fmt.Sprintf("The working directory %s no longer exists; the command ran in %s.", dir, b.c.root))
-			dir = b.c.root
+		if gone != "" {
+			notes = append(notes, fmt.Sprintf("The working directory %s no longer exists; the command ran in %s.", gone, dir))
 			if st != nil {
 				st.SetCwd("")
 			}
+		}
+		if !isDir(dir) {
+			// Judged to run in a directory that vanished since: it runs
+			// nowhere else.
+			if st != nil {
+				st.SetCwd("")
+			}
+			yield(tool.Errorf("Command not run: its working directory %s was removed after the command was checked. The shell's working directory is now %s; send the command again.", dir, b.c.root), nil)
+			return
 		}
 		maxOut := b.c.opts.MaxOutput
 		if maxOut <= 0 {
@@ -227,7 +381,10 @@ func (b *Bash) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 		if st != nil {
 			pc = st.Permissions()
 		}
-		analysedAllow := b.analyze(in.Command, st, pc).Verdict == shell.Allow
+		if !judged {
+			j, _ = b.judgeIn(in.Command, call.Input, dir, gone, pc)
+		}
+		analysedAllow := j.a != nil && j.a.Verdict == shell.Allow
 		popts := &proc.Options{
 			Dir: dir, Env: b.env(analysedAllow), Shell: b.c.opts.Shell, TrackDir: true,
 			Timeout:   time.Duration(timeout) * time.Millisecond,
@@ -235,7 +392,7 @@ func (b *Bash) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 		}
 		var sbStatus *sandbox.Status
 		var sbRun *sandbox.Run
-		excludedBy, excluded := b.excluded(in.Command)
+		excludedBy, excluded := j.excludedBy, j.excluded
 		sandboxed := b.c.opts.Sandbox != nil && !excluded
 		if sandboxed {
 			run, err := b.c.opts.Sandbox.NewRun(b.c.workingDirs(pc))

@@ -32,32 +32,26 @@ var sandboxRisks = []string{
 // signals (ABI 6).
 var signalRisks = []string{"kill:*", "pkill:*", "killall:*"}
 
-// excluded reports whether command runs outside the sandbox, and the
-// exclusion that matched.
-func (b *Bash) excluded(command string) (string, bool) {
-	return shell.MatchAnyRule(b.c.opts.ExcludedCommands, command)
-}
-
 // sandboxAllow is the decision for a command the analyser passes to the
 // engine (unknown, or not read-only), when the sandbox confines it: allow,
 // with a reason that says so. ok is false when the command must be judged
 // as without a sandbox.
-func (b *Bash) sandboxAllow(ctx context.Context, command string, a *shell.Analysis, input json.RawMessage) (permission.Decision, bool) {
+func (b *Bash) sandboxAllow(ctx context.Context, a *shell.Analysis, input json.RawMessage) (permission.Decision, bool) {
 	sb := b.c.opts.Sandbox
 	if sb == nil || b.c.opts.NoSandboxAutoAllow || a.Verdict != shell.Passthrough || a.BypassImmune {
 		return permission.Decision{}, false
 	}
-	if _, ex := b.excluded(command); ex {
+	if _, ex := a.MatchAnyRule(b.c.opts.ExcludedCommands); ex {
 		return permission.Decision{}, false
 	}
 	st, err := sb.Status(ctx)
 	if err != nil || !st.Confines() {
 		return permission.Decision{}, false
 	}
-	if _, risky := shell.MatchAnyRule(sandboxRisks, command); risky {
+	if _, risky := a.MatchAnyRule(sandboxRisks); risky {
 		return permission.Decision{}, false
 	}
-	if _, risky := shell.MatchAnyRule(signalRisks, command); risky && !st.Has(sandbox.Signals) {
+	if _, risky := a.MatchAnyRule(signalRisks); risky && !st.Has(sandbox.Signals) {
 		return permission.Decision{}, false
 	}
 	return permission.Decision{

@@ -2,14 +2,15 @@ package permission
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 )
 
-// Subject is what the engine needs to know about a tool. The tool package
-// adapts every tool to it, filling in documented defaults for tools that do not
-// implement the optional parts.
+// Subject is one call of one tool, as the engine sees it: the tool's name
+// and rules, and its opinion of the call's input. The input is not passed
+// to the methods: a Subject is made for one input, parsed once (package
+// tool makes one per call, and a shell command is parsed and analysed once
+// for every question below and for its run).
 type Subject interface {
 	// Name is the tool's name ("Bash", "mcp__fs__read_file"): rules filed
 	// under it apply, and so do rules naming its MCP server (see the package
@@ -23,19 +24,19 @@ type Subject interface {
 	// ctx is the one given to [Engine.Check]: it carries what the tool needs
 	// to judge the input in place (the agent state with the shell's working
 	// directory, in package tool).
-	ReadOnly(ctx context.Context, input json.RawMessage) bool
+	ReadOnly(ctx context.Context) bool
 	// CheckPermissions is the tool's own opinion of the call. It returns
 	// Passthrough when it has none. An error means the check itself broke; the
 	// engine passes it on and the call must not run.
-	CheckPermissions(ctx context.Context, input json.RawMessage, pc *Context) (Decision, error)
-	// MatchRule reports whether rule applies to input. The rule is passed as
-	// the user wrote it: its Tool is Name(), one of RuleNames(), or the
-	// tool's MCP server ("mcp__fs").
+	CheckPermissions(ctx context.Context, pc *Context) (Decision, error)
+	// MatchRule reports whether rule applies to the input. The rule is
+	// passed as the user wrote it: its Tool is Name(), one of RuleNames(),
+	// or the tool's MCP server ("mcp__fs").
 	// The rule's Behavior is given so a tool can match conservatively: an
 	// allow rule must cover the whole input, a deny rule any part of it.
-	MatchRule(ctx context.Context, rule Rule, input json.RawMessage) bool
+	MatchRule(ctx context.Context, rule Rule) bool
 	// Suggestions returns rules that would allow this call next time.
-	Suggestions(ctx context.Context, input json.RawMessage) []Rule
+	Suggestions(ctx context.Context) []Rule
 }
 
 // Engine evaluates calls against a [Context]. An Engine is cheap; make one per
@@ -52,10 +53,10 @@ func NewEngine(c *Context) *Engine {
 	return &Engine{ctx: c}
 }
 
-// Check decides the call of s with input, in the order documented for the
+// Check decides the call s, in the order documented for the
 // package. The returned error is never a permission answer: it means the tool's
 // check failed, and the call must not run.
-func (e *Engine) Check(ctx context.Context, s Subject, input json.RawMessage) (Decision, error) {
+func (e *Engine) Check(ctx context.Context, s Subject) (Decision, error) {
 	mode := e.ctx.Mode
 	if mode == "" {
 		mode = Default
@@ -63,16 +64,17 @@ func (e *Engine) Check(ctx context.Context, s Subject, input json.RawMessage) (D
 	name := s.Name()
 
 	// 1. Deny rules.
-	if d, ok := e.CheckDenyRules(ctx, s, input); ok {
+	if d, ok := e.CheckDenyRules(ctx, s); ok {
 		return d, nil
 	}
 	// 2. Ask rules. No allow rule can pass what an ask rule matches, so an
 	// ask suggests no rule.
-	if r, ok := e.match(ctx, e.ctx.Ask, s, input); ok {
+	if r, ok := e.match(ctx, e.ctx.Ask, s); ok {
 		d := Decision{
 			Behavior: Ask,
 			Message:  "Permission required for " + name,
 			Reason:   "Rule: " + r.String(),
+			Rules:    []Rule{r},
 		}
 		if mode == DontAsk {
 			return dontAsk(name, d), nil
@@ -80,7 +82,7 @@ func (e *Engine) Check(ctx context.Context, s Subject, input json.RawMessage) (D
 		return d, nil
 	}
 	// 3. Read-only fast path.
-	if s.ReadOnly(ctx, input) {
+	if s.ReadOnly(ctx) {
 		return Decision{
 			Behavior: Allow,
 			Message:  "Permission granted for " + name + " (read-only invocation)",
@@ -90,7 +92,7 @@ func (e *Engine) Check(ctx context.Context, s Subject, input json.RawMessage) (D
 	// 4. The tool's own check.
 	var toolSuggestions []Rule
 	if mode != Explore {
-		d, err := s.CheckPermissions(ctx, input, e.ctx)
+		d, err := s.CheckPermissions(ctx, e.ctx)
 		if err != nil {
 			return Decision{}, fmt.Errorf("permission check of %s: %w", name, err)
 		}
@@ -119,12 +121,12 @@ func (e *Engine) Check(ctx context.Context, s Subject, input json.RawMessage) (D
 			return Decision{}, fmt.Errorf("permission check of %s: invalid behavior %q", name, d.Behavior)
 		}
 		// 5. Allow rules.
-		if r, ok := e.match(ctx, e.ctx.Allow, s, input); ok {
+		if r, ok := e.match(ctx, e.ctx.Allow, s); ok {
 			return Decision{
-				Behavior:     Allow,
-				Message:      "Permission granted for " + name,
-				Reason:       "Rule: " + r.String(),
-				UpdatedInput: input,
+				Behavior: Allow,
+				Message:  "Permission granted for " + name,
+				Reason:   "Rule: " + r.String(),
+				Rules:    []Rule{r},
 			}, nil
 		}
 	}
@@ -153,7 +155,7 @@ func (e *Engine) Check(ctx context.Context, s Subject, input json.RawMessage) (D
 		// the call runs (the shell's working directory).
 		sugg := toolSuggestions
 		if sugg == nil {
-			sugg = s.Suggestions(ctx, input)
+			sugg = s.Suggestions(ctx)
 		}
 		return Decision{
 			Behavior:    Ask,
@@ -168,8 +170,8 @@ func (e *Engine) Check(ctx context.Context, s Subject, input json.RawMessage) (D
 // CheckDenyRules reports the decision of the first deny rule that matches,
 // if any. Callers running a call the user already approved use it: a deny
 // rule wins even over the user's approval.
-func (e *Engine) CheckDenyRules(ctx context.Context, s Subject, input json.RawMessage) (Decision, bool) {
-	r, ok := e.match(ctx, e.ctx.Deny, s, input)
+func (e *Engine) CheckDenyRules(ctx context.Context, s Subject) (Decision, bool) {
+	r, ok := e.match(ctx, e.ctx.Deny, s)
 	if !ok {
 		return Decision{}, false
 	}
@@ -177,6 +179,7 @@ func (e *Engine) CheckDenyRules(ctx context.Context, s Subject, input json.RawMe
 		Behavior: Deny,
 		Message:  "Permission to use " + s.Name() + " has been denied",
 		Reason:   "Rule: " + r.String(),
+		Rules:    []Rule{r},
 	}, true
 }
 
@@ -188,19 +191,20 @@ func dontAsk(name string, d Decision) Decision {
 		Behavior:    Deny,
 		Message:     "Permission denied for " + name + " (dont_ask mode - ASK converted to DENY, user not available)",
 		Reason:      "DONT_ASK mode converted ASK to DENY. Original reason: " + d.Reason,
+		Rules:       d.Rules,
 		Suggestions: d.Suggestions,
 	}
 }
 
 // match returns the first rule of rules that is filed under one of s's names
-// and applies to input. Empty content matches everything.
-func (e *Engine) match(ctx context.Context, rules []Rule, s Subject, input json.RawMessage) (Rule, bool) {
+// and applies to its input. Empty content matches everything.
+func (e *Engine) match(ctx context.Context, rules []Rule, s Subject) (Rule, bool) {
 	name, aliases := s.Name(), s.RuleNames()
 	for _, r := range rules {
 		if !fileMatches(r.Tool, name, aliases) {
 			continue
 		}
-		if r.Content == "" || s.MatchRule(ctx, r, input) {
+		if r.Content == "" || s.MatchRule(ctx, r) {
 			return r, true
 		}
 	}

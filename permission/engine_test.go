@@ -21,6 +21,13 @@ type subject struct {
 	checked  int
 	record   bool // record the rules given to MatchRule in matched
 	matched  []Rule
+	in       json.RawMessage // the call's input
+}
+
+// withInput sets the input of the call s stands for.
+func withInput(s *subject, in json.RawMessage) *subject {
+	s.in = in
+	return s
 }
 
 func (s *subject) Name() string {
@@ -29,18 +36,18 @@ func (s *subject) Name() string {
 	}
 	return s.name
 }
-func (s *subject) RuleNames() []string                            { return s.aliases }
-func (s *subject) ReadOnly(context.Context, json.RawMessage) bool { return s.readOnly }
-func (s *subject) Suggestions(context.Context, json.RawMessage) []Rule {
+func (s *subject) RuleNames() []string           { return s.aliases }
+func (s *subject) ReadOnly(context.Context) bool { return s.readOnly }
+func (s *subject) Suggestions(context.Context) []Rule {
 	return []Rule{{Tool: "Tool", Behavior: Allow, Source: "suggested"}}
 }
-func (s *subject) MatchRule(_ context.Context, r Rule, in json.RawMessage) bool {
+func (s *subject) MatchRule(_ context.Context, r Rule) bool {
 	if s.record {
 		s.matched = append(s.matched, r)
 	}
-	return strings.Contains(string(in), r.Content)
+	return strings.Contains(string(s.in), r.Content)
 }
-func (s *subject) CheckPermissions(context.Context, json.RawMessage, *Context) (Decision, error) {
+func (s *subject) CheckPermissions(context.Context, *Context) (Decision, error) {
 	s.checked++
 	if s.check.Behavior == "" {
 		return Decision{Behavior: Passthrough}, s.checkErr
@@ -64,12 +71,12 @@ func TestEngineModesBySteps(t *testing.T) {
 	toolAllow := Decision{Behavior: Allow, Message: "Tool says yes", Reason: "tool allowed"}
 	toolDeny := Decision{Behavior: Deny, Message: "Tool says no", Reason: "tool denied"}
 
-	denyRule := Decision{Behavior: Deny, Message: "Permission to use Tool has been denied", Reason: "Rule: Tool(x)"}
-	askRule := Decision{Behavior: Ask, Message: "Permission required for Tool", Reason: "Rule: Tool(x)"}
+	denyRule := Decision{Behavior: Deny, Message: "Permission to use Tool has been denied", Reason: "Rule: Tool(x)", Rules: rules(Deny, "x")}
+	askRule := Decision{Behavior: Ask, Message: "Permission required for Tool", Reason: "Rule: Tool(x)", Rules: rules(Ask, "x")}
 	askRuleDontAsk := Decision{Behavior: Deny, Message: "Permission denied for Tool (dont_ask mode - ASK converted to DENY, user not available)",
-		Reason: "DONT_ASK mode converted ASK to DENY. Original reason: Rule: Tool(x)"}
+		Reason: "DONT_ASK mode converted ASK to DENY. Original reason: Rule: Tool(x)", Rules: rules(Ask, "x")}
 	readOnly := Decision{Behavior: Allow, Message: "Permission granted for Tool (read-only invocation)", Reason: "Read-only operations are auto-allowed"}
-	allowRule := Decision{Behavior: Allow, Message: "Permission granted for Tool", Reason: "Rule: Tool(x)", UpdatedInput: json.RawMessage(`"x"`)}
+	allowRule := Decision{Behavior: Allow, Message: "Permission granted for Tool", Reason: "Rule: Tool(x)", Rules: rules(Allow, "x")}
 	immuneKept := Decision{Behavior: Ask, Message: "Tool says: dangerous", Reason: "danger", BypassImmune: true}
 	immuneDontAsk := Decision{Behavior: Deny, Message: "Permission denied for Tool (dont_ask mode - ASK converted to DENY, user not available)",
 		Reason: "DONT_ASK mode converted ASK to DENY. Original reason: danger"}
@@ -136,7 +143,7 @@ func TestEngineModesBySteps(t *testing.T) {
 			t.Run(tt.name+"/"+string(mode), func(t *testing.T) {
 				s := &subject{readOnly: tt.readOnly, check: tt.check}
 				pc := &Context{Mode: mode, Allow: tt.allow, Deny: tt.deny, Ask: tt.ask}
-				got, err := NewEngine(pc).Check(context.Background(), s, json.RawMessage(`"x"`))
+				got, err := NewEngine(pc).Check(context.Background(), withInput(s, json.RawMessage(`"x"`)))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -167,41 +174,41 @@ func TestEngineRuleMatching(t *testing.T) {
 	s := &subject{}
 	// Rules under another tool name never match, even with empty content.
 	pc := &Context{Mode: Default, Deny: []Rule{{Tool: "Other", Behavior: Deny}}}
-	if d, _ := NewEngine(pc).Check(ctx, s, json.RawMessage(`"x"`)); d.Behavior != Ask {
+	if d, _ := NewEngine(pc).Check(ctx, withInput(s, json.RawMessage(`"x"`))); d.Behavior != Ask {
 		t.Errorf("rule of another tool applied: %+v", d)
 	}
 	// Empty content matches every input; first match wins.
 	pc = &Context{Mode: Default, Allow: []Rule{{Tool: "Tool", Behavior: Allow, Source: "a"}, {Tool: "Tool", Content: "x", Behavior: Allow}}}
-	d, _ := NewEngine(pc).Check(ctx, s, json.RawMessage(`"x"`))
+	d, _ := NewEngine(pc).Check(ctx, withInput(s, json.RawMessage(`"x"`)))
 	if d.Behavior != Allow || d.Reason != "Rule: Tool" {
 		t.Errorf("whole-tool rule: %+v", d)
 	}
 	pc = &Context{Mode: Default, Allow: []Rule{{Tool: "Tool", Content: "nope", Behavior: Allow}, {Tool: "Tool", Content: "x", Behavior: Allow}}}
-	d, _ = NewEngine(pc).Check(ctx, s, json.RawMessage(`"x"`))
+	d, _ = NewEngine(pc).Check(ctx, withInput(s, json.RawMessage(`"x"`)))
 	if d.Reason != "Rule: Tool(x)" {
 		t.Errorf("first matching rule: %+v", d)
 	}
 	// Nil context: Default mode, no rules.
-	if d, _ := NewEngine(nil).Check(ctx, s, json.RawMessage(`"x"`)); d.Behavior != Ask || d.Reason != "Mode: default" {
+	if d, _ := NewEngine(nil).Check(ctx, withInput(s, json.RawMessage(`"x"`))); d.Behavior != Ask || d.Reason != "Mode: default" {
 		t.Errorf("nil context: %+v", d)
 	}
 }
 
 func TestEngineCheckError(t *testing.T) {
 	s := &subject{checkErr: errors.New("cannot resolve path")}
-	_, err := NewEngine(&Context{Mode: Bypass}).Check(context.Background(), s, json.RawMessage(`"x"`))
+	_, err := NewEngine(&Context{Mode: Bypass}).Check(context.Background(), withInput(s, json.RawMessage(`"x"`)))
 	if err == nil || !strings.Contains(err.Error(), "cannot resolve path") {
 		t.Fatalf("err = %v", err)
 	}
 	s = &subject{check: Decision{Behavior: "maybe"}}
-	if _, err := NewEngine(&Context{Mode: Default}).Check(context.Background(), s, json.RawMessage(`"x"`)); err == nil {
+	if _, err := NewEngine(&Context{Mode: Default}).Check(context.Background(), withInput(s, json.RawMessage(`"x"`))); err == nil {
 		t.Fatal("invalid behavior accepted")
 	}
 }
 
 func TestToolReasonFilledIn(t *testing.T) {
 	s := &subject{check: Decision{Behavior: Allow, Message: "ok"}}
-	d, _ := NewEngine(&Context{Mode: Default}).Check(context.Background(), s, json.RawMessage(`"x"`))
+	d, _ := NewEngine(&Context{Mode: Default}).Check(context.Background(), withInput(s, json.RawMessage(`"x"`)))
 	if d.Reason != "Tool check: Tool" {
 		t.Errorf("reason = %q", d.Reason)
 	}
@@ -219,7 +226,7 @@ func BenchmarkEngineCheck(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		if d, _ := e.Check(ctx, s, in); d.Behavior != Allow {
+		if d, _ := e.Check(ctx, withInput(s, in)); d.Behavior != Allow {
 			b.Fatal(d)
 		}
 	}
@@ -263,7 +270,7 @@ func TestEngineRuleNames(t *testing.T) {
 				pc := &Context{Mode: Default}
 				pc.AddRule(r)
 				s := &subject{name: tt.tool, aliases: tt.aliases, record: true}
-				d, err := NewEngine(pc).Check(ctx, s, in)
+				d, err := NewEngine(pc).Check(ctx, withInput(s, in))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -281,12 +288,12 @@ func TestEngineRuleNames(t *testing.T) {
 	// whole-tool alias rule applies without MatchRule.
 	s := &subject{name: "Grep", aliases: []string{"Read"}}
 	pc := &Context{Mode: Default, Deny: []Rule{{Tool: "Read", Content: "etc", Behavior: Deny}}, Allow: []Rule{{Tool: "Read", Behavior: Allow}}}
-	if d, _ := NewEngine(pc).Check(ctx, s, in); d.Behavior != Allow || d.Reason != "Rule: Read" {
+	if d, _ := NewEngine(pc).Check(ctx, withInput(s, in)); d.Behavior != Allow || d.Reason != "Rule: Read" {
 		t.Errorf("whole-tool alias allow rule: %+v", d)
 	}
 	// CheckDenyRules, used for approved calls, sees alias rules too.
 	pc = &Context{Mode: Default, Deny: []Rule{{Tool: "Read", Content: "src", Behavior: Deny}}}
-	if d, ok := NewEngine(pc).CheckDenyRules(context.Background(), s, in); !ok || d.Reason != "Rule: Read(src)" {
+	if d, ok := NewEngine(pc).CheckDenyRules(context.Background(), withInput(s, in)); !ok || d.Reason != "Rule: Read(src)" {
 		t.Errorf("CheckDenyRules with an alias: %+v %v", d, ok)
 	}
 }
@@ -338,7 +345,7 @@ func TestEngineSuggestions(t *testing.T) {
 		if pc == nil {
 			pc = &Context{Mode: Default}
 		}
-		d, err := NewEngine(pc).Check(ctx, &subject{check: tc.check}, json.RawMessage(`"input"`))
+		d, err := NewEngine(pc).Check(ctx, withInput(&subject{check: tc.check}, json.RawMessage(`"input"`)))
 		if err != nil || d.Behavior != Ask {
 			t.Fatalf("%s: %+v %v", tc.name, d, err)
 		}

@@ -9,25 +9,25 @@ import (
 	"github.com/toolscope/toolscope/permission"
 )
 
-// shellTool is a tiny Subject: commands starting with "ls" only read; rules
-// match by prefix.
-type shellTool struct{}
+// shellCall is a tiny Subject: one call of a shell tool, its command
+// parsed once. Commands starting with "ls" only read; rules match by prefix.
+type shellCall struct{ command string }
 
-func (shellTool) Name() string        { return "Bash" }
-func (shellTool) RuleNames() []string { return nil }
-func (shellTool) ReadOnly(_ context.Context, in json.RawMessage) bool {
-	return strings.HasPrefix(command(in), "ls")
+func (shellCall) Name() string        { return "Bash" }
+func (shellCall) RuleNames() []string { return nil }
+func (c shellCall) ReadOnly(context.Context) bool {
+	return strings.HasPrefix(c.command, "ls")
 }
-func (shellTool) CheckPermissions(_ context.Context, in json.RawMessage, _ *permission.Context) (permission.Decision, error) {
-	if strings.Contains(command(in), "rm -rf") {
+func (c shellCall) CheckPermissions(context.Context, *permission.Context) (permission.Decision, error) {
+	if strings.Contains(c.command, "rm -rf") {
 		return permission.Decision{Behavior: permission.Ask, Message: "dangerous", Reason: "rm -rf", BypassImmune: true}, nil
 	}
 	return permission.Decision{Behavior: permission.Passthrough}, nil
 }
-func (shellTool) MatchRule(_ context.Context, r permission.Rule, in json.RawMessage) bool {
-	return strings.HasPrefix(command(in), strings.TrimSuffix(r.Content, ":*"))
+func (c shellCall) MatchRule(_ context.Context, r permission.Rule) bool {
+	return strings.HasPrefix(c.command, strings.TrimSuffix(r.Content, ":*"))
 }
-func (shellTool) Suggestions(context.Context, json.RawMessage) []permission.Rule { return nil }
+func (shellCall) Suggestions(context.Context) []permission.Rule { return nil }
 
 func command(in json.RawMessage) string {
 	var v struct{ Command string }
@@ -45,7 +45,7 @@ func Example() {
 	engine := permission.NewEngine(pc)
 	for _, cmd := range []string{"ls -la", "git log -3", "git push", "make", "rm -rf /"} {
 		in, _ := json.Marshal(map[string]string{"command": cmd})
-		d, _ := engine.Check(context.Background(), shellTool{}, in)
+		d, _ := engine.Check(context.Background(), shellCall{command(in)})
 		fmt.Printf("%-10s %-5s %s\n", cmd, d.Behavior, d.Reason)
 	}
 	// Output:

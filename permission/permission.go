@@ -95,6 +95,9 @@ type Decision struct {
 	Reason string `json:"reason,omitempty"`
 	// UpdatedInput, when set, is the input the call should run with.
 	UpdatedInput json.RawMessage `json:"updated_input,omitempty"`
+	// Rules are the user's rules that decided: the deny, ask or allow rule
+	// that matched, or every allow rule a compound shell command used.
+	Rules []Rule `json:"rules,omitempty"`
 	// Suggestions are rules that, if the user adds them, would allow this call
 	// (and calls like it) next time.
 	Suggestions []Rule `json:"suggestions,omitempty"`

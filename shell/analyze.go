@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/toolscope/toolscope/internal/counters"
 	"github.com/toolscope/toolscope/internal/pathpolicy"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -41,8 +42,9 @@ type config struct {
 	policy      *pathpolicy.Policy // &pol
 
 	pol     pathpolicy.Policy
-	cwdOnly [1]string // workDirs when only the cwd
-	budget  budget    // the top-level Analyze call's
+	cwdOnly [1]string    // workDirs when only the cwd
+	budget  budget       // the top-level Analyze call's
+	file    *syntax.File // the top-level command's parse, once made
 }
 
 func newConfig(o *Options) *config {
@@ -91,8 +93,11 @@ func newConfig(o *Options) *config {
 // Analyze decides whether command may run. opts may be nil. It never panics:
 // an internal failure is reported as a bypass-immune Ask.
 func Analyze(command string, opts *Options) *Analysis {
+	counters.ShellAnalyses.Add(1)
 	cfg := newConfig(opts)
-	return analyze(command, cfg, 0, &cfg.budget)
+	a := analyze(command, cfg, 0, &cfg.budget)
+	a.src, a.file = command, cfg.file
+	return a
 }
 
 // budget bounds the work of one Analyze call across nested scripts
@@ -122,6 +127,9 @@ func analyze(command string, cfg *config, depth int, b *budget) (res *Analysis) 
 	var kind string
 	var n int
 	var substs bool
+	if depth == 0 {
+		counters.ShellParses.Add(1)
+	}
 	if ff, ok := fastParse(command); ok {
 		// One simple command of plain words: what scanAll would find.
 		f, kind, n, substs = ff, "", 1, false
@@ -135,6 +143,9 @@ func analyze(command string, cfg *config, depth int, b *budget) (res *Analysis) 
 			return &Analysis{Verdict: Passthrough, Layer: LayerEmpty, Message: "Empty command", Reason: "empty command"}
 		}
 		kind, n, substs = scanAll(f)
+	}
+	if depth == 0 {
+		cfg.file = f // rule matching uses this parse (Analysis.MatchRule)
 	}
 	if n > cfg.maxCommands {
 		return wholeAsk(LayerLimit,

@@ -45,7 +45,12 @@ func FuzzMatchRule(f *testing.F) {
 	f.Add(`echo \* *`, "echo * x")
 	f.Add("npm install", "npm install x")
 	f.Fuzz(func(t *testing.T, rule, cmd string) {
-		all, _ := MatchRule(rule, cmd)
+		all, any := MatchRule(rule, cmd)
+		// The analysis's walk leaves its parse as it found it: matching
+		// on it gives what a fresh parse gives.
+		if a2, y2 := Analyze(cmd, nil).MatchRule(rule); a2 != all || y2 != any {
+			t.Fatalf("MatchRule(%q, %q) = %v %v, but on the analysis's parse %v %v", rule, cmd, all, any, a2, y2)
+		}
 		if all {
 			a := Analyze(cmd, nil)
 			if a.Layer == LayerParse || a.Layer == LayerReject || a.Layer == LayerInjection && !strings.HasPrefix(a.Reason, "\"") {

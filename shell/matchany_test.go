@@ -1,6 +1,9 @@
 package shell
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // MatchAnyRule agrees with MatchRule's any for every rule, in order.
 func TestMatchAnyRule(t *testing.T) {
@@ -20,6 +23,9 @@ func TestMatchAnyRule(t *testing.T) {
 		if got != want || ok != (want != "") {
 			t.Errorf("%q: MatchAnyRule = %q %v, MatchRule says %q", cmd, got, ok, want)
 		}
+		if got, ok := Analyze(cmd, nil).MatchAnyRule(rules); got != want || ok != (want != "") {
+			t.Errorf("%q: Analysis.MatchAnyRule = %q %v, MatchRule says %q", cmd, got, ok, want)
+		}
 	}
 	if _, ok := MatchAnyRule(nil, "git push"); ok {
 		t.Error("no rules matched")
@@ -32,5 +38,28 @@ func BenchmarkMatchAnyRule(b *testing.B) {
 		"rm -r:*", "rm -R:*", "rm --recursive:*", "shred:*", "kill:*", "pkill:*", "killall:*"}
 	for b.Loop() {
 		MatchAnyRule(rules, "make -j4 && go test ./... | tee out.txt")
+	}
+}
+
+// Analysis.MatchRule, on the analysis's own parse, agrees with MatchRule
+// for every row of the command table and a spread of rules, allow and
+// deny sides alike: the one parse changes nothing but the work.
+func TestAnalysisMatchRuleAgrees(t *testing.T) {
+	contents := []string{"git log:*", "rm:*", "npm test", "git *", "ls*", "echo *", "", "cd:*", "sh -c:*",
+		"find:*", "tar:*", "python3:*", "curl:*", "git push:*", `echo \*`, "sed -i:*", "env *"}
+	extra := []string{"", "   ", "ls 'unterminated", "ls\rrm -rf x", "git log; rm -rf x", strings.Repeat("a ", 9000)}
+	cmds := extra
+	for _, r := range loadTable(t) {
+		cmds = append(cmds, r.Command)
+	}
+	dir := t.TempDir()
+	for _, cmd := range cmds {
+		a := Analyze(cmd, &Options{Cwd: dir, Home: dir})
+		for _, c := range contents {
+			wantAll, wantAny := MatchRule(c, cmd)
+			if all, any := a.MatchRule(c); all != wantAll || any != wantAny {
+				t.Errorf("%q, rule %q: Analysis.MatchRule = %v %v, MatchRule = %v %v", cmd, c, all, any, wantAll, wantAny)
+			}
+		}
 	}
 }

@@ -1,11 +1,14 @@
 package shell
 
 import (
-	"github.com/toolscope/toolscope/internal/bashglob"
 	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/toolscope/toolscope/internal/bashglob"
+	"github.com/toolscope/toolscope/internal/counters"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Bash rules, as Claude Code users write them.
@@ -416,12 +419,21 @@ func gitWithoutGlobals(s []string) []string {
 // ruleLeaves walks command for rule matching. ok is false when it cannot
 // be parsed; unsupported reports constructs the analyser does not model.
 func ruleLeaves(command string) (an *analyzer, ok bool, unsupported bool) {
+	return ruleLeavesOf(command, nil)
+}
+
+// ruleLeavesOf is ruleLeaves with the parse of command, when one was made
+// already (f nil: parse it).
+func ruleLeavesOf(command string, f *syntax.File) (an *analyzer, ok bool, unsupported bool) {
 	if strings.TrimSpace(command) == "" || rejectReason(command, defaultMaxLength*4) != "" {
 		return nil, false, false
 	}
-	f, err := parse(command)
-	if err != nil {
-		return nil, false, false
+	if f == nil {
+		counters.ShellParses.Add(1)
+		var err error
+		if f, err = parse(command); err != nil {
+			return nil, false, false
+		}
 	}
 	cfg := newConfig(&Options{Cwd: "/", Home: "/nonexistent-home"})
 	kind, _, substs := scanAll(f)
@@ -465,6 +477,54 @@ func MatchAnyRule(contents []string, command string) (hit string, ok bool) {
 	an, parsed, unsupported := ruleLeaves(command)
 	for _, c := range contents {
 		if _, any := matchLeaves(compileRule(c), command, an, parsed, unsupported, 0); any {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+// ruleWalk is an analysed command's leaves for rule matching (ruleLeaves'
+// results), walked at the first rule and kept for the others.
+type ruleWalk struct {
+	once            sync.Once
+	an              *analyzer
+	ok, unsupported bool
+}
+
+func (a *Analysis) ruleLeaves() *ruleWalk {
+	a.rule.once.Do(func() {
+		a.rule.an, a.rule.ok, a.rule.unsupported = ruleLeavesOf(a.src, a.file)
+	})
+	return &a.rule
+}
+
+// MatchRule is [MatchRule] of content and the analysed command, on the
+// analysis's own parse of it: however many rules a decision tries, the
+// command is parsed once. It never panics.
+func (a *Analysis) MatchRule(content string) (all, any bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			all, any = false, true // fail closed: never allow, always deny/ask
+		}
+	}()
+	w := a.ruleLeaves()
+	return matchLeaves(compileRule(content), a.src, w.an, w.ok, w.unsupported, 0)
+}
+
+// MatchAnyRule is [MatchAnyRule] of contents and the analysed command, on
+// the analysis's own parse of it. It never panics.
+func (a *Analysis) MatchAnyRule(contents []string) (hit string, ok bool) {
+	if len(contents) == 0 {
+		return "", false
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			hit, ok = contents[0], true
+		}
+	}()
+	w := a.ruleLeaves()
+	for _, c := range contents {
+		if _, any := matchLeaves(compileRule(c), a.src, w.an, w.ok, w.unsupported, 0); any {
 			return c, true
 		}
 	}

@@ -1,6 +1,9 @@
 package shell
 
-import "github.com/toolscope/toolscope/internal/pathpolicy"
+import (
+	"github.com/toolscope/toolscope/internal/pathpolicy"
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // Verdict is the analyser's answer for a command or one simple command,
 // ordered by severity: a larger Verdict is more restrictive.
@@ -120,7 +123,10 @@ type Analysis struct {
 	Layer    string
 	Commands []Command
 
-	cfg *config
+	cfg  *config
+	src  string       // the command analysed
+	file *syntax.File // its parse (nil when it was refused unparsed)
+	rule ruleWalk     // its leaves for rule matching, walked once
 }
 
 // Command is the analysis of one simple command.

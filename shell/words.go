@@ -64,16 +64,19 @@ func (u *unquoter) expandWord(w *syntax.Word, out []word) ([]word, bool) {
 		return u.bindWord(w.Parts, out)
 	}
 	cand, mixed := braceCandidate(w)
-	if syntax.SplitBraces(w) && hasBraceExp(w) {
+	// The braces are split in a copy: the tree stays as parsed, for rule
+	// matching's walk of the same parse (Analysis.MatchRule).
+	cp := *w
+	if syntax.SplitBraces(&cp) && hasBraceExp(&cp) {
 		if mixed {
 			return out, false
 		}
-		return u.expandBraces(w, out)
+		return u.expandBraces(&cp, out)
 	}
 	if cand {
 		return out, false
 	}
-	return u.bindWord(w.Parts, out)
+	return u.bindWord(cp.Parts, out)
 }
 
 // expandBraces unquotes each word of w's brace expansion. (A function of

@@ -102,6 +102,18 @@
 // ListVersion moves. A tool whose name is already taken is dropped with a
 // warning; a source that fails is skipped for the turn. See [ExampleSource].
 //
+// # One decision, carried to the run
+//
+// A call is judged once. For a tool that implements [Judge] (Bash), the
+// Toolkit asks it for a [Judgment] of the input (the command parsed and
+// analysed where it will run) and every question of the permission engine
+// goes to it: the deny, ask and allow rules, the read-only fast path, the
+// tool's own check, the suggestions. The Judgment then reaches the tool in
+// [Call.Judgment], so the run is the one judged: the same command, in the
+// same directory, with the environment the analysis chose. An input
+// changed on the way (a middleware, a hook's rewrite) is a new call and is
+// judged anew; a caller's own Call.Judgment is never trusted.
+//
 // # Hosts
 //
 // A host decides with ToolkitOptions.PermissionHook (before, after or

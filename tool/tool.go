@@ -100,6 +100,33 @@ type Suggester interface {
 	Suggestions(ctx context.Context, input json.RawMessage) []permission.Rule
 }
 
+// Judge is implemented by a tool that must make something of an input
+// before it can answer any permission question about it: Bash parses and
+// analyses the command. The Toolkit calls Judge once per call and asks the
+// [Judgment] every question (the read-only fast path, the tool's own
+// check, each rule, the suggestions) instead of the tool's methods; then it
+// hands the Judgment to Call in [Call.Judgment], so that what runs is what
+// was judged (the command, where it runs, the environment the decision
+// assumed). An input changed after the decision (a permission hook's
+// rewrite) is judged anew.
+//
+// ctx carries the agent's state ([StateFromContext]). An error means the
+// judging itself broke: the call does not run. The Toolkit uses Judge only
+// when the registered tool implements it itself, not through a [Wrapper]
+// (a wrapper's own CheckPermissions must not be passed by).
+type Judge interface {
+	Judge(ctx context.Context, input json.RawMessage) (Judgment, error)
+}
+
+// Judgment is a tool's view of one input, made once ([Judge]). Its methods
+// answer the questions of [permission.Subject] about that input.
+type Judgment interface {
+	ReadOnly(ctx context.Context) bool
+	CheckPermissions(ctx context.Context, pc *permission.Context) (permission.Decision, error)
+	MatchRule(ctx context.Context, rule permission.Rule) bool
+	Suggestions(ctx context.Context) []permission.Rule
+}
+
 // Call is one invocation of a tool, as the model asked for it.
 type Call struct {
 	// ID is the model's id for the call; results carry it back.
@@ -115,6 +142,11 @@ type Call struct {
 	// Approved means the user already allowed this call: the toolkit does not
 	// consult the permission engine again (it still validates the input).
 	Approved bool `json:"approved,omitempty"`
+	// Judgment is what the tool's [Judge] made of Input when the Toolkit
+	// decided to run the call; the Toolkit sets it (whatever a caller put
+	// there) for tools that implement Judge, and a tool runs what it
+	// describes. Nil when a tool is called directly, not through a Toolkit.
+	Judgment Judgment `json:"-"`
 }
 
 type stateKey struct{}

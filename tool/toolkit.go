@@ -150,6 +150,11 @@ type Asker interface {
 	Ask(ctx context.Context, call *Call, d permission.Decision) (approve bool, rules []permission.Rule, err error)
 }
 
+// ErrNotAsked is returned (possibly wrapped) by an [Asker] that cannot ask
+// now (no terminal, a client without elicitation): the call then comes
+// back [StatusAsking], as without an Asker.
+var ErrNotAsked = errors.New("the user cannot be asked now")
+
 type groupEntry struct {
 	Group
 	tools []*entry
@@ -616,6 +621,9 @@ type Verdict struct {
 	ReadOnly bool
 	// Tool is the tool the call names.
 	Tool Tool
+	// Judgment is what the tool's [Judge] made of the input (of the input
+	// a permission hook rewrote it into, when one did); nil for other tools.
+	Judgment Judgment
 }
 
 // prepared is a call that found its tool and passed validation.
@@ -623,6 +631,36 @@ type prepared struct {
 	e     *entry
 	input json.RawMessage
 	st    *State
+
+	judged bool     // subj is made
+	subj   *subject // the call as the permission engine sees it
+}
+
+// subject returns the call as the permission engine sees it, made once:
+// for a tool that implements [Judge], with its one [Judgment] of the input.
+func (p *prepared) subject(ctx context.Context) *subject {
+	if !p.judged {
+		p.judged = true
+		p.subj = &subject{e: p.e, input: p.input}
+		if jg, ok := p.e.tool.(Judge); ok {
+			p.subj.j, p.subj.jerr = judge(WithState(ctx, p.st), jg, p.input)
+			if p.subj.j == nil && p.subj.jerr == nil {
+				p.subj.jerr = errors.New("the tool made no judgment of the input")
+			}
+		}
+	}
+	return p.subj
+}
+
+// judge calls the tool's Judge, turning a panic into an error: a tool that
+// cannot judge its input does not run.
+func judge(ctx context.Context, jg Judge, input json.RawMessage) (j Judgment, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			j, err = nil, fmt.Errorf("judging the input panicked: %v", v)
+		}
+	}()
+	return jg.Judge(ctx, input)
 }
 
 // ErrInvalidCall is matched (with errors.Is) by the errors of
@@ -691,30 +729,33 @@ func (tk *Toolkit) prepare(ctx context.Context, call *Call) (*prepared, error) {
 }
 
 // decide is the decision on a prepared call: the permission hook's, when
-// there is one, else the engine's. Deny rules win over a hook's Allow.
+// there is one, else the engine's. Deny rules win over a hook's Allow. It
+// returns the prepared call the decision is about: p, or the call a hook
+// rewrote p into.
 //
 // A hook that rewrites the input (Decision.UpdatedInput) makes a new call:
 // what will run is judged again, as if the model had sent it (see
 // rejudge), so a rewrite cannot carry a command past the deny rules, the
 // safety checks or the mode that the original input passed.
-func (tk *Toolkit) decide(ctx context.Context, p *prepared, call *Call) (permission.Decision, error) {
+func (tk *Toolkit) decide(ctx context.Context, p *prepared, call *Call) (permission.Decision, *prepared, error) {
 	if tk.hook == nil {
-		return p.decide(ctx, call)
+		d, err := p.decide(ctx, call)
+		return d, p, err
 	}
 	d, err := tk.hook(ctx, call, func() (permission.Decision, error) { return p.decide(ctx, call) })
 	if err != nil || d.Behavior == permission.Deny {
-		return d, err
+		return d, p, err
 	}
 	if len(d.UpdatedInput) > 0 && string(d.UpdatedInput) != string(p.input) {
 		return tk.rejudge(ctx, p, call, d)
 	}
 	if d.Behavior != permission.Allow {
-		return d, nil
+		return d, p, nil
 	}
-	if dd, denied := permission.NewEngine(p.st.Permissions()).CheckDenyRules(ctx, subject{p.e}, p.input); denied {
-		return dd, nil
+	if dd, denied := permission.NewEngine(p.st.Permissions()).CheckDenyRules(ctx, p.subject(ctx)); denied {
+		return dd, p, nil
 	}
-	return d, nil
+	return d, p, nil
 }
 
 // rejudge decides a call whose input a permission hook rewrote into
@@ -726,34 +767,34 @@ func (tk *Toolkit) decide(ctx context.Context, p *prepared, call *Call) (permiss
 // the engine's answer, about the original input); a hook's Ask still asks
 // about what the engine would allow. A call the user approved (after seeing
 // the rewritten input) meets only the deny rules again.
-func (tk *Toolkit) rejudge(ctx context.Context, p *prepared, call *Call, d permission.Decision) (permission.Decision, error) {
+func (tk *Toolkit) rejudge(ctx context.Context, p *prepared, call *Call, d permission.Decision) (permission.Decision, *prepared, error) {
 	engine := permission.NewEngine(p.st.Permissions())
-	if dd, denied := engine.CheckDenyRules(ctx, subject{p.e}, p.input); denied {
-		return dd, nil
+	if dd, denied := engine.CheckDenyRules(ctx, p.subject(ctx)); denied {
+		return dd, p, nil
 	}
 	rewritten := *call
 	rewritten.Input = d.UpdatedInput
 	q, err := tk.prepare(ctx, &rewritten)
 	if err != nil {
 		return permission.Decision{Behavior: permission.Deny, Reason: "PreToolUse hook",
-			Message: fmt.Sprintf("A PreToolUse hook rewrote the input of %s into one that cannot run, so it was not run: %v", call.Name, err)}, nil
+			Message: fmt.Sprintf("A PreToolUse hook rewrote the input of %s into one that cannot run, so it was not run: %v", call.Name, err)}, p, nil
 	}
-	if dd, denied := engine.CheckDenyRules(ctx, subject{q.e}, q.input); denied {
-		return dd, nil
+	if dd, denied := engine.CheckDenyRules(ctx, q.subject(ctx)); denied {
+		return dd, q, nil
 	}
 	if call.Approved {
 		d.Behavior = permission.Allow
-		return d, nil
+		return d, q, nil
 	}
-	ed, err := engine.Check(ctx, subject{q.e}, q.input)
+	ed, err := engine.Check(ctx, q.subject(ctx))
 	if err != nil {
-		return permission.Decision{}, err
+		return permission.Decision{}, q, err
 	}
 	if ed.Behavior == permission.Allow && d.Behavior != permission.Allow {
-		return d, nil // the hook asks about what the engine would allow
+		return d, q, nil // the hook asks about what the engine would allow
 	}
 	ed.UpdatedInput = d.UpdatedInput
-	return ed, nil
+	return ed, q, nil
 }
 
 // decide asks the permission engine about a prepared call. A call the user
@@ -761,12 +802,15 @@ func (tk *Toolkit) rejudge(ctx context.Context, p *prepared, call *Call, d permi
 func (p *prepared) decide(ctx context.Context, call *Call) (permission.Decision, error) {
 	engine := permission.NewEngine(p.st.Permissions())
 	if call.Approved {
-		if d, denied := engine.CheckDenyRules(ctx, subject{p.e}, p.input); denied {
+		if d, denied := engine.CheckDenyRules(ctx, p.subject(ctx)); denied {
 			return d, nil
+		}
+		if s := p.subject(ctx); s.jerr != nil {
+			return permission.Decision{}, fmt.Errorf("permission check of %s: %w", call.Name, s.jerr)
 		}
 		return permission.Decision{Behavior: permission.Allow, Message: "Permission granted for " + call.Name + " (approved by the user)", Reason: "User approval"}, nil
 	}
-	return engine.Check(ctx, subject{p.e}, p.input)
+	return engine.Check(ctx, p.subject(ctx))
 }
 
 // Check finds the tool of call, validates the input and asks the permission
@@ -779,11 +823,21 @@ func (tk *Toolkit) Check(ctx context.Context, call *Call) (*Verdict, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := tk.decide(WithState(ctx, p.st), p, call)
+	ctx = WithState(ctx, p.st)
+	d, fp, err := tk.decide(ctx, p, call)
 	if err != nil {
 		return nil, err
 	}
-	return &Verdict{Decision: d, ReadOnly: subject{p.e}.ReadOnly(WithState(ctx, p.st), p.input), Tool: p.e.tool}, nil
+	s := fp.subject(ctx)
+	return &Verdict{Decision: d, ReadOnly: s.ReadOnly(ctx), Tool: fp.e.tool, Judgment: s.j}, nil
+}
+
+// Validate finds the tool of call and validates the input, as Check and
+// Call do first, without judging it: the error (matching
+// [ErrInvalidCall]) is what the model would read.
+func (tk *Toolkit) Validate(ctx context.Context, call *Call) error {
+	_, err := tk.prepare(ctx, call)
+	return err
 }
 
 // InterruptedText is what the model reads when a call was cancelled.
@@ -810,30 +864,36 @@ func (tk *Toolkit) stream(ctx context.Context, call *Call) iter.Seq2[*Chunk, err
 			yield(Errorf("%s", err.Error()), nil)
 			return
 		}
-		e, input, st := p.e, p.input, p.st
+		st := p.st
 		ctx = WithState(ctx, st)
-		d, err := tk.decide(ctx, p, call)
+		d, fp, err := tk.decide(ctx, p, call)
+		// What runs is the call the decision is about: p, or the call a
+		// hook rewrote it into, with its one judgment.
+		e, input := fp.e, fp.input
 		if err != nil {
 			yield(Errorf("Permission check failed for tool '%s', so it was not run: %v", call.Name, err), nil)
 			return
 		}
+		judgment := fp.subject(ctx).j
 		if (d.Behavior == permission.Ask || d.Behavior == permission.Passthrough) && tk.asker != nil {
 			d.Behavior = permission.Ask
-			asked := call
+			// The user is asked about what will run (a hook's rewrite),
+			// with the tool's judgment of it.
+			asked := *call
+			asked.Judgment = judgment
 			if len(d.UpdatedInput) > 0 {
-				// The user is asked about what will run: a hook's rewrite.
-				c := *call
-				c.Input = d.UpdatedInput
-				asked = &c
+				asked.Input = d.UpdatedInput
 			}
-			approve, rules, err := tk.asker.Ask(ctx, asked, d)
-			if err != nil {
+			approve, rules, err := tk.asker.Ask(ctx, &asked, d)
+			switch {
+			case errors.Is(err, ErrNotAsked):
+				// Comes back asking, below.
+			case err != nil:
 				yield(Errorf("Could not ask the user about tool '%s', so it was not run: %v", call.Name, err), nil)
 				return
-			}
-			if !approve {
+			case !approve:
 				d = permission.Decision{Behavior: permission.Deny, Message: "The user doesn't want to proceed with this tool use. The tool use was rejected.", Reason: "Denied by the user"}
-			} else {
+			default:
 				for _, r := range rules {
 					st.AddRule(r)
 				}
@@ -861,7 +921,11 @@ func (tk *Toolkit) stream(ctx context.Context, call *Call) iter.Seq2[*Chunk, err
 				yield(Errorf("Permission check of tool '%s' rewrote the input into an invalid one: %v", call.Name, err), nil)
 				return
 			}
-			input = e.schema.integerLiterals(d.UpdatedInput)
+			if u := e.schema.integerLiterals(d.UpdatedInput); string(u) != string(input) {
+				// The tool's own check rewrote its input: the judgment
+				// was of another input, and the tool judges this one.
+				input, judgment = u, nil
+			}
 		}
 		if e.info.External {
 			yield(&Chunk{Status: StatusSubmitted, Decision: &d}, nil)
@@ -874,7 +938,7 @@ func (tk *Toolkit) stream(ctx context.Context, call *Call) iter.Seq2[*Chunk, err
 			yield(&Chunk{Content: []Block{TextBlock(InterruptedText)}, Status: StatusInterrupted}, nil)
 			return
 		}
-		tc := &Call{ID: call.ID, Name: call.Name, Input: input, Approved: call.Approved}
+		tc := &Call{ID: call.ID, Name: call.Name, Input: input, Approved: call.Approved, Judgment: judgment}
 		if e.info.StateInjected {
 			tc.State = st
 		} else {
@@ -1052,38 +1116,69 @@ func (tk *Toolkit) batch(ctx context.Context, calls []*Call, observe func(i int,
 	return results, errors.Join(errs...)
 }
 
-// subject adapts a registered tool to [permission.Subject], with the
-// documented defaults for the optional interfaces.
-type subject struct{ e *entry }
+// subject is one call of a registered tool as [permission.Subject] sees
+// it: with the tool's [Judgment] of the input when the tool judges (j, or
+// jerr when judging broke), else through the tool's methods with the raw
+// input and the documented defaults for the optional interfaces.
+type subject struct {
+	e     *entry
+	input json.RawMessage
+	j     Judgment
+	jerr  error
+}
 
-func (s subject) Name() string { return s.e.info.Name }
+func (s *subject) Name() string { return s.e.info.Name }
 
-func (s subject) RuleNames() []string { return s.e.info.RuleNames }
+func (s *subject) RuleNames() []string { return s.e.info.RuleNames }
 
-func (s subject) ReadOnly(ctx context.Context, input json.RawMessage) bool {
+func (s *subject) ReadOnly(ctx context.Context) bool {
+	switch {
+	case s.jerr != nil:
+		return false
+	case s.j != nil:
+		return s.j.ReadOnly(ctx)
+	}
 	if c, ok := find[ReadOnlyChecker](s.e.tool); ok {
-		return c.CheckReadOnly(ctx, input)
+		return c.CheckReadOnly(ctx, s.input)
 	}
 	return s.e.info.ReadOnly
 }
 
-func (s subject) CheckPermissions(ctx context.Context, input json.RawMessage, pc *permission.Context) (permission.Decision, error) {
-	return s.e.tool.CheckPermissions(ctx, input, pc)
+func (s *subject) CheckPermissions(ctx context.Context, pc *permission.Context) (permission.Decision, error) {
+	switch {
+	case s.jerr != nil:
+		return permission.Decision{}, s.jerr
+	case s.j != nil:
+		return s.j.CheckPermissions(ctx, pc)
+	}
+	return s.e.tool.CheckPermissions(ctx, s.input, pc)
 }
 
-// MatchRule asks the tool's RuleMatcher, found through wrappers (see
-// [Wrapper]). A rule with content that no matcher can evaluate fails
-// closed: it never allows, and a deny or ask rule applies.
-func (s subject) MatchRule(ctx context.Context, r permission.Rule, input json.RawMessage) bool {
+// MatchRule asks the tool's Judgment, or its RuleMatcher, found through
+// wrappers (see [Wrapper]). A rule with content that no matcher can
+// evaluate fails closed: it never allows, and a deny or ask rule applies.
+func (s *subject) MatchRule(ctx context.Context, r permission.Rule) bool {
+	switch {
+	case s.jerr != nil:
+		return r.Content == "" || r.Behavior != permission.Allow
+	case s.j != nil:
+		return s.j.MatchRule(ctx, r)
+	}
 	if m, ok := find[RuleMatcher](s.e.tool); ok {
-		return m.MatchRule(ctx, r, input)
+		return m.MatchRule(ctx, r, s.input)
 	}
 	return r.Content == "" || r.Behavior != permission.Allow
 }
 
-func (s subject) Suggestions(ctx context.Context, input json.RawMessage) []permission.Rule {
+func (s *subject) Suggestions(ctx context.Context) []permission.Rule {
+	switch {
+	case s.jerr != nil:
+		return nil
+	case s.j != nil:
+		return s.j.Suggestions(ctx)
+	}
 	if g, ok := find[Suggester](s.e.tool); ok {
-		return g.Suggestions(ctx, input)
+		return g.Suggestions(ctx, s.input)
 	}
 	return []permission.Rule{{Tool: s.e.info.Name, Behavior: permission.Allow, Source: "suggested"}}
 }

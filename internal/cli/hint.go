@@ -75,6 +75,16 @@ func allowFlags(name string, suggestions []permission.Rule, pc *permission.Conte
 func (s *setup) decide(name string, pc *permission.Context) permission.Decision {
 	st := tool.NewState(pc)
 	st.SetCwd(s.st.Cwd())
+	if s.judgment != nil {
+		// The engine alone, on the call's own judgment: what another rule
+		// or mode would make of what was judged.
+		ctx := tool.WithState(context.Background(), st)
+		d, err := permission.NewEngine(pc).Check(ctx, judgedCall{name: name, ruleNames: s.ruleNames(name), j: s.judgment})
+		if err != nil {
+			return permission.Decision{}
+		}
+		return d
+	}
 	v, err := s.tk.Check(context.Background(), &tool.Call{Name: name, Input: json.RawMessage(s.input), State: st})
 	if err != nil {
 		return permission.Decision{}
@@ -145,4 +155,32 @@ func decidingRule(reason string, rules []permission.Rule, c *common) (string, bo
 // closed, escaped and reopened.
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// judgedCall is a call's judgment as the permission engine's subject.
+type judgedCall struct {
+	name      string
+	ruleNames []string
+	j         tool.Judgment
+}
+
+func (c judgedCall) Name() string                                      { return c.name }
+func (c judgedCall) RuleNames() []string                               { return c.ruleNames }
+func (c judgedCall) ReadOnly(ctx context.Context) bool                 { return c.j.ReadOnly(ctx) }
+func (c judgedCall) Suggestions(ctx context.Context) []permission.Rule { return c.j.Suggestions(ctx) }
+func (c judgedCall) MatchRule(ctx context.Context, r permission.Rule) bool {
+	return c.j.MatchRule(ctx, r)
+}
+func (c judgedCall) CheckPermissions(ctx context.Context, pc *permission.Context) (permission.Decision, error) {
+	return c.j.CheckPermissions(ctx, pc)
+}
+
+// ruleNames are the further names whose rules apply to the tool name.
+func (s *setup) ruleNames(name string) []string {
+	for _, t := range s.tk.Tools(context.Background(), s.st.ActiveGroups()) {
+		if i := t.Info(); i.Name == name {
+			return i.RuleNames
+		}
+	}
+	return nil
 }

@@ -211,8 +211,10 @@ type setup struct {
 	// effective is the permission context of this invocation: persisted,
 	// config and flags.
 	effective *permission.Context
-	// input is the call's input (for call's hints).
-	input string
+	// input is the call's input (for call's hints), and judgment the
+	// tool's judgment of it, when the call made one.
+	input    string
+	judgment tool.Judgment
 	// statePath is where the state is saved ("" for none): the --state
 	// file, or the file a link there points to.
 	statePath string
@@ -481,12 +483,11 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	d := v.Decision
 	out := checkOutput{Behavior: d.Behavior, ReadOnly: v.ReadOnly, BypassImmune: d.BypassImmune && d.Behavior == permission.Ask,
 		Message: d.Message, Reason: d.Reason, Suggestions: []string{}}
-	if b, ok := v.Tool.(*builtin.Bash); ok {
+	if j, ok := v.Judgment.(*builtin.BashJudgment); ok {
 		// Name the simple command and the shell layer even when a rule, the
-		// read-only fast path or the mode fallback decided.
-		var in struct{ Command string }
-		json.Unmarshal([]byte(*input), &in)
-		if a := b.Analyze(in.Command, s.st, s.st.Permissions()); a.Reason != "" && !strings.Contains(out.Reason, a.Reason) {
+		// read-only fast path or the mode fallback decided: from the
+		// analysis the decision used.
+		if a := j.Analysis(); a != nil && a.Reason != "" && !strings.Contains(out.Reason, a.Reason) {
 			out.Reason += "; shell analysis (" + a.Layer + "): " + a.Reason
 		}
 	}
@@ -516,6 +517,12 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 	}
 	fromStdin := len(c.args) == 2 && c.args[1] == "-"
+	// A call that needs approval is asked about in the middle of its one
+	// run, so that what the user approves is what was judged and what
+	// runs: --yes approves, a terminal asks, and without either the call
+	// comes back asking (exit 3).
+	ask := &cliAsker{yes: *yes, stdin: stdin, stderr: stderr, fromStdin: fromStdin}
+	c.asker = ask
 	s, err := c.setup(ctx, stderr, true)
 	if err != nil {
 		return err
@@ -531,45 +538,22 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	call := &tool.Call{ID: "cli", Name: name, Input: json.RawMessage(input), State: s.st}
 	// A call that cannot run as given is a usage error, as in check; the
 	// state file is not touched.
-	// The check only finds calls that cannot run: the hooks run once, at
-	// the call.
-	if _, err := s.tk.Check(context.WithValue(ctx, noHooksKey{}, true), call); err != nil {
+	if err := s.tk.Validate(ctx, call); err != nil {
 		return s.invalidCall(name, err)
 	}
-	var added []permission.Rule
 	r, err := s.tk.Call(ctx, call)
-	if err == nil && r.Status == tool.StatusAsking {
-		approve, always := *yes, false
-		if !approve {
-			answers, promptTo, closeAnswers := terminal(stdin, stderr, fromStdin)
-			if answers == nil {
-				printResult(stdout, r, *asJSON)
-				msg := noTerminalHint(name, r.Decision, s, c, fromStdin)
-				if serr := s.save(nil); serr != nil {
-					msg = strings.TrimSpace(msg + "\n" + notSaved(name, r.Status, serr))
-				}
-				return &exitError{code: 3, msg: msg}
-			}
-			shown := input
-			if r.Decision != nil && len(r.Decision.UpdatedInput) > 0 {
-				shown = string(r.Decision.UpdatedInput) // a hook's rewrite: what will run
-			}
-			approve, always = prompt(answers, promptTo, name, shown, r.Decision)
-			closeAnswers()
+	added := ask.added
+	if err == nil && r.Status == tool.StatusAsking && ask.noTerminal {
+		s.judgment = ask.judgment // the hint's what-ifs judge nothing again
+		printResult(stdout, r, *asJSON)
+		msg := noTerminalHint(name, r.Decision, s, c, fromStdin)
+		if serr := s.save(nil); serr != nil {
+			msg = strings.TrimSpace(msg + "\n" + notSaved(name, r.Status, serr))
 		}
-		if approve {
-			if always {
-				added = r.Decision.Suggestions
-				for _, rule := range added {
-					s.st.AddRule(rule)
-				}
-			}
-			call.Approved = true
-			r, err = s.tk.Call(ctx, call)
-		} else {
-			r.Status = tool.StatusDenied
-			r.Content = []tool.Block{tool.TextBlock("The user denied the call.")}
-		}
+		return &exitError{code: 3, msg: msg}
+	}
+	if err == nil && ask.denied && r.Status == tool.StatusDenied {
+		r.Content = []tool.Block{tool.TextBlock("The user denied the call.")}
 	}
 	serr := s.save(added)
 	printResult(stdout, r, *asJSON)
@@ -588,7 +572,7 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		res = &exitError{code: 4}
 	case tool.StatusDenied, tool.StatusAsking:
 		res = &exitError{code: 3}
-		if r.Decision != nil && r.Decision.Behavior == permission.Deny {
+		if r.Decision != nil && r.Decision.Behavior == permission.Deny && !ask.denied {
 			res.msg = deniedHint(name, r.Decision, s, c)
 		}
 	default:
@@ -598,6 +582,45 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		res.msg = strings.TrimSpace(res.msg + "\n" + notSaved(name, r.Status, serr))
 	}
 	return res
+}
+
+// cliAsker asks about the call of `toolscope call` that needs approval:
+// --yes approves it, a terminal asks the user (standard input, or the
+// controlling terminal when standard input carried the tool's input), and
+// without either the call comes back asking.
+type cliAsker struct {
+	yes       bool
+	stdin     io.Reader
+	stderr    io.Writer
+	fromStdin bool
+
+	added      []permission.Rule // the rules an "always" answer added
+	denied     bool              // the user said no
+	noTerminal bool              // there was no one to ask
+	judgment   tool.Judgment     // the tool's judgment of the call asked about
+}
+
+func (a *cliAsker) Ask(_ context.Context, call *tool.Call, d permission.Decision) (bool, []permission.Rule, error) {
+	a.judgment = call.Judgment
+	if a.yes {
+		return true, nil, nil
+	}
+	answers, promptTo, closeAnswers := terminal(a.stdin, a.stderr, a.fromStdin)
+	if answers == nil {
+		a.noTerminal = true
+		return false, nil, tool.ErrNotAsked
+	}
+	defer closeAnswers()
+	approve, always := prompt(answers, promptTo, call.Name, string(call.Input), &d)
+	switch {
+	case !approve:
+		a.denied = true
+		return false, nil, nil
+	case always:
+		a.added = d.Suggestions
+		return true, d.Suggestions, nil
+	}
+	return true, nil, nil
 }
 
 // notSaved says that a call's state could not be saved, and what that
