@@ -25,8 +25,15 @@ var taskCreateSchema = taskSchema(`{"type":"object","properties":{
 type TaskCreate struct{ taskTool }
 
 // Info implements [tool.Tool].
+//
+// TaskCreate is not ConcurrencySafe: a task's id is the next number of the
+// list, so creates must not run side by side from copies of one state (as
+// the parallel activities of a Temporal workflow would); run one at a
+// time, each sees the tasks the others created.
 func (t TaskCreate) Info() tool.Info {
-	return t.info("TaskCreate", "Create a task", taskCreateDescription, taskCreateSchema)
+	i := t.info("TaskCreate", "Create a task", taskCreateDescription, taskCreateSchema)
+	i.ConcurrencySafe = false
+	return i
 }
 
 // CheckPermissions implements [tool.Tool]: always allowed.

@@ -19,8 +19,9 @@ import (
 // Tasks returns the task tools: TaskCreate, TaskGet, TaskList and
 // TaskUpdate. They keep an agent's task list in its [tool.State], so a
 // list outlives the turn (and, saved with the state, the process). They
-// change nothing outside the state, so they are always allowed and safe
-// to run side by side.
+// change nothing outside the state, so they are always allowed, and all
+// but TaskCreate (whose ids are numbered in order) are safe to run side by
+// side.
 func Tasks() []tool.Tool {
 	return []tool.Tool{TaskCreate{}, TaskGet{}, TaskList{}, TaskUpdate{}}
 }

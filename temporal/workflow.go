@@ -1,7 +1,6 @@
 package temporal
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -622,8 +621,9 @@ func (w *wfRun) resume(ctx workflow.Context, answers []Answer) error {
 
 // mergeStates returns base with the changes each of states made to it,
 // applied in order: the states of calls that ran side by side, each from
-// base. A read of a file is one change; so is each other field, and each
-// slot.
+// base, merged by the rules of [tool.MergeStateJSON] (the same rules as
+// the toolscope command's shared state file: files read by path, tasks by
+// id and field by field, slots one by one).
 func mergeStates(base *tool.State, states []*tool.State) (*tool.State, error) {
 	switch len(states) {
 	case 0:
@@ -631,92 +631,15 @@ func mergeStates(base *tool.State, states []*tool.State) (*tool.State, error) {
 	case 1:
 		return states[0], nil
 	}
-	type fields = map[string]json.RawMessage
-	decode := func(s *tool.State) (fields, []tool.FileRecord, fields, error) {
-		b, err := json.Marshal(s)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		var f fields
-		if err := json.Unmarshal(b, &f); err != nil {
-			return nil, nil, nil, err
-		}
-		var files []tool.FileRecord
-		var slots fields
-		if raw, ok := f["read_files"]; ok {
-			if err := json.Unmarshal(raw, &files); err != nil {
-				return nil, nil, nil, err
-			}
-		}
-		if raw, ok := f["slots"]; ok {
-			if err := json.Unmarshal(raw, &slots); err != nil {
-				return nil, nil, nil, err
-			}
-		}
-		delete(f, "read_files")
-		delete(f, "slots")
-		return f, files, slots, nil
-	}
-	bf, bfiles, bslots, err := decode(base)
-	if err != nil {
-		return nil, err
-	}
-	mf, mfiles, mslots := fields{}, slices.Clone(bfiles), fields{}
-	for k, v := range bf {
-		mf[k] = v
-	}
-	for k, v := range bslots {
-		mslots[k] = v
-	}
-	changed := func(dst, from, to fields) {
-		for k := range from {
-			if _, ok := to[k]; !ok {
-				delete(dst, k)
-			}
-		}
-		for k, v := range to {
-			if !bytes.Equal(from[k], v) {
-				dst[k] = v
-			}
-		}
-	}
+	acc := base
 	for _, s := range states {
-		f, files, slots, err := decode(s)
+		m, err := tool.MergeStates(base, s, acc)
 		if err != nil {
 			return nil, err
 		}
-		changed(mf, bf, f)
-		changed(mslots, bslots, slots)
-		for _, old := range bfiles {
-			if !slices.ContainsFunc(files, func(r tool.FileRecord) bool { return r.Path == old.Path }) {
-				mfiles = slices.DeleteFunc(mfiles, func(r tool.FileRecord) bool { return r.Path == old.Path })
-			}
-		}
-		for _, rec := range files {
-			if slices.ContainsFunc(bfiles, func(r tool.FileRecord) bool { return r == rec }) {
-				continue
-			}
-			mfiles = slices.DeleteFunc(mfiles, func(r tool.FileRecord) bool { return r.Path == rec.Path })
-			mfiles = append(mfiles, rec)
-		}
+		acc = m
 	}
-	if len(mfiles) > 0 {
-		b, _ := json.Marshal(mfiles)
-		mf["read_files"] = b
-	}
-	if len(mslots) > 0 {
-		b, _ := json.Marshal(mslots)
-		mf["slots"] = b
-	}
-	b, err := json.Marshal(mf)
-	if err != nil {
-		return nil, err
-	}
-	st := tool.NewState(nil)
-	if err := json.Unmarshal(b, st); err != nil {
-		return nil, err
-	}
-	return st, nil
+	return acc, nil
 }
 
 // compact keeps the conversation within RunInput.TranscriptBudget: past

@@ -585,3 +585,59 @@ func TestApprovalLimits(t *testing.T) {
 		t.Fatal("the approved rm -rf did not run")
 	}
 }
+
+// Task calls of one turn lose nothing on Temporal: creates get distinct
+// ids (TaskCreate runs one at a time), and updates that ran side by side
+// from one state are merged task by task and field by field, by the same
+// rules as the toolscope command's shared state file.
+func TestTaskCallsMergeState(t *testing.T) {
+	dir := t.TempDir()
+	creates := [][3]string{
+		{"c1", "TaskCreate", `{"subject":"one","description":"d"}`},
+		{"c2", "TaskCreate", `{"subject":"two","description":"d"}`},
+		{"c3", "TaskCreate", `{"subject":"three","description":"d"}`},
+	}
+	updates := [][3]string{
+		{"u1", "TaskUpdate", `{"task_id":"1","status":"in_progress"}`},
+		{"u2", "TaskUpdate", `{"task_id":"1","owner":"alice"}`},
+		{"u3", "TaskUpdate", `{"task_id":"2","status":"completed"}`},
+		{"u4", "TaskUpdate", `{"task_id":"3","metadata":{"k":"v"}}`},
+	}
+	m := &scripted{steps: []step{{calls: creates}, {calls: updates}, {text: "done"}}}
+	env, tools := testEnv(t, dir, m)
+	var mu sync.Mutex
+	running, most := 0, 0
+	env.RegisterActivityWithOptions(func(ctx context.Context, in temporal.CallInput) (*temporal.CallOutput, error) {
+		mu.Lock()
+		running++
+		most = max(most, running)
+		mu.Unlock()
+		defer func() { mu.Lock(); running--; mu.Unlock() }()
+		time.Sleep(30 * time.Millisecond) // let what may overlap overlap
+		return tools.Call(ctx, in)
+	}, activity.RegisterOptions{Name: temporal.CallActivity})
+	env.ExecuteWorkflow(temporal.WorkflowName, runInput("go", permission.Default))
+	var out temporal.RunOutput
+	if err := env.GetWorkflowResult(&out); err != nil {
+		t.Fatal(err)
+	}
+	if most < 2 {
+		t.Errorf("the updates ran one at a time (at most %d at once)", most)
+	}
+	for _, c := range append(creates, updates...) {
+		if r := m.result(c[0]); r == nil || r.Status != tool.StatusSuccess {
+			t.Fatalf("%s %s: %+v", c[1], c[2], r)
+		}
+	}
+	tasks := out.Run.State.Tasks()
+	got := map[string]tool.Task{}
+	for _, tk := range tasks {
+		got[tk.ID] = tk
+	}
+	if len(tasks) != 3 || got["1"].Subject != "one" || got["2"].Subject != "two" || got["3"].Subject != "three" {
+		t.Fatalf("tasks: %+v", tasks)
+	}
+	if got["1"].Status != "in_progress" || got["1"].Owner != "alice" || got["2"].Status != "completed" || got["3"].Metadata["k"] != "v" {
+		t.Fatalf("an update was lost: %+v", tasks)
+	}
+}

@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -252,5 +254,57 @@ func TestServeElicitationShowsWholeInput(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "PWNED")); err == nil {
 		t.Error("PWNED was created")
+	}
+}
+
+// Stateless HTTP replicas sharing one --state file: concurrent TaskCreates,
+// each in its own request to either replica, all survive with distinct ids
+// (the task tools run one at a time under the state file's lock).
+func TestServeStatelessReplicasTaskIDs(t *testing.T) {
+	dir := t.TempDir()
+	state := filepath.Join(t.TempDir(), "state.json")
+	urls := []string{
+		serveHTTP(t, "--stateless", "--cwd", dir, "--state", state),
+		serveHTTP(t, "--stateless", "--cwd", dir, "--state", state),
+	}
+	created := regexp.MustCompile(`Task \(id=(\d+)\) created successfully: (\S+)`)
+	const n = 12
+	var mu sync.Mutex
+	ids := map[string]string{}
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			subject := fmt.Sprintf("s%d", i)
+			text, isErr := callTool(t, httpSession(t, urls[i%2]), "TaskCreate", map[string]any{"subject": subject, "description": "d"})
+			m := created.FindStringSubmatch(text)
+			if isErr || m == nil {
+				t.Errorf("TaskCreate %d: %q", i, text)
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if prev, dup := ids[m[1]]; dup {
+				t.Errorf("id %s given to %s and %s", m[1], prev, subject)
+			}
+			ids[m[1]] = subject
+		}(i)
+	}
+	wg.Wait()
+	var st struct {
+		Tasks []struct{ ID, Subject string } `json:"tasks"`
+	}
+	b, err := os.ReadFile(state)
+	if err != nil || json.Unmarshal(b, &st) != nil {
+		t.Fatalf("state file: %v", err)
+	}
+	if len(st.Tasks) != n {
+		t.Fatalf("%d tasks in the file, want %d: %+v", len(st.Tasks), n, st.Tasks)
+	}
+	for _, task := range st.Tasks {
+		if ids[task.ID] != task.Subject {
+			t.Errorf("task %s in the file is %q, the create reported %q", task.ID, task.Subject, ids[task.ID])
+		}
 	}
 }
