@@ -47,6 +47,21 @@ type Message struct {
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 	// Result is one call's result (ToolRole).
 	Result *tool.Result `json:"result,omitempty"`
+	// Hook names the hook that wrote a user message ("Stop": a Stop hook
+	// kept the reply going); "" for the user's own.
+	Hook string `json:"hook,omitempty"`
+}
+
+// StopHookActive reports whether the reply of r goes on because a Stop
+// hook kept it going (Claude Code's stop_hook_active): its last user
+// message is the hook's.
+func StopHookActive(r *Run) bool {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if m := r.Messages[i]; m.Role == User {
+			return m.Hook == "Stop"
+		}
+	}
+	return false
 }
 
 // ToolCall is a call the model asked for.
@@ -187,7 +202,15 @@ func (a *Agent) Run(ctx context.Context, r *Run, input string) iter.Seq2[Event, 
 		}
 		r.Messages = append(r.Messages, Message{Role: User, Text: input})
 		r.Iters = 0
-		a.loop(ctx, r, yield)
+		a.drive(ctx, r, nil, yield)
+	}
+}
+
+// drive runs the loop in this process, streaming its events to yield.
+func (a *Agent) drive(ctx context.Context, r *Run, answers map[string]Answer, yield func(Event, error) bool) {
+	d := &localDriver{a: a, ctx: ctx, turn: ctx, yield: yield}
+	if err := Loop(d, r, answers, &LoopOptions{System: a.SystemPrompt, MaxIters: a.MaxIters}); err != nil && !errors.Is(err, ErrStopped) {
+		yield(Event{}, err)
 	}
 }
 
@@ -236,26 +259,7 @@ func (a *Agent) Resume(ctx context.Context, r *Run, answers ...Answer) iter.Seq2
 			}
 			byID[ans.CallID] = ans
 		}
-		steps, still := Plan(r, byID)
-		var run []*tool.Call
-		for _, st := range steps {
-			if st.Result != nil {
-				if !a.emitResult(r, st.Call, st.Result, yield) {
-					return
-				}
-				continue
-			}
-			run = append(run, a.call(r, st.Call, st.Approved))
-		}
-		r.Waiting = still
-		if len(run) > 0 && !a.runCalls(ctx, r, run, yield) {
-			return
-		}
-		if len(r.Waiting) > 0 {
-			a.pause(r, yield)
-			return
-		}
-		a.loop(ctx, r, yield)
+		a.drive(ctx, r, byID, yield)
 	}
 }
 
@@ -309,141 +313,102 @@ func (a *Agent) call(r *Run, c ToolCall, approved bool) *tool.Call {
 	return &tool.Call{ID: c.ID, Name: c.Name, Input: c.Input, State: r.State, Approved: approved}
 }
 
-func (a *Agent) maxIters() int {
-	if a.MaxIters > 0 {
-		return a.MaxIters
-	}
-	return 50
+// localDriver drives the loop in this process: the model streams, the
+// calls run through the Toolkit, and every event goes to the consumer; a
+// run whose calls wait pauses (Resume continues it).
+type localDriver struct {
+	a     *Agent
+	ctx   context.Context // the run's
+	turn  context.Context // the current model step's (Toolkit.BeginTurn)
+	yield func(Event, error) bool
 }
 
-// loop asks the model and runs its calls until it answers without tools,
-// a call waits, or the steps run out.
-func (a *Agent) loop(ctx context.Context, r *Run, yield func(Event, error) bool) {
-	for {
-		if ctx.Err() != nil {
-			// Interrupted: the calls that ran are closed (interrupted); the
-			// reply ends with AgentScope's words.
-			msg := Message{Role: Assistant, Text: InterruptionMessage}
-			r.Messages = append(r.Messages, msg)
-			yield(Event{Kind: EventReplyEnd, Text: msg.Text, Run: r, Interrupted: true}, nil)
-			return
-		}
-		final := r.Iters >= a.maxIters()
-		r.Iters++
-		tctx := a.Toolkit.BeginTurn(ctx)
-		req := &Request{System: a.SystemPrompt, Messages: slices.Clone(r.Messages)}
-		if p := a.Toolkit.SkillPrompt(tctx, r.State.ActiveGroups()); p != "" {
-			req.System += "\n" + p
-		}
-		if final {
-			req.Messages = append(req.Messages, Message{Role: User, Text: FinalReminder})
-		} else {
-			req.Tools = a.Toolkit.Schemas(tctx, r.State.ActiveGroups())
-		}
-		msg := Message{Role: Assistant}
-		ids := map[string]bool{}
-		for ev, err := range a.Model.Stream(ctx, req) {
-			if err != nil {
-				yield(Event{}, fmt.Errorf("agent: the model failed: %w", err))
-				return
-			}
-			if ev.Text != "" {
-				msg.Text += ev.Text
-				if !yield(Event{Kind: EventText, Text: ev.Text}, nil) {
-					return
-				}
-			}
-			if ev.ToolCall != nil && !final {
-				c := *ev.ToolCall
-				c.ID = distinctID(ids, c.ID, len(msg.ToolCalls))
-				if len(c.Input) == 0 {
-					c.Input = json.RawMessage(`{}`)
-				}
-				msg.ToolCalls = append(msg.ToolCalls, c)
-				if !yield(Event{Kind: EventToolCall, Call: &c}, nil) {
-					return
-				}
-			}
-		}
-		r.Messages = append(r.Messages, msg)
-		if len(msg.ToolCalls) == 0 {
-			if a.StopHook != nil && !final {
-				if why := a.StopHook(ctx, r, msg.Text); why != "" {
-					r.Messages = append(r.Messages, Message{Role: User, Text: why})
-					continue
-				}
-			}
-			yield(Event{Kind: EventReplyEnd, Text: msg.Text, Run: r}, nil)
-			return
-		}
-		calls := make([]*tool.Call, len(msg.ToolCalls))
-		for i, c := range msg.ToolCalls {
-			calls[i] = a.call(r, c, false)
-		}
-		if !a.runCalls(tctx, r, calls, yield) {
-			return
-		}
-		if len(r.Waiting) > 0 {
-			a.pause(r, yield)
-			return
-		}
+func (d *localDriver) Interrupted() bool { return d.ctx.Err() != nil }
+
+func (d *localDriver) Tools(r *Run, tools bool) ([]tool.Schema, string, error) {
+	d.turn = d.a.Toolkit.BeginTurn(d.ctx)
+	var schemas []tool.Schema
+	if tools {
+		schemas = d.a.Toolkit.Schemas(d.turn, r.State.ActiveGroups())
 	}
+	return schemas, d.a.Toolkit.SkillPrompt(d.turn, r.State.ActiveGroups()), nil
 }
 
-// runCalls runs calls as one batch (concurrency-safe neighbours in
-// parallel), saving each result to the conversation and each call that
-// waits to r.Waiting. It reports false when the consumer stopped.
-func (a *Agent) runCalls(ctx context.Context, r *Run, calls []*tool.Call, yield func(Event, error) bool) bool {
-	tc := func(i int) *ToolCall {
-		return &ToolCall{ID: calls[i].ID, Name: calls[i].Name, Input: calls[i].Input}
+func (d *localDriver) Model(req *Request, final bool) (Message, error) {
+	msg := Message{Role: Assistant}
+	ids := map[string]bool{}
+	for ev, err := range d.a.Model.Stream(d.ctx, req) {
+		if err != nil {
+			return msg, fmt.Errorf("agent: the model failed: %w", err)
+		}
+		if ev.Text != "" {
+			msg.Text += ev.Text
+			if !d.yield(Event{Kind: EventText, Text: ev.Text}, nil) {
+				return msg, ErrStopped
+			}
+		}
+		if ev.ToolCall != nil && !final {
+			c := *ev.ToolCall
+			c.ID = distinctID(ids, c.ID, len(msg.ToolCalls))
+			if len(c.Input) == 0 {
+				c.Input = json.RawMessage(`{}`)
+			}
+			msg.ToolCalls = append(msg.ToolCalls, c)
+			if !d.yield(Event{Kind: EventToolCall, Call: &c}, nil) {
+				return msg, ErrStopped
+			}
+		}
+	}
+	return msg, nil
+}
+
+// Calls runs the calls as one batch (concurrency-safe neighbours in
+// parallel), streaming their chunks.
+func (d *localDriver) Calls(r *Run, steps []Step) ([]*tool.Result, error) {
+	calls := make([]*tool.Call, len(steps))
+	for i, st := range steps {
+		calls[i] = d.a.call(r, st.Call, st.Approved)
 	}
 	results := make([]*tool.Result, len(calls))
-	for ev := range a.Toolkit.StreamBatch(ctx, calls) {
+	for ev := range d.a.Toolkit.StreamBatch(d.turn, calls) {
 		if ev.Chunk != nil {
-			if !yield(Event{Kind: EventToolChunk, Call: tc(ev.Index), Chunk: ev.Chunk}, nil) {
-				return false
+			c := steps[ev.Index].Call
+			if !d.yield(Event{Kind: EventToolChunk, Call: &c, Chunk: ev.Chunk}, nil) {
+				return nil, ErrStopped
 			}
 		}
 		if ev.Result != nil {
 			results[ev.Index] = ev.Result
 		}
 	}
-	var suggested []permission.Rule // rules suggested by the earlier prompts of this batch
-	for i, res := range results {
-		c := *tc(i)
-		if res != nil && res.Status == tool.StatusAsking && res.Decision != nil {
-			if !res.Decision.BypassImmune && a.covered(ctx, r, c, suggested) {
-				// "Always" for an earlier call of the batch would allow
-				// this one: it waits, held back, and is judged again
-				// after the answer, instead of a second prompt.
-				res.Status = tool.StatusPending
-			} else {
-				suggested = append(suggested, res.Decision.Suggestions...)
-			}
-		}
-		if res == nil {
-			res = &tool.Result{ID: c.ID, Name: c.Name, Input: c.Input, Status: tool.StatusInterrupted,
-				Content: []tool.Block{tool.TextBlock("<system-reminder>The tool call has been interrupted by the user.</system-reminder>")}}
-		}
-		switch res.Status {
-		case tool.StatusAsking, tool.StatusSubmitted, tool.StatusPending:
-			r.Waiting = append(r.Waiting, Waiting{Call: c, Status: res.Status, Decision: res.Decision})
-			continue
-		}
-		if !a.emitResult(r, c, res, yield) {
-			return false
-		}
-	}
-	return true
+	return results, nil
 }
 
-// covered reports whether one of rules would allow call c.
-func (a *Agent) covered(ctx context.Context, r *Run, c ToolCall, rules []permission.Rule) bool {
+func (d *localDriver) Covered(r *Run, c ToolCall, rules []permission.Rule) (bool, error) {
+	return Covered(d.turn, d.a.Toolkit, r.State, c, rules), nil
+}
+
+func (d *localDriver) Stop(r *Run, answer string) (string, error) {
+	if d.a.StopHook == nil {
+		return "", nil
+	}
+	return d.a.StopHook(d.ctx, r, answer), nil
+}
+
+func (d *localDriver) Emit(ev Event) bool { return d.yield(ev, nil) }
+
+// Wait pauses: a run in this process is resumed with Resume.
+func (d *localDriver) Wait(*Run) (map[string]Answer, bool, error) { return nil, false, nil }
+
+// Covered reports whether one of rules would allow the call c with the
+// state st, asking the tool's [tool.RuleMatcher] (found through wrappers)
+// for a rule with content: the loop's hold-back (see [Driver.Covered]).
+func Covered(ctx context.Context, tk *tool.Toolkit, st *tool.State, c ToolCall, rules []permission.Rule) bool {
 	if len(rules) == 0 {
 		return false
 	}
 	var t tool.Tool
-	for _, x := range a.Toolkit.Tools(ctx, r.State.ActiveGroups()) {
+	for _, x := range tk.Tools(ctx, st.ActiveGroups()) {
 		if x.Info().Name == c.Name {
 			t = x
 			break
@@ -453,7 +418,7 @@ func (a *Agent) covered(ctx context.Context, r *Run, c ToolCall, rules []permiss
 		return false
 	}
 	info := t.Info()
-	sctx := tool.WithState(ctx, r.State)
+	sctx := tool.WithState(ctx, st)
 	for _, rule := range rules {
 		if rule.Tool != info.Name && !slices.Contains(info.RuleNames, rule.Tool) {
 			continue
@@ -478,30 +443,6 @@ func (a *Agent) covered(ctx context.Context, r *Run, c ToolCall, rules []permiss
 		}
 	}
 	return false
-}
-
-// emitResult saves a call's result to the conversation and reports it.
-func (a *Agent) emitResult(r *Run, c ToolCall, res *tool.Result, yield func(Event, error) bool) bool {
-	r.Messages = append(r.Messages, Message{Role: ToolRole, Result: res})
-	return yield(Event{Kind: EventToolResult, Call: &c, Result: res}, nil)
-}
-
-// pause reports the waiting calls and the paused run.
-func (a *Agent) pause(r *Run, yield func(Event, error) bool) {
-	for _, w := range r.Waiting {
-		c := w.Call
-		switch w.Status {
-		case tool.StatusAsking:
-			if !yield(Event{Kind: EventNeedApproval, Call: &c, Decision: w.Decision}, nil) {
-				return
-			}
-		case tool.StatusSubmitted:
-			if !yield(Event{Kind: EventNeedExternal, Call: &c}, nil) {
-				return
-			}
-		}
-	}
-	yield(Event{Kind: EventPaused, Run: r}, nil)
 }
 
 // DistinctIDs gives each call of one answer an id of its own, in place: a

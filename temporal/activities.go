@@ -29,6 +29,43 @@ type Tools struct {
 	// Mode, when set, is the mode of every run on this workspace, whatever
 	// mode the run asked for: the workspace's owner decides.
 	Mode permission.Mode
+	// PromptHook and StopHook, when set, are the workspace's hooks, as
+	// agent.Agent's: a run's prompt goes through PromptHook before the
+	// model sees it, and StopHook may keep a reply going.
+	PromptHook func(ctx context.Context, input string) (string, error)
+	StopHook   func(ctx context.Context, r *agent.Run, answer string) (reason string)
+}
+
+// Covered reports whether one of the rules would allow the call
+// ([CoveredActivity]): the hold-back of the agent loop (agent.Covered).
+func (t *Tools) Covered(ctx context.Context, in CoveredInput) (*CoveredOutput, error) {
+	st := in.State
+	if st == nil {
+		st = tool.NewState(nil)
+	}
+	return &CoveredOutput{Covered: agent.Covered(ctx, t.Toolkit, st, in.Call, in.Rules)}, nil
+}
+
+// Prompt runs the workspace's prompt hook on a run's prompt
+// ([PromptActivity]); a refusal fails the run.
+func (t *Tools) Prompt(ctx context.Context, in PromptInput) (*PromptOutput, error) {
+	if t.PromptHook == nil {
+		return &PromptOutput{Prompt: in.Prompt}, nil
+	}
+	p, err := t.PromptHook(ctx, in.Prompt)
+	if err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(fmt.Sprintf("%v: %v", agent.ErrPromptRefused, err), "toolscope.PromptRefused", err)
+	}
+	return &PromptOutput{Prompt: p}, nil
+}
+
+// Stop runs the workspace's Stop hook when the model would end its reply
+// ([StopActivity]).
+func (t *Tools) Stop(ctx context.Context, in StopInput) (*StopOutput, error) {
+	if t.StopHook == nil {
+		return &StopOutput{}, nil
+	}
+	return &StopOutput{Reason: t.StopHook(ctx, in.Run, in.Answer)}, nil
 }
 
 // Prepare adds the workspace's settings to a new run's permissions
@@ -53,7 +90,7 @@ func (t *Tools) Prepare(ctx context.Context, in PrepareInput) (*PrepareOutput, e
 	if t.Mode != "" {
 		merged.Mode = t.Mode
 	}
-	return &PrepareOutput{Permissions: merged}, nil
+	return &PrepareOutput{Permissions: merged, Hooks: &HookFlags{Prompt: t.PromptHook != nil, Stop: t.StopHook != nil}}, nil
 }
 
 // Turn begins a model turn ([TurnActivity]): the tools of the active

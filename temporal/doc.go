@@ -8,7 +8,12 @@
 //
 // # The workflow
 //
-// [Agent] is the agent loop of package agent as a deterministic workflow.
+// [Agent] is the agent loop of package agent as a deterministic workflow:
+// the same code (agent.Loop), driven by the workflow (its agent.Driver),
+// so that a run here behaves as one in a process does, hold-back of calls
+// an earlier "always" would allow and the workspace's UserPromptSubmit and
+// Stop hooks included ([CoveredActivity], [PromptActivity],
+// [StopActivity]; runs recorded before them replay without them).
 // Each model turn is an activity ([ModelActivity]) on a shared queue; each
 // tool call is an activity ([CallActivity]) on the task queue of the
 // workspace, the one machine where the files are. The agent's tool State

@@ -18,6 +18,9 @@ func Register(w worker.Registry, t *Tools) {
 	w.RegisterActivityWithOptions(t.Prepare, activity.RegisterOptions{Name: PrepareActivity})
 	w.RegisterActivityWithOptions(t.Turn, activity.RegisterOptions{Name: TurnActivity})
 	w.RegisterActivityWithOptions(t.Call, activity.RegisterOptions{Name: CallActivity})
+	w.RegisterActivityWithOptions(t.Covered, activity.RegisterOptions{Name: CoveredActivity})
+	w.RegisterActivityWithOptions(t.Prompt, activity.RegisterOptions{Name: PromptActivity})
+	w.RegisterActivityWithOptions(t.Stop, activity.RegisterOptions{Name: StopActivity})
 }
 
 // RegisterModels registers the model activity on w, a worker of the model

@@ -23,6 +23,9 @@ const (
 	TurnActivity    = "toolscope.Turn"
 	CallActivity    = "toolscope.Call"
 	ModelActivity   = "toolscope.Model"
+	CoveredActivity = "toolscope.Covered"
+	PromptActivity  = "toolscope.Prompt"
+	StopActivity    = "toolscope.Stop"
 	// AnswerUpdate answers a waiting call with an [Answer]; it returns the
 	// pause (an int, see [Status.Pause]) it answered.
 	AnswerUpdate = "toolscope.answer"
@@ -83,6 +86,9 @@ type RunInput struct {
 	ContinueAfter int `json:"continue_after,omitempty"`
 	// PausesBefore counts the pauses of the runs this one continues.
 	PausesBefore int `json:"pauses_before,omitempty"`
+	// Hooks are the hooks of the workspace the run started on, carried to
+	// the runs it continues as; the workflow sets them.
+	Hooks *HookFlags `json:"hooks,omitempty"`
 	// TranscriptBudget bounds the conversation's size in JSON (default 1
 	// MiB): Temporal refuses payloads over 2 MiB, and the conversation
 	// goes into every model turn. Past it, the outputs (and large inputs)
@@ -140,6 +146,33 @@ type (
 	}
 	PrepareOutput struct {
 		Permissions *permission.Context `json:"permissions"`
+		Hooks       *HookFlags          `json:"hooks,omitempty"`
+	}
+	// HookFlags say which of the agent's hooks the workspace has.
+	HookFlags struct {
+		Prompt bool `json:"prompt,omitempty"`
+		Stop   bool `json:"stop,omitempty"`
+	}
+	CoveredInput struct {
+		Call  agent.ToolCall    `json:"call"`
+		Rules []permission.Rule `json:"rules"`
+		State *tool.State       `json:"state"`
+	}
+	CoveredOutput struct {
+		Covered bool `json:"covered,omitempty"`
+	}
+	PromptInput struct {
+		Prompt string `json:"prompt"`
+	}
+	PromptOutput struct {
+		Prompt string `json:"prompt"`
+	}
+	StopInput struct {
+		Run    *agent.Run `json:"run"`
+		Answer string     `json:"answer"`
+	}
+	StopOutput struct {
+		Reason string `json:"reason,omitempty"`
 	}
 	// TurnInput begins a model turn on the workspace. Known is the hash
 	// of the tool list the workflow has: an unchanged list is not sent
@@ -195,6 +228,10 @@ type wfRun struct {
 	hash    string
 	schemas []tool.Schema
 	tools   map[string]ToolFlags
+	answer  string // the final answer
+
+	ctx  workflow.Context // the workflow's
+	mctx workflow.Context // with the model turns' activity options
 }
 
 // Agent is the agent loop as a workflow (registered as [WorkflowName]).
@@ -217,12 +254,21 @@ func Agent(ctx workflow.Context, in RunInput) (*RunOutput, error) {
 			return nil, fmt.Errorf("preparing the run on the workspace: %w", err)
 		}
 		w.r.State.SetPermissions(out.Permissions)
+		w.in.Hooks = out.Hooks
 	}
 	if in.Prompt != "" {
 		if len(w.r.Waiting) > 0 {
 			return nil, temporal.NewNonRetryableApplicationError("the run waits for approvals; answer them before a new prompt", "toolscope.Waiting", nil)
 		}
-		w.r.Messages = append(w.r.Messages, agent.Message{Role: agent.User, Text: in.Prompt})
+		prompt := in.Prompt
+		if w.in.Hooks != nil && w.in.Hooks.Prompt {
+			var out PromptOutput
+			if err := w.quick(ctx, PromptActivity, PromptInput{Prompt: prompt}, &out); err != nil {
+				return nil, err
+			}
+			prompt = out.Prompt
+		}
+		w.r.Messages = append(w.r.Messages, agent.Message{Role: agent.User, Text: prompt})
 		w.r.Iters = 0
 	}
 	return w.loop(ctx)
@@ -299,179 +345,226 @@ func (w *wfRun) quick(ctx workflow.Context, name string, in, out any) error {
 	return workflow.ExecuteActivity(ctx, name, in).Get(ctx, out)
 }
 
+// loop runs the agent loop (agent.Loop, the same code as a run in one
+// process) with the workflow as its driver.
 func (w *wfRun) loop(ctx workflow.Context) (*RunOutput, error) {
-	maxIters := w.in.MaxIters
-	if maxIters <= 0 {
-		maxIters = 50
-	}
+	w.ctx = ctx
 	modelQueue := w.in.ModelQueue
 	if modelQueue == "" {
 		modelQueue = DefaultModelQueue
 	}
-	mctx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+	w.mctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		TaskQueue:           modelQueue,
 		StartToCloseTimeout: 10 * time.Minute,
 		HeartbeatTimeout:    2 * time.Minute,
 		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 5},
 	})
-	for {
-		if len(w.r.Waiting) > 0 {
-			if err := w.wait(ctx); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		if w.turns > 0 && (w.in.ContinueAfter > 0 && w.turns >= w.in.ContinueAfter || workflow.GetInfo(ctx).GetContinueAsNewSuggested()) {
-			// Nothing waits and no answer is pending (answers are refused
-			// when nothing waits): the run goes on as a new one.
-			next := w.in
-			next.Prompt, next.Run, next.PausesBefore = "", w.r, w.pause
-			return nil, workflow.NewContinueAsNewError(ctx, WorkflowName, next)
-		}
-		w.turns++
-		w.compact()
-		final := w.r.Iters >= maxIters
-		w.r.Iters++
-		var turn TurnOutput
-		if err := w.quick(ctx, TurnActivity, TurnInput{ActiveGroups: w.r.State.ActiveGroups(), Known: w.hash}, &turn); err != nil {
-			return nil, fmt.Errorf("listing the workspace's tools: %w", err)
-		}
-		if turn.Hash != w.hash {
-			w.hash, w.schemas = turn.Hash, turn.Schemas
-			w.tools = map[string]ToolFlags{}
-			for _, f := range turn.Tools {
-				w.tools[f.Name] = f
-			}
-		}
-		req := agent.Request{System: w.in.System, Messages: slices.Clone(w.r.Messages)}
-		if turn.SkillPrompt != "" {
-			req.System += "\n" + turn.SkillPrompt
-		}
-		if final {
-			req.Messages = append(req.Messages, agent.Message{Role: agent.User, Text: agent.FinalReminder})
-		} else {
-			req.Tools = w.schemas
-		}
-		var out ModelOutput
-		if err := workflow.ExecuteActivity(mctx, ModelActivity, ModelInput{Model: w.in.Model, Request: req}).Get(ctx, &out); err != nil {
-			return nil, fmt.Errorf("agent: the model failed: %w", err)
-		}
-		msg := out.Message
-		msg.Role = agent.Assistant
-		if final {
-			msg.ToolCalls = nil
-		}
-		// Answers name calls by id: two calls of one answer never share one.
-		agent.DistinctIDs(msg.ToolCalls)
-		for i := range msg.ToolCalls {
-			if len(msg.ToolCalls[i].Input) == 0 {
-				msg.ToolCalls[i].Input = json.RawMessage(`{}`)
-			}
-		}
-		w.r.Messages = append(w.r.Messages, msg)
-		if len(msg.ToolCalls) == 0 {
-			return &RunOutput{Answer: msg.Text, Run: w.r}, nil
-		}
-		items := make([]item, len(msg.ToolCalls))
-		for i, c := range msg.ToolCalls {
-			items[i] = item{call: c}
-		}
-		if err := w.execute(ctx, items); err != nil {
-			return nil, err
+	if err := agent.Loop(w, w.r, nil, &agent.LoopOptions{System: w.in.System, MaxIters: w.in.MaxIters}); err != nil {
+		return nil, err
+	}
+	return &RunOutput{Answer: w.answer, Run: w.r}, nil
+}
+
+// Interrupted implements agent.Driver: a cancelled run ends by its
+// activities' and timers' cancellation errors.
+func (w *wfRun) Interrupted() bool { return false }
+
+// Tools implements agent.Driver: the workspace's tools for the step (the
+// Turn activity), after the run goes on as a new one if its history grew
+// large, and its transcript is compacted.
+func (w *wfRun) Tools(r *agent.Run, _ bool) ([]tool.Schema, string, error) {
+	ctx := w.ctx
+	if w.turns > 0 && (w.in.ContinueAfter > 0 && w.turns >= w.in.ContinueAfter || workflow.GetInfo(ctx).GetContinueAsNewSuggested()) {
+		// Nothing waits and no answer is pending (answers are refused
+		// when nothing waits): the run goes on as a new one, which takes
+		// this step again.
+		r.Iters--
+		next := w.in
+		next.Prompt, next.Run, next.PausesBefore = "", r, w.pause
+		return nil, "", workflow.NewContinueAsNewError(ctx, WorkflowName, next)
+	}
+	w.turns++
+	w.compact()
+	var turn TurnOutput
+	if err := w.quick(ctx, TurnActivity, TurnInput{ActiveGroups: r.State.ActiveGroups(), Known: w.hash}, &turn); err != nil {
+		return nil, "", fmt.Errorf("listing the workspace's tools: %w", err)
+	}
+	if turn.Hash != w.hash {
+		w.hash, w.schemas = turn.Hash, turn.Schemas
+		w.tools = map[string]ToolFlags{}
+		for _, f := range turn.Tools {
+			w.tools[f.Name] = f
 		}
 	}
+	return w.schemas, turn.SkillPrompt, nil
 }
 
-// item is a call to make, or a call whose result is known (denied,
-// answered by the caller).
-type item struct {
-	call     agent.ToolCall
-	approved bool
-	result   *tool.Result
+// Model implements agent.Driver: a model turn on the model workers.
+func (w *wfRun) Model(req *agent.Request, _ bool) (agent.Message, error) {
+	var out ModelOutput
+	if err := workflow.ExecuteActivity(w.mctx, ModelActivity, ModelInput{Model: w.in.Model, Request: *req}).Get(w.ctx, &out); err != nil {
+		return agent.Message{}, fmt.Errorf("agent: the model failed: %w", err)
+	}
+	return out.Message, nil
 }
 
-// execute makes the calls in order, running consecutive concurrency-safe
-// calls in parallel. A call that waits (approval, external result) holds
-// back the calls after it, as Toolkit.CallBatch does.
-func (w *wfRun) execute(ctx workflow.Context, items []item) error {
+// Calls implements agent.Driver: the calls in order, consecutive
+// concurrency-safe calls in parallel (each an activity on the workspace's
+// queue, from the same state; their states are merged). A call that
+// waits (approval, external result) holds back the calls after it, as
+// Toolkit.CallBatch does.
+func (w *wfRun) Calls(r *agent.Run, steps []agent.Step) ([]*tool.Result, error) {
+	ctx := w.ctx
+	results := make([]*tool.Result, len(steps))
 	held := false
-	for i := 0; i < len(items); {
-		it := items[i]
-		switch {
-		case it.result != nil:
-			w.emit(it.result)
-			i++
-			continue
-		case held:
-			w.r.Waiting = append(w.r.Waiting, agent.Waiting{Call: it.call, Status: tool.StatusPending})
+	for i := 0; i < len(steps); {
+		st := steps[i]
+		if held {
+			results[i] = &tool.Result{ID: st.Call.ID, Name: st.Call.Name, Input: st.Call.Input, Status: tool.StatusPending}
 			i++
 			continue
 		}
-		if n := len(it.call.Input); n > maxCallInput {
-			w.emit(&tool.Result{ID: it.call.ID, Name: it.call.Name, Status: tool.StatusError, Content: []tool.Block{tool.TextBlock(fmt.Sprintf(
-				"Error: the input of this call is %d bytes; a durable run passes at most %d bytes to one call. Do the work in smaller calls (write a large file in parts).", n, maxCallInput))}})
+		if n := len(st.Call.Input); n > maxCallInput {
+			results[i] = &tool.Result{ID: st.Call.ID, Name: st.Call.Name, Status: tool.StatusError, Content: []tool.Block{tool.TextBlock(fmt.Sprintf(
+				"Error: the input of this call is %d bytes; a durable run passes at most %d bytes to one call. Do the work in smaller calls (write a large file in parts).", n, maxCallInput))}}
 			i++
 			continue
 		}
 		j := i + 1
-		if w.parallel(it) {
-			for j < len(items) && items[j].result == nil && w.parallel(items[j]) && len(items[j].call.Input) <= maxCallInput {
+		if w.parallel(st) {
+			for j < len(steps) && w.parallel(steps[j]) && len(steps[j].Call.Input) <= maxCallInput {
 				j++
 			}
 		}
-		group := items[i:j]
+		group := steps[i:j]
 		futures := make([]workflow.Future, len(group))
 		for k, g := range group {
 			futures[k] = workflow.ExecuteActivity(w.callOptions(ctx, g), CallActivity,
-				CallInput{Call: g.call, Approved: g.approved, State: w.r.State})
+				CallInput{Call: g.Call, Approved: g.Approved, State: r.State})
 		}
-		results := make([]*tool.Result, len(group))
 		var states []*tool.State
 		for k, f := range futures {
 			var out CallOutput
 			err := f.Get(ctx, &out)
 			switch {
 			case err != nil && (temporal.IsCanceledError(err) || ctx.Err() != nil):
-				return err
+				return nil, err
 			case err != nil:
-				results[k] = failed(group[k].call, err)
+				results[i+k] = failed(group[k].Call, err)
 			case out.Result == nil:
-				results[k] = failed(group[k].call, errors.New("the worker returned no result"))
+				results[i+k] = failed(group[k].Call, errors.New("the worker returned no result"))
 			default:
-				results[k] = out.Result
+				results[i+k] = out.Result
 				if out.State != nil {
 					states = append(states, out.State)
 				}
 			}
 		}
-		if st, err := mergeStates(w.r.State, states); err != nil {
-			return err
-		} else {
-			w.r.State = st
+		st2, err := mergeStates(r.State, states)
+		if err != nil {
+			return nil, err
 		}
-		for k, res := range results {
-			c := group[k].call
-			res.ID = c.ID
-			switch res.Status {
-			case tool.StatusAsking, tool.StatusSubmitted:
-				w.r.Waiting = append(w.r.Waiting, agent.Waiting{Call: c, Status: res.Status, Decision: res.Decision})
+		r.State = st2
+		for k := range group {
+			res := results[i+k]
+			res.ID = group[k].Call.ID
+			if res.Status == tool.StatusAsking || res.Status == tool.StatusSubmitted {
 				held = true
-			default:
-				w.emit(res)
 			}
 		}
 		i = j
 	}
-	return nil
+	return results, nil
 }
 
-func (w *wfRun) parallel(it item) bool {
-	return it.result == nil && !it.approved && w.tools[it.call.Name].ConcurrencySafe
+// Covered implements agent.Driver: the workspace's tool judges whether
+// one of rules would allow the call (a Covered activity). Runs recorded
+// before the hold-back came to Temporal do without it.
+func (w *wfRun) Covered(r *agent.Run, c agent.ToolCall, rules []permission.Rule) (bool, error) {
+	if workflow.GetVersion(w.ctx, "toolscope.hold-back", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return false, nil
+	}
+	var out CoveredOutput
+	if err := w.quick(w.ctx, CoveredActivity, CoveredInput{Call: c, Rules: rules, State: r.State}, &out); err != nil {
+		return false, fmt.Errorf("asking the workspace whether a rule covers call %s: %w", c.ID, err)
+	}
+	return out.Covered, nil
+}
+
+// Stop implements agent.Driver: the workspace's Stop hooks, when it has
+// any (a Stop activity).
+func (w *wfRun) Stop(r *agent.Run, answer string) (string, error) {
+	if w.in.Hooks == nil || !w.in.Hooks.Stop {
+		return "", nil
+	}
+	var out StopOutput
+	if err := w.quick(w.ctx, StopActivity, StopInput{Run: r, Answer: answer}, &out); err != nil {
+		return "", fmt.Errorf("running the workspace's Stop hooks: %w", err)
+	}
+	return out.Reason, nil
+}
+
+// Emit implements agent.Driver: the conversation is the run's; the final
+// answer is the workflow's result.
+func (w *wfRun) Emit(ev agent.Event) bool {
+	if ev.Kind == agent.EventReplyEnd {
+		w.answer = ev.Text
+	}
+	return true
+}
+
+// Wait implements agent.Driver: it publishes the waiting calls, waits for
+// answers (or the approval timeout) and returns them. Answers that came
+// while calls ran are taken at once, without a pause: a client waiting
+// for the pause after the one it answered never sees a call it answered
+// as waiting.
+func (w *wfRun) Wait(r *agent.Run) (map[string]agent.Answer, bool, error) {
+	ctx := w.ctx
+	if len(w.answers) == 0 {
+		w.pause++
+		if err := w.publish(ctx); err != nil {
+			return nil, false, err
+		}
+		cond := func() bool { return len(w.answers) > 0 }
+		if t := w.in.ApprovalTimeout; t > 0 {
+			ok, err := workflow.AwaitWithTimeout(ctx, t, cond)
+			if err != nil {
+				return nil, false, err
+			}
+			if !ok {
+				w.expire(t)
+			}
+		} else if err := workflow.Await(ctx, cond); err != nil {
+			return nil, false, err
+		}
+		if err := workflow.UpsertMemo(ctx, map[string]any{memoWaiting: []WaitingCall{}}); err != nil {
+			return nil, false, err
+		}
+	}
+	answers := w.answers
+	w.answers = nil
+	// As agent.Agent.Resume takes them (agent.Plan); Always adds the
+	// rules the call's decision suggested, unless it was bypass-immune.
+	byID := map[string]agent.Answer{}
+	for _, a := range answers {
+		ans := agent.Answer{CallID: a.CallID, Approve: a.Approve, Input: a.Input, Result: a.Result, Rules: a.Rules}
+		if i := slices.IndexFunc(r.Waiting, func(x agent.Waiting) bool { return x.Call.ID == a.CallID }); a.Always && i >= 0 {
+			if d := r.Waiting[i].Decision; d != nil && !d.BypassImmune {
+				ans.Rules = append(slices.Clone(d.Suggestions), a.Rules...)
+			}
+		}
+		byID[a.CallID] = ans
+	}
+	return byID, true, nil
+}
+
+func (w *wfRun) parallel(st agent.Step) bool {
+	return !st.Approved && w.tools[st.Call.Name].ConcurrencySafe
 }
 
 // callOptions: a read-only tool's call is retried; any other runs at most
 // once.
-func (w *wfRun) callOptions(ctx workflow.Context, it item) workflow.Context {
+func (w *wfRun) callOptions(ctx workflow.Context, it agent.Step) workflow.Context {
 	hb := w.in.HeartbeatTimeout
 	if hb <= 0 {
 		hb = 10 * time.Second
@@ -481,7 +574,7 @@ func (w *wfRun) callOptions(ctx workflow.Context, it item) workflow.Context {
 		timeout = 2 * time.Hour
 	}
 	retry := &temporal.RetryPolicy{MaximumAttempts: 1}
-	if w.tools[it.call.Name].ReadOnly {
+	if w.tools[it.Call.Name].ReadOnly {
 		retry = &temporal.RetryPolicy{MaximumAttempts: 3}
 	}
 	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
@@ -504,41 +597,6 @@ func failed(c agent.ToolCall, err error) *tool.Result {
 	}
 	return &tool.Result{ID: c.ID, Name: c.Name, Input: c.Input, Status: tool.StatusError,
 		Content: []tool.Block{tool.TextBlock(fmt.Sprintf("Error: toolscope could not run the call: %v", err))}}
-}
-
-func (w *wfRun) emit(res *tool.Result) {
-	w.r.Messages = append(w.r.Messages, agent.Message{Role: agent.ToolRole, Result: res})
-}
-
-// wait publishes the waiting calls, waits for answers (or the approval
-// timeout) and acts on them. Answers that came while calls ran are acted
-// on at once, without a pause: a client waiting for the pause after the one
-// it answered never sees a call it answered as waiting.
-func (w *wfRun) wait(ctx workflow.Context) error {
-	if len(w.answers) == 0 {
-		w.pause++
-		if err := w.publish(ctx); err != nil {
-			return err
-		}
-		cond := func() bool { return len(w.answers) > 0 }
-		if t := w.in.ApprovalTimeout; t > 0 {
-			ok, err := workflow.AwaitWithTimeout(ctx, t, cond)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				w.expire(t)
-			}
-		} else if err := workflow.Await(ctx, cond); err != nil {
-			return err
-		}
-		if err := workflow.UpsertMemo(ctx, map[string]any{memoWaiting: []WaitingCall{}}); err != nil {
-			return err
-		}
-	}
-	answers := w.answers
-	w.answers = nil
-	return w.resume(ctx, answers)
 }
 
 // expire answers the waiting calls no one answered within t: an approval
@@ -593,30 +651,6 @@ func (w *wfRun) publish(ctx workflow.Context) error {
 		list = append(list, wc)
 	}
 	return workflow.UpsertMemo(ctx, map[string]any{memoWaiting: list, memoPause: w.pause})
-}
-
-// resume acts on answers as agent.Agent.Resume does (agent.Plan):
-// answered calls run or are refused, held-back calls run once nothing
-// before them waits. Always adds the rules the call's decision suggested,
-// unless it was bypass-immune.
-func (w *wfRun) resume(ctx workflow.Context, answers []Answer) error {
-	byID := map[string]agent.Answer{}
-	for _, a := range answers {
-		ans := agent.Answer{CallID: a.CallID, Approve: a.Approve, Input: a.Input, Result: a.Result, Rules: a.Rules}
-		if i := slices.IndexFunc(w.r.Waiting, func(x agent.Waiting) bool { return x.Call.ID == a.CallID }); a.Always && i >= 0 {
-			if d := w.r.Waiting[i].Decision; d != nil && !d.BypassImmune {
-				ans.Rules = append(slices.Clone(d.Suggestions), a.Rules...)
-			}
-		}
-		byID[a.CallID] = ans
-	}
-	steps, still := agent.Plan(w.r, byID)
-	w.r.Waiting = still
-	items := make([]item, len(steps))
-	for i, st := range steps {
-		items[i] = item{call: st.Call, approved: st.Approved, result: st.Result}
-	}
-	return w.execute(ctx, items)
 }
 
 // mergeStates returns base with the changes each of states made to it,

@@ -91,6 +91,9 @@ func testEnv(t *testing.T, dir string, m *scripted) (*testsuite.TestWorkflowEnvi
 	env.RegisterWorkflowWithOptions(temporal.Agent, workflow.RegisterOptions{Name: temporal.WorkflowName})
 	env.RegisterActivityWithOptions(tools.Prepare, activity.RegisterOptions{Name: temporal.PrepareActivity})
 	env.RegisterActivityWithOptions(tools.Turn, activity.RegisterOptions{Name: temporal.TurnActivity})
+	env.RegisterActivityWithOptions(tools.Covered, activity.RegisterOptions{Name: temporal.CoveredActivity})
+	env.RegisterActivityWithOptions(tools.Prompt, activity.RegisterOptions{Name: temporal.PromptActivity})
+	env.RegisterActivityWithOptions(tools.Stop, activity.RegisterOptions{Name: temporal.StopActivity})
 	models := &temporal.Models{New: func(string) (agent.Model, error) { return m, nil }}
 	env.RegisterActivityWithOptions(models.Model, activity.RegisterOptions{Name: temporal.ModelActivity})
 	return env, tools
@@ -639,5 +642,99 @@ func TestTaskCallsMergeState(t *testing.T) {
 	}
 	if got["1"].Status != "in_progress" || got["1"].Owner != "alice" || got["2"].Status != "completed" || got["3"].Metadata["k"] != "v" {
 		t.Fatalf("an update was lost: %+v", tasks)
+	}
+}
+
+// As in a run in one process (agent's TestBatchAsksOnceForCoveredCalls):
+// two reads of one outside directory in one turn ask once; the second is
+// held back, runs without a prompt after "always", and is asked after a
+// plain "yes".
+func TestHoldBackOnTemporal(t *testing.T) {
+	for _, always := range []bool{true, false} {
+		t.Run(fmt.Sprintf("always=%v", always), func(t *testing.T) {
+			dir, outside := t.TempDir(), t.TempDir()
+			a1, a2 := filepath.Join(outside, "a.txt"), filepath.Join(outside, "b.txt")
+			os.WriteFile(a1, []byte("one\n"), 0o644)
+			os.WriteFile(a2, []byte("two\n"), 0o644)
+			m := &scripted{steps: []step{
+				{calls: [][3]string{{"1", "Read", fmt.Sprintf(`{"file_path":%q}`, a1)}, {"2", "Read", fmt.Sprintf(`{"file_path":%q}`, a2)}}},
+				{text: "both read"},
+			}}
+			env, tools := testEnv(t, dir, m)
+			env.RegisterActivityWithOptions(tools.Call, activity.RegisterOptions{Name: temporal.CallActivity})
+			answer, _ := answerer(env)
+			var first, second []agent.Waiting
+			env.RegisterDelayedCallback(func() {
+				v, _ := env.QueryWorkflow(temporal.PendingQuery)
+				v.Get(&first)
+				answer(temporal.Answer{CallID: "1", Approve: true, Always: always})
+			}, time.Minute)
+			env.RegisterDelayedCallback(func() {
+				v, _ := env.QueryWorkflow(temporal.PendingQuery)
+				v.Get(&second)
+				if len(second) > 0 {
+					answer(temporal.Answer{CallID: second[0].Call.ID, Approve: true})
+				}
+			}, 2*time.Minute)
+			env.ExecuteWorkflow(temporal.WorkflowName, runInput("go", permission.Default))
+			if err := env.GetWorkflowError(); err != nil {
+				t.Fatal(err)
+			}
+			if len(first) != 2 || first[0].Status != tool.StatusAsking || first[1].Status != tool.StatusPending {
+				t.Fatalf("waiting after the first turn: %+v", first)
+			}
+			if always && len(second) != 0 {
+				t.Errorf("after always, the held-back read asked again: %+v", second)
+			}
+			if !always && (len(second) != 1 || second[0].Call.ID != "2" || second[0].Status != tool.StatusAsking) {
+				t.Errorf("after a plain yes, the second read should be asked: %+v", second)
+			}
+			for _, id := range []string{"1", "2"} {
+				if r := m.result(id); r == nil || r.Status != tool.StatusSuccess {
+					t.Errorf("read %s: %+v", id, r)
+				}
+			}
+		})
+	}
+}
+
+// As in a run in one process (agent's TestPromptAndStopHooks): the
+// workspace's prompt hook adds context to the prompt, and its Stop hook
+// keeps the reply going once (it sees that it did through the run).
+func TestHooksOnTemporal(t *testing.T) {
+	dir := t.TempDir()
+	m := &scripted{steps: []step{{text: "first answer"}, {text: "second answer"}}}
+	env, tools := testEnv(t, dir, m)
+	env.RegisterActivityWithOptions(tools.Call, activity.RegisterOptions{Name: temporal.CallActivity})
+	tools.PromptHook = func(_ context.Context, in string) (string, error) { return in + "\n\ncontext from a hook", nil }
+	var stops []bool
+	tools.StopHook = func(_ context.Context, r *agent.Run, answer string) string {
+		stops = append(stops, agent.StopHookActive(r))
+		if agent.StopHookActive(r) {
+			return ""
+		}
+		return "check your answer"
+	}
+	env.ExecuteWorkflow(temporal.WorkflowName, runInput("go", permission.Default))
+	var out temporal.RunOutput
+	if err := env.GetWorkflowResult(&out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Answer != "second answer" || len(stops) != 2 || stops[0] || !stops[1] {
+		t.Fatalf("answer %q, stop hook saw active=%v", out.Answer, stops)
+	}
+	if len(m.reqs) != 2 || m.reqs[0].Messages[0].Text != "go\n\ncontext from a hook" {
+		t.Fatalf("the model's first request: %+v", m.reqs)
+	}
+	last := m.reqs[1].Messages[len(m.reqs[1].Messages)-1]
+	if last.Role != agent.User || last.Text != "check your answer" || last.Hook != "Stop" {
+		t.Fatalf("the model's second request ends with %+v", last)
+	}
+	// A refused prompt fails the run.
+	env2, tools2 := testEnv(t, dir, &scripted{steps: []step{{text: "x"}}})
+	tools2.PromptHook = func(context.Context, string) (string, error) { return "", fmt.Errorf("no secrets here") }
+	env2.ExecuteWorkflow(temporal.WorkflowName, runInput("go", permission.Default))
+	if err := env2.GetWorkflowError(); err == nil || !strings.Contains(err.Error(), "no secrets here") {
+		t.Fatalf("a refused prompt: %v", err)
 	}
 }

@@ -83,6 +83,24 @@ func (w *Workspace) Permissions(base *permission.Context) (*permission.Context, 
 	return w.s.cfg.context(base, w.c, nil, w.warn)
 }
 
+// PromptHook returns the workspace's UserPromptSubmit hooks as an agent's
+// PromptHook, or nil when it has none.
+func (w *Workspace) PromptHook() func(ctx context.Context, input string) (string, error) {
+	if w.s.hooks == nil || len(w.s.hooks.matching("UserPromptSubmit", "")) == 0 {
+		return nil
+	}
+	return w.s.hooks.promptHook
+}
+
+// StopHook returns the workspace's Stop hooks as an agent's StopHook, or
+// nil when it has none.
+func (w *Workspace) StopHook() func(ctx context.Context, r *agent.Run, answer string) string {
+	if w.s.hooks == nil || len(w.s.hooks.matching("Stop", "")) == 0 {
+		return nil
+	}
+	return w.s.hooks.stopHook()
+}
+
 // Close stops the workspace's MCP servers.
 func (w *Workspace) Close() { w.s.close() }
 

@@ -319,22 +319,23 @@ func (hs *hooks) promptHook(ctx context.Context, prompt string) (string, error) 
 // 2, or a JSON "decision": "block", keeps it going with the hook's words.
 // stop_hook_active tells a hook that the reply already went on for one,
 // so that it can let it end.
+//
+// Whether the reply already went on for one is read from the run (its
+// last user message is the hook's: agent.StopHookActive), so one hook
+// serves any number of runs, in this process or on a Temporal worker.
 func (hs *hooks) stopHook() func(ctx context.Context, r *agent.Run, answer string) string {
-	active := false
 	return func(ctx context.Context, r *agent.Run, answer string) string {
-		event := map[string]any{"session_id": hs.session, "cwd": hs.root, "hook_event_name": "Stop", "stop_hook_active": active}
+		event := map[string]any{"session_id": hs.session, "cwd": hs.root, "hook_event_name": "Stop", "stop_hook_active": agent.StopHookActive(r)}
 		for _, h := range hs.matching("Stop", "") {
 			res := hs.run(ctx, h, event)
 			block, reason := res.blocks()
 			switch {
 			case block:
-				active = true
 				return cmpOr(reason, "A Stop hook asks you to go on.")
 			case res.code != 0:
 				fmt.Fprintf(hs.warn, "toolscope: warning: Stop hook %s failed (%s): %s\n", h.origin, hookFailure(res), res.stderr)
 			}
 		}
-		active = false
 		return ""
 	}
 }

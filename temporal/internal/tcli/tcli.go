@@ -110,7 +110,8 @@ func runWorker(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		}
 		defer ws.Close()
 		opts.TaskQueue = *queue
-		opts.Tools = &temporal.Tools{Toolkit: ws.Toolkit, Permissions: ws.Permissions, Mode: mode}
+		opts.Tools = &temporal.Tools{Toolkit: ws.Toolkit, Permissions: ws.Permissions, Mode: mode,
+			PromptHook: ws.PromptHook(), StopHook: ws.StopHook()}
 		where = fmt.Sprintf("%s on task queue %q", ws.Root, *queue)
 	}
 	c, err := cn.dial(stderr)
