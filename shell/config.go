@@ -189,7 +189,7 @@ var harmlessGitKey = regexp.MustCompile(`(?i)^(user\.(name|email|signingkey)|ini
 // gitDenied returns the options the audited table refuses for a git
 // subcommand: long names (without dashes) and short letters.
 func gitDenied(sub string) (long []string, short string) {
-	spec := subSpecs["git "+sub]
+	spec := subTable("git " + sub)
 	if spec == nil {
 		return gitDeniedLong, "Oh"
 	}
@@ -259,18 +259,6 @@ var gitConfigSpec = &flagSpec{
 }
 
 func init() {
-	// Options of git subcommands that read a file the command line names
-	// (their values are judged as reads, see gitReadValues).
-	for sub, opts := range map[string][]string{
-		"ls-files": {"-X", "--exclude-from"},
-		"grep":     {"-f", "--file"},
-	} {
-		if spec := subSpecs["git "+sub]; spec != nil {
-			for _, o := range opts {
-				spec.opts[o] = oRead
-			}
-		}
-	}
 	for _, n := range []string{"color", "column", "abbrev"} {
 		gitBranchSpec.long[n] = fOptValue
 	}
@@ -446,7 +434,7 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 // file it reads (oRead in its table), in any spelling git accepts: --name
 // VALUE, --name=VALUE, an unambiguous prefix of the name, -xVALUE, -x VALUE.
 func gitReadValues(sub string, rest []word) []word {
-	spec := subSpecs["git "+sub]
+	spec := subTable("git " + sub)
 	if spec == nil {
 		return nil
 	}

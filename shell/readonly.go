@@ -40,61 +40,6 @@ type roPlan struct {
 var roHandlers map[string]func(an *analyzer, l *leaf, args []word) roPlan
 
 func init() {
-	for _, g := range []string{"grep", "egrep", "fgrep"} {
-		if s := progSpecs[g]; s != nil {
-			s.recurseValue = []string{"-d", "--directories"}
-		}
-	}
-	if s := progSpecs["strings"]; s != nil {
-		s.responseFiles = true
-	}
-	if s := progSpecs["xxd"]; s != nil {
-		s.stdoutSecond = true
-	}
-	for _, n := range []string{"xxd", "uniq"} {
-		progSpecs[n].outputOperand = true
-	}
-	if s := progSpecs["rg"]; s != nil {
-		s.hidden = append(s.hidden, "-u", "--unrestricted") // -uu is two -u
-	}
-	for _, n := range []string{"grep", "egrep", "fgrep"} {
-		progSpecs[n].dotIfRecursive = true
-	}
-	for _, n := range []string{"head", "tail", "fold", "uniq", "strings", "diff", "grep", "egrep", "fgrep"} {
-		progSpecs[n].numOpt = true
-	}
-	for _, n := range []string{"ls", "du", "tree", "stat", "df", "realpath", "readlink"} {
-		progSpecs[n].namesOnly = true
-	}
-	for n, f := range map[string][]string{"grep": {"-R", "--dereference-recursive"}, "egrep": {"-R", "--dereference-recursive"},
-		"fgrep": {"-R", "--dereference-recursive"}, "rg": {"-L", "--follow"}, "ag": {"-f", "--follow"}, "tree": {"-l"},
-		"du": {"-L", "--dereference"}, "ls": {"-L", "--dereference"},
-		// GNU diff -r follows links to directories (stat, not lstat) unless
-		// --no-dereference; taken as always.
-		"diff": {"*"}} {
-		progSpecs[n].follow = f
-	}
-	// wc and du read the files named inside --files0-from's file: paths the
-	// analyser never sees.
-	progSpecs["wc"].opts["--files0-from"] = oDeny
-	progSpecs["du"].opts["--files0-from"] = oDeny
-	// Lists of file names read from a file (file -f, find -files0-from,
-	// md5sum -c): the listed paths are read, or listed, unjudged.
-	for name, spec := range progSpecs {
-		for _, k := range []string{"--files0-from", "-files0-from", "--files-from"} {
-			if _, ok := spec.opts[k]; ok {
-				spec.opts[k] = oDeny
-			}
-		}
-		if name == "file" {
-			spec.opts["-f"] = oDeny
-		}
-		if strings.HasSuffix(name, "sum") {
-			if _, ok := spec.opts["--check"]; ok {
-				spec.opts["-c"], spec.opts["--check"] = oDeny, oDeny
-			}
-		}
-	}
 	roHandlers = map[string]func(*analyzer, *leaf, []word) roPlan{
 		"echo": planEcho, "printf": planPrintf, "true": planNone, "false": planNone, ":": planNone,
 		"cd": planCd, "test": planTest, "[": planTest, "read": planRead,
@@ -300,7 +245,7 @@ func (an *analyzer) planUncached(l *leaf) roPlan {
 	if h := roHandlers[name]; h != nil {
 		return h(an, l, args)
 	}
-	if spec := progSpecs[name]; spec != nil {
+	if spec := progTable(name); spec != nil {
 		return specPlan(spec, args, name)
 	}
 	return roPlan{why: name + " is not a read-only command"}
@@ -646,11 +591,11 @@ func planRust(an *analyzer, l *leaf, args []word) roPlan {
 }
 
 func planDate(_ *analyzer, _ *leaf, args []word) roPlan {
-	p := specPlan(progSpecs["date"], args, "date")
+	p := specPlan(progTable("date"), args, "date")
 	if p.why != "" {
 		return p
 	}
-	pa := progSpecs["date"].parse(args)
+	pa := progTable("date").parse(args)
 	for _, o := range pa.operands {
 		if !strings.HasPrefix(o.s, "+") {
 			return roPlan{why: "date with an operand sets the clock"}
@@ -677,7 +622,7 @@ func planPs(_ *analyzer, _ *leaf, args []word) roPlan {
 		}
 		rest = append(rest, a)
 	}
-	p := specPlan(progSpecs["ps"], rest, "ps")
+	p := specPlan(progTable("ps"), rest, "ps")
 	p.reads = nil // ps operands are process selectors
 	return p
 }
@@ -694,18 +639,18 @@ func planJq(_ *analyzer, _ *leaf, args []word) roPlan {
 			}
 		}
 	}
-	p := specPlan(progSpecs["jq"], args, "jq")
+	p := specPlan(progTable("jq"), args, "jq")
 	if p.why != "" {
 		return p
 	}
-	pa := progSpecs["jq"].parse(args)
+	pa := progTable("jq").parse(args)
 	if pa.has("-f", "--from-file", "-L", "--run-tests") {
 		return roPlan{why: "jq reads its program or modules from a file"}
 	}
 	return p
 }
 
-// planSub judges "tool subcommand ..." by subSpecs["tool subcommand"].
+// planSub judges "tool subcommand ..." by subTable("tool subcommand").
 func planSub(tool string) func(*analyzer, *leaf, []word) roPlan {
 	return func(an *analyzer, l *leaf, args []word) roPlan {
 		if tool == "pip" && !an.cfg.hardened {
@@ -721,7 +666,7 @@ func planSub(tool string) func(*analyzer, *leaf, []word) roPlan {
 		if tool == "docker" && sub == "logs" {
 			return roPlan{why: "docker logs prints what containers printed, secrets included"}
 		}
-		if spec := subSpecs[tool+" "+sub]; spec != nil {
+		if spec := subTable(tool + " " + sub); spec != nil {
 			p := specPlan(spec, args[1:], tool+" "+sub)
 			if tool == "docker" || tool == "pip" || tool == "npm" || tool == "gh" {
 				// Operands are container or package names; option values
@@ -772,7 +717,7 @@ func planGh(an *analyzer, l *leaf, args []word) roPlan {
 		return roPlan{why: why}
 	}
 	if len(args) >= 2 {
-		if spec := subSpecs["gh "+args[0].s+" "+args[1].s]; spec != nil {
+		if spec := subTable("gh " + args[0].s + " " + args[1].s); spec != nil {
 			p := specPlan(spec, args[2:], "gh "+args[0].s+" "+args[1].s)
 			pa := spec.parse(args[2:])
 			p.reads = pa.reads() // operands are names, numbers, URLs
@@ -820,7 +765,7 @@ func planGo(an *analyzer, l *leaf, args []word) roPlan {
 	}
 	switch args[0].s {
 	case "version", "env":
-		p := specPlan(subSpecs["go "+args[0].s], args[1:], "go "+args[0].s)
+		p := specPlan(subTable("go "+args[0].s), args[1:], "go "+args[0].s)
 		p.needsEnv = true
 		return p
 	}

@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// TestSpecsMatchHelp checks the option tables of specs.go (progSpecs, and
+// TestSpecsMatchHelp checks the option tables of specs/*.spec (progSpecs, and
 // the subSpecs of docker, gh, go and git's global options) against the
 // help of the programs installed here: every option the help lists must be
 // in the table, and the table must agree with the help on what the option
@@ -120,11 +120,11 @@ func helpTargets(t *testing.T) []helpTarget {
 		}
 		out = append(out, helpTarget{name, spec, argv, f})
 	}
-	for n, s := range progSpecs {
+	for n, s := range progSpecsAll() {
 		add(n, s, false)
 	}
-	for n, s := range subSpecs {
-		if progSpecs[n] != nil {
+	for n, s := range subSpecsAll() {
+		if progTable(n) != nil {
 			t.Errorf("%q is in both progSpecs and subSpecs", n)
 		}
 		add(n, s, true)
@@ -339,14 +339,14 @@ func TestHelpCompare(t *testing.T) {
 		opts       map[string]optKind
 		want       []string // the options reported, in order
 	}{
-		{"xxd", xxdHelp, clone(progSpecs["xxd"]), nil},
-		{"xxd", xxdHelp, func() map[string]optKind { m := clone(progSpecs["xxd"]); m["-C"] = oValue; return m }(), []string{"-C"}},
-		{"xxd", xxdHelp, func() map[string]optKind { m := clone(progSpecs["xxd"]); m["-c"] = oFlag; return m }(), []string{"-c"}},
-		{"xxd", xxdHelp, func() map[string]optKind { m := clone(progSpecs["xxd"]); delete(m, "-E"); return m }(), []string{"-E"}},
-		{"tree", treeHelp, clone(progSpecs["tree"]), nil},                                                                                        // -o is oDeny: compatible with anything
-		{"tree", treeHelp, func() map[string]optKind { m := clone(progSpecs["tree"]); m["-o"] = oFlag; return m }(), []string{"-o"}},             // a value word taken as an operand
-		{"tree", treeHelp, func() map[string]optKind { m := clone(progSpecs["tree"]); m["--du"] = oRead; return m }(), []string{"--du"}},         // an operand taken as a value
-		{"tree", treeHelp, func() map[string]optKind { m := clone(progSpecs["tree"]); m["--sort"] = oOptValue; return m }(), []string{"--sort"}}, // --sort X: X would be an operand
+		{"xxd", xxdHelp, clone(progTable("xxd")), nil},
+		{"xxd", xxdHelp, func() map[string]optKind { m := clone(progTable("xxd")); m["-C"] = oValue; return m }(), []string{"-C"}},
+		{"xxd", xxdHelp, func() map[string]optKind { m := clone(progTable("xxd")); m["-c"] = oFlag; return m }(), []string{"-c"}},
+		{"xxd", xxdHelp, func() map[string]optKind { m := clone(progTable("xxd")); delete(m, "-E"); return m }(), []string{"-E"}},
+		{"tree", treeHelp, clone(progTable("tree")), nil},                                                                                        // -o is oDeny: compatible with anything
+		{"tree", treeHelp, func() map[string]optKind { m := clone(progTable("tree")); m["-o"] = oFlag; return m }(), []string{"-o"}},             // a value word taken as an operand
+		{"tree", treeHelp, func() map[string]optKind { m := clone(progTable("tree")); m["--du"] = oRead; return m }(), []string{"--du"}},         // an operand taken as a value
+		{"tree", treeHelp, func() map[string]optKind { m := clone(progTable("tree")); m["--sort"] = oOptValue; return m }(), []string{"--sort"}}, // --sort X: X would be an operand
 		{"ls", lsHelp, map[string]optKind{"--color": oOptValue, "-F": oFlag, "--classify": oOptValue}, nil},                                      // -F: a switch or -Fwhen
 		{"ls", lsHelp, map[string]optKind{"--color": oValue, "-F": oFlag, "--classify": oOptValue}, []string{"--color"}},                         // --color X would swallow X
 		{"ls", lsHelp, map[string]optKind{"--color": oOptValue, "-F": oValue, "--classify": oOptValue}, []string{"-F"}},                          // -F X would swallow X

@@ -94,7 +94,7 @@ func TestFlagParsing(t *testing.T) {
 		return out
 	}
 	sortSpec := func(_, _ any, args []word) (bool, string) {
-		p := specPlan(progSpecs["sort"], args, "sort")
+		p := specPlan(progTable("sort"), args, "sort")
 		return p.why == "", p.why
 	}
 	for _, tc := range []struct {
@@ -140,10 +140,10 @@ func TestFlagParsing(t *testing.T) {
 	if r := parseFlags(cpSpec, w("-s", "a", "b")); r.bad != "-s" {
 		t.Errorf("cp -s should be refused: %+v", r)
 	}
-	if p := specPlan(progSpecs["rg"], w("-ez", "x"), "rg"); p.why != "" {
+	if p := specPlan(progTable("rg"), w("-ez", "x"), "rg"); p.why != "" {
 		t.Error("rg -ez: z is the pattern of -e")
 	}
-	if p := specPlan(progSpecs["rg"], w("-nz", "x"), "rg"); p.why == "" {
+	if p := specPlan(progTable("rg"), w("-nz", "x"), "rg"); p.why == "" {
 		t.Error("rg -nz: z in cluster")
 	}
 	if p := planDate(nil, nil, w("-us")); p.why == "" {
