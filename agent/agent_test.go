@@ -14,9 +14,9 @@ import (
 
 	"github.com/toolscope/toolscope/agent"
 	"github.com/toolscope/toolscope/builtin"
-	"github.com/toolscope/toolscope/internal/testtool"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
+	"github.com/toolscope/toolscope/tool/tooltest"
 )
 
 // scripted is a model that answers from a script, one step per request,
@@ -216,7 +216,7 @@ func TestExternalTool(t *testing.T) {
 			return []agent.ModelEvent{{Text: "Deployed."}}
 		},
 	}}
-	a := newAgent(t, t.TempDir(), m, testtool.External{Name: "deploy"})
+	a := newAgent(t, t.TempDir(), m, tooltest.External{Name: "deploy"})
 	run := agent.NewRun(nil)
 	evs := collect(t, a.Run(context.Background(), run, "Deploy"))
 	if len(evs[agent.EventNeedExternal]) != 1 || len(evs[agent.EventPaused]) != 1 {

@@ -20,10 +20,10 @@ import (
 
 	"github.com/toolscope/toolscope/agent"
 	"github.com/toolscope/toolscope/builtin"
-	"github.com/toolscope/toolscope/internal/testtool"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/temporal"
 	"github.com/toolscope/toolscope/tool"
+	"github.com/toolscope/toolscope/tool/tooltest"
 )
 
 // scripted is a model that answers from a script, step by step: the step is
@@ -306,7 +306,7 @@ func TestExternalResult(t *testing.T) {
 	dir := t.TempDir()
 	m := &scripted{steps: []step{{calls: [][3]string{{"d1", "deploy", `{}`}}}, {text: "deployed"}}}
 	env, tools := testEnv(t, dir, m)
-	if err := tools.Toolkit.Add(tool.BasicGroup, testtool.External{Name: "deploy"}); err != nil {
+	if err := tools.Toolkit.Add(tool.BasicGroup, tooltest.External{Name: "deploy"}); err != nil {
 		t.Fatal(err)
 	}
 	env.RegisterActivityWithOptions(tools.Call, activity.RegisterOptions{Name: temporal.CallActivity})

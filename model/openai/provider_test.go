@@ -16,10 +16,10 @@ import (
 
 	"github.com/toolscope/toolscope/agent"
 	"github.com/toolscope/toolscope/builtin"
-	"github.com/toolscope/toolscope/internal/testtool"
 	"github.com/toolscope/toolscope/model/openai"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
+	"github.com/toolscope/toolscope/tool/tooltest"
 )
 
 // chatServer speaks the Chat Completions streaming protocol, replaying one
@@ -184,7 +184,7 @@ func TestAgentScenariosOverHTTP(t *testing.T) {
 	}}
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
-	tk, _ := tool.NewToolkit(&tool.ToolkitOptions{Tools: append(builtin.All(&builtin.Options{Root: root}), testtool.External{Name: "deploy"})})
+	tk, _ := tool.NewToolkit(&tool.ToolkitOptions{Tools: append(builtin.All(&builtin.Options{Root: root}), tooltest.External{Name: "deploy"})})
 	a := &agent.Agent{Model: openai.New("m", &openai.Options{APIKey: "test-key", BaseURL: hs.URL + "/v1"}), Toolkit: tk}
 	run := agent.NewRun(nil)
 	var order []string

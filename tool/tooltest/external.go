@@ -1,6 +1,4 @@
-// Package testtool has tools for tests of the layers that run tools (the
-// agent loop, the providers, the Temporal workflow).
-package testtool
+package tooltest
 
 import (
 	"context"
@@ -12,13 +10,16 @@ import (
 )
 
 // External is an External tool named Name, taking no input and always
-// allowed: the host runs it and sends its result.
+// allowed, for tests of hosts (an agent loop, a provider, a workflow):
+// the host runs it and sends its result.
 type External struct{ Name string }
 
+// Info implements [tool.Tool].
 func (e External) Info() tool.Info {
 	return tool.Info{Name: e.Name, Description: "Deploy.", InputSchema: json.RawMessage(`{"type":"object","properties":{}}`), External: true}
 }
 
+// CheckPermissions implements [tool.Tool]: always allowed.
 func (External) CheckPermissions(context.Context, json.RawMessage, *permission.Context) (permission.Decision, error) {
 	return permission.Decision{Behavior: permission.Allow}, nil
 }
