@@ -62,7 +62,7 @@ func bashCommand(input json.RawMessage) string {
 // directory, which is what the analyser assumes).
 func (b *Bash) cwd(st *tool.State) string {
 	if st != nil {
-		if d := st.Cwd(); d != "" {
+		if d := DataOf(st).Cwd(); d != "" {
 			return d
 		}
 	}
@@ -361,14 +361,14 @@ func (b *Bash) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 		if gone != "" {
 			notes = append(notes, fmt.Sprintf("The working directory %s no longer exists; the command ran in %s.", gone, dir))
 			if st != nil {
-				st.SetCwd("")
+				DataOf(st).SetCwd("")
 			}
 		}
 		if !isDir(dir) {
 			// Judged to run in a directory that vanished since: it runs
 			// nowhere else.
 			if st != nil {
-				st.SetCwd("")
+				DataOf(st).SetCwd("")
 			}
 			yield(tool.Errorf("Command not run: its working directory %s was removed after the command was checked. The shell's working directory is now %s; send the command again.", dir, b.c.root), nil)
 			return
@@ -440,9 +440,9 @@ func (b *Bash) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 		}
 		if st != nil && res.Dir != "" && res.Dir != dir {
 			if d := b.c.inWorkingDir(res.Dir, st.Permissions()); d != "" {
-				st.SetCwd(res.Dir)
+				DataOf(st).SetCwd(res.Dir)
 			} else {
-				st.SetCwd("")
+				DataOf(st).SetCwd("")
 				notes = append(notes, fmt.Sprintf("Shell cwd was reset to %s: the command left the working directories (it ended in %s).", b.c.root, res.Dir))
 			}
 		}

@@ -114,8 +114,8 @@ func TestBashWorkingDirectoryPersists(t *testing.T) {
 	if got := e.mustOK(e.call("Bash", bash("pwd"))); got != e.path("sub")+"\n" {
 		t.Fatalf("cwd did not persist: %q", got)
 	}
-	if e.st.Cwd() != e.path("sub") {
-		t.Fatalf("state cwd %q", e.st.Cwd())
+	if builtin.DataOf(e.st).Cwd() != e.path("sub") {
+		t.Fatalf("state cwd %q", builtin.DataOf(e.st).Cwd())
 	}
 	got := e.mustOK(e.call("Bash", bash("cd / && echo moved")))
 	contains(t, got, "moved", "Shell cwd was reset to "+e.root)

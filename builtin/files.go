@@ -69,8 +69,8 @@ func (c *config) absError(p string) *tool.Chunk {
 }
 
 // record turns a fingerprint into the read state's record.
-func record(path string, fp textfile.Fingerprint, whole bool) tool.FileRecord {
-	r := tool.FileRecord{Path: path, Size: fp.Size, ModTime: fp.ModTime, Whole: whole}
+func record(path string, fp textfile.Fingerprint, whole bool) FileRecord {
+	r := FileRecord{Path: path, Size: fp.Size, ModTime: fp.ModTime, Whole: whole}
 	if fp.Hashed {
 		r.SHA256 = hex.EncodeToString(fp.SHA256[:])
 	}
@@ -82,14 +82,14 @@ func record(path string, fp textfile.Fingerprint, whole bool) tool.FileRecord {
 // (another goroutine's Edit included), makes the call stale.
 type seen struct {
 	canon string // the file's canonical path
-	rec   tool.FileRecord
+	rec   FileRecord
 	ok    bool
 }
 
 func lastSeen(path string, st *tool.State) seen {
 	s := seen{canon: canonical(path)}
 	if st != nil {
-		s.rec, s.ok = st.LastRead(s.canon)
+		s.rec, s.ok = DataOf(st).LastRead(s.canon)
 	}
 	return s
 }
@@ -155,8 +155,8 @@ func forget(st *tool.State, s seen) {
 	if st == nil {
 		return
 	}
-	if now, ok := st.LastRead(s.canon); ok && now == s.rec {
-		st.ForgetRead(s.canon)
+	if now, ok := DataOf(st).LastRead(s.canon); ok && now == s.rec {
+		DataOf(st).ForgetRead(s.canon)
 	}
 }
 
@@ -191,7 +191,7 @@ func commit(path string, data []byte, st *tool.State, lock *textfile.DirLock, s 
 	ownWrites.add(s.canon)
 	if st != nil {
 		if fp, _, err := textfile.FingerprintFile(s.canon, hashLimit); err == nil {
-			st.RecordRead(record(s.canon, fp, true))
+			DataOf(st).RecordRead(record(s.canon, fp, true))
 		}
 	}
 	return nil

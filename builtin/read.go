@@ -140,7 +140,7 @@ func (r *Read) read(p string, offset, limit int, st *tool.State) *tool.Chunk {
 		return tool.Errorf("Error reading file: %v", err)
 	}
 	if st != nil {
-		st.RecordRead(record(canonical(p), s.Fingerprint(), s.Whole))
+		DataOf(st).RecordRead(record(canonical(p), s.Fingerprint(), s.Whole))
 	}
 	var b strings.Builder
 	for i, l := range s.Lines {

@@ -66,7 +66,7 @@ func (t TaskCreate) run(_ context.Context, call *tool.Call) iter.Seq2[*tool.Chun
 		}
 		var id string
 		var full int
-		st.UpdateTasks(func(tasks []tool.Task) []tool.Task {
+		err := DataOf(st).UpdateTasks(func(tasks []Task) []Task {
 			if len(tasks) >= maxTasks {
 				full = len(tasks)
 				return tasks
@@ -81,9 +81,12 @@ func (t TaskCreate) run(_ context.Context, call *tool.Call) iter.Seq2[*tool.Chun
 			if in.Metadata == nil {
 				in.Metadata = map[string]any{}
 			}
-			return append(tasks, tool.Task{ID: id, Subject: in.Subject, Description: in.Description, Status: taskPending,
+			return append(tasks, Task{ID: id, Subject: in.Subject, Description: in.Description, Status: taskPending,
 				Metadata: in.Metadata, CreatedAt: time.Now().UTC()})
 		})
+		if err != nil {
+			return taskListBroken(err)
+		}
 		if full > 0 {
 			return tool.Errorf("Error: the task list has %d tasks, the most it keeps (%d); the task was not created. Delete tasks that are done or no longer needed (TaskUpdate with status \"deleted\"), then create it again.", full, maxTasks)
 		}

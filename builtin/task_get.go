@@ -44,7 +44,7 @@ func (t TaskGet) run(_ context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 		if err := tool.DecodeInput(call.Input, &in); err != nil {
 			return tool.Errorf("%v", err)
 		}
-		tasks := st.Tasks()
+		tasks := DataOf(st).Tasks()
 		i := findTask(tasks, in.TaskID)
 		if i < 0 {
 			return tool.Errorf("Task not found")

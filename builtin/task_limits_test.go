@@ -46,7 +46,7 @@ func TestTaskLimits(t *testing.T) {
 	refused("an 8 MB description", s, text, `"description"`, "20000", fmt.Sprint(len(big)))
 	s, text = call("TaskCreate", map[string]any{"subject": "s", "description": "d", "metadata": map[string]any{"blob": big}})
 	refused("8 MB of metadata", s, text, "metadata", "16384 a task keeps", "in a file")
-	if tasks := k.st.Tasks(); len(tasks) != 0 {
+	if tasks := builtin.DataOf(k.st).Tasks(); len(tasks) != 0 {
 		t.Fatalf("refused tasks were stored: %d", len(tasks))
 	}
 
@@ -85,7 +85,7 @@ func TestTaskLimits(t *testing.T) {
 	}
 	s, text = k.do("TaskCreate", `{"subject":"one more","description":"d"}`)
 	refused("the 1001st task", s, text, "1000 tasks", `status "deleted"`)
-	if n := len(k.st.Tasks()); n != 1000 {
+	if n := len(builtin.DataOf(k.st).Tasks()); n != 1000 {
 		t.Errorf("%d tasks", n)
 	}
 	k.want("TaskUpdate", `{"task_id":"7","status":"deleted"}`, tool.StatusSuccess, "Task (id=7) has been deleted.")

@@ -37,7 +37,7 @@ func (t TaskList) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chu
 
 func (t TaskList) run(_ context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
 	return runTask(call, func(st *tool.State) *tool.Chunk {
-		tasks := st.Tasks()
+		tasks := DataOf(st).Tasks()
 		if len(tasks) == 0 {
 			return tool.Text("No tasks available.")
 		}

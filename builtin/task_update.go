@@ -87,10 +87,12 @@ func (t TaskUpdate) run(_ context.Context, call *tool.Call) iter.Seq2[*tool.Chun
 			}
 		}
 		var out *tool.Chunk
-		st.UpdateTasks(func(tasks []tool.Task) []tool.Task {
+		if err := DataOf(st).UpdateTasks(func(tasks []Task) []Task {
 			tasks, out = updateTask(tasks, in)
 			return tasks
-		})
+		}); err != nil {
+			return taskListBroken(err)
+		}
 		return out
 	})
 }
@@ -98,7 +100,7 @@ func (t TaskUpdate) run(_ context.Context, call *tool.Call) iter.Seq2[*tool.Chun
 // updateTask applies in to tasks (a copy of the state's list, whose
 // tasks' slices and maps it copies before changing them) and says what it
 // did. A refused update returns the list unchanged.
-func updateTask(tasks []tool.Task, in taskUpdateInput) ([]tool.Task, *tool.Chunk) {
+func updateTask(tasks []Task, in taskUpdateInput) ([]Task, *tool.Chunk) {
 	id := in.TaskID
 	i := findTask(tasks, id)
 	if i < 0 {
@@ -215,7 +217,7 @@ func updateTask(tasks []tool.Task, in taskUpdateInput) ([]tool.Task, *tool.Chunk
 
 // waitsFor reports whether task a already waits for task b: b blocks a,
 // directly or through other tasks.
-func waitsFor(tasks []tool.Task, a, b string) bool {
+func waitsFor(tasks []Task, a, b string) bool {
 	seen := map[string]bool{}
 	var visit func(x string) bool // does x (transitively) block a?
 	visit = func(x string) bool {

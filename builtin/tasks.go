@@ -129,8 +129,8 @@ const (
 	taskCompleted = "completed"
 )
 
-func findTask(tasks []tool.Task, id string) int {
-	return slices.IndexFunc(tasks, func(t tool.Task) bool { return t.ID == id })
+func findTask(tasks []Task, id string) int {
+	return slices.IndexFunc(tasks, func(t Task) bool { return t.ID == id })
 }
 
 // pyRepr writes a JSON value as Python's repr of it, which is how
@@ -204,4 +204,10 @@ func pyString(s string) string {
 	}
 	b.WriteByte(q)
 	return b.String()
+}
+
+// taskListBroken is the answer of a task tool whose state holds a task
+// list it cannot read (a state file edited by hand).
+func taskListBroken(err error) *tool.Chunk {
+	return tool.Errorf("Error: the agent's task list cannot be read (%v); it was left as it is. Tell the user: the state file's task list needs repair.", err)
 }

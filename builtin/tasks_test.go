@@ -73,8 +73,8 @@ func TestTaskTexts(t *testing.T) {
 	k.want("TaskList", `{}`, ok, "1 [completed] Write the parser(ada)\n3 [pending] Ship it")
 	k.want("TaskGet", `{"task_id":"1"}`, ok, "Task (id=1): Write the parser\nStatus: completed\nDescription: Parse the config file.\nOwner: ada")
 	// Ids continue after the largest number; ids that are not numbers are skipped.
-	k.st.UpdateTasks(func(ts []tool.Task) []tool.Task {
-		return append(ts, tool.Task{ID: "x9", Subject: "odd", Status: "pending"})
+	builtin.DataOf(k.st).UpdateTasks(func(ts []builtin.Task) []builtin.Task {
+		return append(ts, builtin.Task{ID: "x9", Subject: "odd", Status: "pending"})
 	})
 	k.want("TaskCreate", `{"subject":"Next","description":"d"}`, ok, "Task (id=4) created successfully: Next")
 	// Permission: always allowed, in Default mode, with its message.
@@ -100,7 +100,7 @@ func TestTaskRefusals(t *testing.T) {
 	}
 	k.do("TaskUpdate", `{"task_id":"1","add_blocks":["2"]}`)
 	k.do("TaskUpdate", `{"task_id":"2","add_blocks":["3"]}`)
-	before, _ := json.Marshal(k.st.Tasks())
+	before, _ := json.Marshal(builtin.DataOf(k.st).Tasks())
 	for _, c := range []struct{ input, want string }{
 		{`{"task_id":"1","status":"done"}`, `field "status" must be one of`},
 		{`{"task_id":"1","add_blocks":["1"]}`, "Error: task 1 cannot block task 1: a task cannot wait for itself."},
@@ -114,7 +114,7 @@ func TestTaskRefusals(t *testing.T) {
 			t.Errorf("%s: %s %q, want an error with %q", c.input, s, text, c.want)
 		}
 	}
-	if after, _ := json.Marshal(k.st.Tasks()); string(after) != string(before) {
+	if after, _ := json.Marshal(builtin.DataOf(k.st).Tasks()); string(after) != string(before) {
 		t.Errorf("a refused update changed the tasks:\n%s\n%s", before, after)
 	}
 }
@@ -137,7 +137,7 @@ func TestTasksConcurrent(t *testing.T) {
 	if _, err := k.tk.CallBatch(context.Background(), calls); err != nil {
 		t.Fatal(err)
 	}
-	tasks := k.st.Tasks()
+	tasks := builtin.DataOf(k.st).Tasks()
 	ids := map[string]bool{}
 	for _, tk := range tasks {
 		ids[tk.ID] = true

@@ -96,8 +96,8 @@ func TestChecksSeeTheTrackedDirectory(t *testing.T) {
 	if err != nil || r.Status != tool.StatusSuccess {
 		t.Fatalf("cd: %v %s %s", err, r.Status, r.Text())
 	}
-	if st.Cwd() != filepath.Join(home, ".ssh") {
-		t.Fatalf("tracked cwd %q", st.Cwd())
+	if builtin.DataOf(st).Cwd() != filepath.Join(home, ".ssh") {
+		t.Fatalf("tracked cwd %q", builtin.DataOf(st).Cwd())
 	}
 	v, err := tk.Check(context.Background(), &tool.Call{ID: "2", Name: "Bash", Input: in("cat config"), State: st})
 	if err != nil {

@@ -197,7 +197,7 @@ func TestParallelCallsMergeState(t *testing.T) {
 			t.Fatalf("%s.txt = %q", name, b)
 		}
 		p, _ := filepath.EvalSymlinks(filepath.Join(dir, name+".txt"))
-		if _, ok := out.Run.State.LastRead(p); !ok {
+		if _, ok := builtin.DataOf(out.Run.State).LastRead(p); !ok {
 			t.Fatalf("the final state has no record of %s", p)
 		}
 	}
@@ -387,7 +387,7 @@ func TestContinueAsNew(t *testing.T) {
 		}
 		for i := range 5 {
 			p, _ := filepath.EvalSymlinks(filepath.Join(dir, fmt.Sprint(i, ".txt")))
-			if _, ok := out.Run.State.LastRead(p); !ok {
+			if _, ok := builtin.DataOf(out.Run.State).LastRead(p); !ok {
 				t.Fatalf("the state lost the read of %s", p)
 			}
 		}
@@ -632,8 +632,8 @@ func TestTaskCallsMergeState(t *testing.T) {
 			t.Fatalf("%s %s: %+v", c[1], c[2], r)
 		}
 	}
-	tasks := out.Run.State.Tasks()
-	got := map[string]tool.Task{}
+	tasks := builtin.DataOf(out.Run.State).Tasks()
+	got := map[string]builtin.Task{}
 	for _, tk := range tasks {
 		got[tk.ID] = tk
 	}

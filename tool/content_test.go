@@ -65,25 +65,12 @@ func TestResultStatus(t *testing.T) {
 	}
 }
 
-func TestStateJSONAndLRU(t *testing.T) {
+func TestStateJSONRoundTrip(t *testing.T) {
 	s := NewState(&permission.Context{Mode: permission.AcceptEdits, WorkingDirs: []string{"/p"}})
-	for i := range MaxReadFiles + 5 {
-		s.RecordRead(FileRecord{Path: "/p/" + string(rune('a'+i%26)) + json.Number(rune('0'+i/26)).String(), Size: int64(i)})
-	}
-	if _, ok := s.LastRead("/p/a0"); ok {
-		t.Fatal("oldest record not evicted")
-	}
-	if _, ok := s.LastRead("/p/f0"); !ok {
-		t.Fatal("record evicted too early")
-	}
-	s.RecordRead(FileRecord{Path: "/p/new"}) // evicts the LRU one, not f0 (just used)
-	if _, ok := s.LastRead("/p/f0"); !ok {
-		t.Fatal("recently used record evicted")
-	}
+	notes := NewSlot[[]string]("test.notes")
+	notes.Set(s, []string{"a", "b"})
 	s.SetActiveGroups([]string{"web"})
-	s.SetCwd("/p/sub")
 	s.AddRule(permission.Rule{Tool: "Bash", Content: "ls:*", Behavior: permission.Allow})
-	s.UpdateTasks(func(ts []Task) []Task { return append(ts, Task{ID: "1", Subject: "x", Status: "pending"}) })
 	b, err := json.Marshal(s)
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +83,7 @@ func TestStateJSONAndLRU(t *testing.T) {
 	if string(b) != string(b2) {
 		t.Fatalf("round trip:\n%s\n%s", b, b2)
 	}
-	if back.Cwd() != "/p/sub" || back.Permissions().Mode != permission.AcceptEdits || len(back.Tasks()) != 1 || back.ActiveGroups()[0] != "web" {
+	if n, _ := notes.Get(&back); back.Permissions().Mode != permission.AcceptEdits || len(n) != 2 || back.ActiveGroups()[0] != "web" {
 		t.Fatalf("restored: %s", b2)
 	}
 }

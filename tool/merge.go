@@ -8,38 +8,47 @@ import (
 // MergeStateJSON merges what one run changed into a state another run
 // saved meanwhile: base is the state (as JSON) this run started from, ours
 // what it has now, theirs what is there now. The result is theirs with
-// every change from base to ours made to it, record by record:
+// every change from base to ours made to it:
 //
-//   - files read, by path: a record this run added or changed replaces
-//     theirs, and moves to the end (the records are least recently used
-//     first); one it dropped is dropped;
-//   - tasks, by id and field by field: one run set a task's status, the
-//     other its owner, and both stand; a task this run created or deleted
-//     is created or deleted;
-//   - each slot ([Slot]) as a whole, where this run changed it;
-//   - the permissions, the active groups and the working directory, each
-//     as a whole, where this run changed it.
+//   - each slot ([Slot]) where this run changed it: by the merge its
+//     owner gave ([NewMergingSlot]; package builtin merges the files read
+//     by path and the tasks by id and field by field), else as a whole;
+//   - the permissions and the active groups, each as a whole, where this
+//     run changed it.
 //
 // What this run did not change is theirs. ok is false when one of the
 // three cannot be read as a state (a caller then keeps ours as it is).
-//
-// Two runs that each create a task from the same base give both the same
-// id: task ids are unique only when creations are serialized, as the
-// toolscope command does under the state file's lock and as a Temporal
-// workflow does by running TaskCreate calls one at a time.
 func MergeStateJSON(base, ours, theirs []byte) ([]byte, bool) {
-	var b, o, t map[string]json.RawMessage
-	if json.Unmarshal(base, &b) != nil || json.Unmarshal(ours, &o) != nil || json.Unmarshal(theirs, &t) != nil {
-		return nil, false
+	// Each in this version's form (a state of format 1 has its files read
+	// and tasks at the top; they are slots now).
+	var forms [3][]byte
+	for i, x := range [3][]byte{base, ours, theirs} {
+		var probe map[string]json.RawMessage
+		if json.Unmarshal(x, &probe) != nil {
+			return nil, false
+		}
+		if _, ok := probe["toolscope_state"]; !ok && i == 2 {
+			return nil, false
+		}
+		st := NewState(nil)
+		if err := json.Unmarshal(x, st); err != nil {
+			return nil, false
+		}
+		f, err := json.Marshal(st)
+		if err != nil {
+			return nil, false
+		}
+		forms[i] = f
 	}
-	if _, ok := t["toolscope_state"]; !ok {
+	var b, o, t map[string]json.RawMessage
+	if json.Unmarshal(forms[0], &b) != nil || json.Unmarshal(forms[1], &o) != nil || json.Unmarshal(forms[2], &t) != nil {
 		return nil, false
 	}
 	out := map[string]json.RawMessage{}
 	for k, v := range t {
 		out[k] = v
 	}
-	for _, k := range []string{"toolscope_state", "permissions", "active_groups", "cwd"} {
+	for _, k := range []string{"toolscope_state", "permissions", "active_groups"} {
 		if !rawEqual(o[k], b[k]) {
 			setOrDelete(out, k, o[k])
 		}
@@ -53,9 +62,20 @@ func MergeStateJSON(base, ours, theirs []byte) ([]byte, bool) {
 		ts = map[string]json.RawMessage{}
 	}
 	for k := range os_ {
-		if !rawEqual(os_[k], bs[k]) {
-			ts[k] = os_[k]
+		if rawEqual(os_[k], bs[k]) {
+			continue
 		}
+		if merge := slotMerge(k); merge != nil {
+			if m, ok := merge(bs[k], os_[k], ts[k]); ok {
+				if len(m) == 0 {
+					delete(ts, k)
+				} else {
+					ts[k] = m
+				}
+				continue
+			}
+		}
+		ts[k] = os_[k]
 	}
 	for k := range bs {
 		if _, kept := os_[k]; !kept {
@@ -69,28 +89,19 @@ func MergeStateJSON(base, ours, theirs []byte) ([]byte, bool) {
 	} else {
 		delete(out, "slots")
 	}
-	for k, key := range map[string]string{"read_files": "path", "tasks": "id"} {
-		merged, ok := mergeList(b[k], o[k], t[k], key, k == "tasks")
-		if !ok {
-			if !rawEqual(o[k], b[k]) {
-				setOrDelete(out, k, o[k])
-			}
-			continue
-		}
-		setOrDelete(out, k, merged)
-	}
 	res, err := json.Marshal(out)
 	return res, err == nil
 }
 
-// mergeList merges lists of objects identified by the field key: theirs,
+// MergeRecords merges lists of JSON objects identified by the field key,
+// for a [SlotMerge]: theirs,
 // with every element this run added, changed or removed (from base to
 // ours) changed the same way; the changed ones move to the end (the read
 // records are least recently used first). With byField, an element both
 // runs kept is merged field by field: the fields this run changed take its
 // values, the others keep theirs (one run set a task's status, the other
 // its owner: both stand).
-func mergeList(base, ours, theirs json.RawMessage, key string, byField bool) (json.RawMessage, bool) {
+func MergeRecords(base, ours, theirs json.RawMessage, key string, byField bool) (json.RawMessage, bool) {
 	type elem struct {
 		id  string
 		raw json.RawMessage

@@ -2,59 +2,27 @@ package tool
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
-	"time"
 
 	"github.com/toolscope/toolscope/permission"
 )
 
-// MaxReadFiles bounds the read cache of a [State]: past it, the least recently
-// used record is dropped (a later Edit of that file then needs a new Read).
-const MaxReadFiles = 100
-
-// State is what an agent carries from call to call: its permission context,
-// which files it has read (and what they looked like), its tasks, the active
-// tool groups and the shell's working directory. It is safe for concurrent
-// use, and serialises to JSON so that an agent can pause in one process and
-// resume in another; the JSON form is marked as a state (see [StateVersion]).
+// State is what an agent carries from call to call: its permission context
+// and the active tool groups, which the Toolkit reads, and the packages'
+// own parts ([Slot]): package builtin keeps there which files were read
+// (and what they looked like), the task list and the shell's working
+// directory. It is safe for concurrent use, and serialises to JSON so that
+// an agent can pause in one process and resume in another; the JSON form
+// is marked as a state (see [StateVersion]).
 type State struct {
 	mu     sync.Mutex
 	perms  permission.Context
-	files  []FileRecord // least recently used first
-	tasks  []Task
 	groups []string
-	cwd    string
 	slots  map[string]*slotValue // see Slot
-}
-
-// FileRecord is what a tool saw of a file when it last read or wrote it. Write
-// and Edit compare it with the disk to refuse changing a file that changed
-// behind the agent's back.
-type FileRecord struct {
-	// Path is canonical: absolute, symbolic links resolved.
-	Path    string    `json:"path"`
-	Size    int64     `json:"size"`
-	ModTime time.Time `json:"mtime"`
-	// SHA256 is the hex digest of the whole content, "" if it was not hashed
-	// (a file too large to hash cheaply).
-	SHA256 string `json:"sha256,omitempty"`
-	// Whole reports that the agent saw the entire file, not a slice of it.
-	Whole bool `json:"whole,omitempty"`
-}
-
-// Task is one item of an agent's task list.
-type Task struct {
-	ID          string         `json:"id"`
-	Subject     string         `json:"subject"`
-	Description string         `json:"description"`
-	Status      string         `json:"status"`
-	Owner       string         `json:"owner,omitempty"`
-	Blocks      []string       `json:"blocks,omitempty"`
-	BlockedBy   []string       `json:"blocked_by,omitempty"`
-	Metadata    map[string]any `json:"metadata,omitempty"`
-	CreatedAt   time.Time      `json:"created_at"`
 }
 
 // NewState returns a state with the given permission context (nil: Default
@@ -108,83 +76,32 @@ func (s *State) SetActiveGroups(names []string) {
 	s.mu.Unlock()
 }
 
-// Cwd returns the shell's working directory ("" until a tool sets it).
-func (s *State) Cwd() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.cwd
-}
-
-// SetCwd records the shell's working directory.
-func (s *State) SetCwd(dir string) {
-	s.mu.Lock()
-	s.cwd = dir
-	s.mu.Unlock()
-}
-
-// LastRead returns the record of the file at canonical path, and marks it
-// recently used.
-func (s *State) LastRead(path string) (FileRecord, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	i := slices.IndexFunc(s.files, func(r FileRecord) bool { return r.Path == path })
-	if i < 0 {
-		return FileRecord{}, false
-	}
-	r := s.files[i]
-	s.files = append(slices.Delete(s.files, i, i+1), r)
-	return r, true
-}
-
-// RecordRead stores rec, replacing an older record of the same path, and
-// drops the least recently used records beyond [MaxReadFiles].
-func (s *State) RecordRead(rec FileRecord) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.files = slices.DeleteFunc(s.files, func(r FileRecord) bool { return r.Path == rec.Path })
-	if n := len(s.files) + 1 - MaxReadFiles; n > 0 {
-		s.files = slices.Delete(s.files, 0, n)
-	}
-	s.files = append(s.files, rec)
-}
-
-// ForgetRead drops the record of path.
-func (s *State) ForgetRead(path string) {
-	s.mu.Lock()
-	s.files = slices.DeleteFunc(s.files, func(r FileRecord) bool { return r.Path == path })
-	s.mu.Unlock()
-}
-
-// Tasks returns a copy of the task list.
-func (s *State) Tasks() []Task {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.tasks)
-}
-
-// UpdateTasks replaces the task list with what fn returns, atomically.
-func (s *State) UpdateTasks(fn func(tasks []Task) []Task) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.tasks = fn(slices.Clone(s.tasks))
-}
-
 // StateVersion is the format of a [State]'s JSON form. The form carries it as
 // its first field, "toolscope_state", so that a program can tell a state from
 // any other JSON file (a Claude Code settings.json, say) before overwriting
 // it. A state of a newer format is refused; one without the field (written
-// before the field existed) is read as version 1.
-const StateVersion = 1
+// before the field existed) is read as version 1. Format 1 kept the files
+// read, the tasks and the shell's directory at the top ("read_files",
+// "tasks", "cwd"); format 2 keeps them in package builtin's slots, and a
+// format 1 state is read into those.
+const StateVersion = 2
+
+// legacySlots are the fields of format 1 that are slots now.
+var legacySlots = [...]struct{ field, slot string }{
+	{"read_files", "builtin.read_files"}, {"tasks", "builtin.tasks"}, {"cwd", "builtin.cwd"},
+}
 
 type stateJSON struct {
 	Version      int                `json:"toolscope_state"`
 	Permissions  permission.Context `json:"permissions"`
-	ReadFiles    []FileRecord       `json:"read_files,omitempty"`
-	Tasks        []Task             `json:"tasks,omitempty"`
 	ActiveGroups []string           `json:"active_groups,omitempty"`
-	Cwd          string             `json:"cwd,omitempty"`
 	// Slots are the packages' own parts of the state, by key (see Slot).
 	Slots map[string]json.RawMessage `json:"slots,omitempty"`
+
+	// Format 1's fields, read into slots.
+	ReadFiles json.RawMessage `json:"read_files,omitempty"`
+	Tasks     json.RawMessage `json:"tasks,omitempty"`
+	Cwd       json.RawMessage `json:"cwd,omitempty"`
 }
 
 // MarshalJSON implements [json.Marshaler]. The object starts with
@@ -192,7 +109,7 @@ type stateJSON struct {
 func (s *State) MarshalJSON() ([]byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	v := stateJSON{StateVersion, s.perms, s.files, s.tasks, s.groups, s.cwd, nil}
+	v := stateJSON{Version: StateVersion, Permissions: s.perms, ActiveGroups: s.groups}
 	if len(s.slots) > 0 {
 		v.Slots = make(map[string]json.RawMessage, len(s.slots))
 		for k, sv := range s.slots {
@@ -227,11 +144,39 @@ func (s *State) UnmarshalJSON(b []byte) error {
 	if v.Permissions.Mode == "" {
 		v.Permissions.Mode = permission.Default
 	}
-	if len(v.ReadFiles) > MaxReadFiles {
-		v.ReadFiles = v.ReadFiles[len(v.ReadFiles)-MaxReadFiles:]
+	field := map[string]string{} // a slot's field in the JSON read
+	for k := range v.Slots {
+		field[k] = "slots." + k
+	}
+	for i, raw := range [...]json.RawMessage{v.ReadFiles, v.Tasks, v.Cwd} {
+		if len(raw) == 0 || string(raw) == "null" || string(raw) == `""` {
+			continue
+		}
+		if v.Slots == nil {
+			v.Slots = map[string]json.RawMessage{}
+		}
+		if _, ok := v.Slots[legacySlots[i].slot]; !ok {
+			v.Slots[legacySlots[i].slot] = raw
+			field[legacySlots[i].slot] = legacySlots[i].field
+		}
+	}
+	for k, raw := range v.Slots {
+		check := slotKindOf(k).check
+		if check == nil {
+			continue // no package here reads it: kept as it is
+		}
+		if err := check(raw); err != nil {
+			var ie *InputError
+			if errors.As(err, &ie) {
+				e := *ie
+				e.Field = joinField(field[k], e.Field)
+				return &e
+			}
+			return fmt.Errorf("state field %s: %w", field[k], err)
+		}
 	}
 	s.mu.Lock()
-	s.perms, s.files, s.tasks, s.groups, s.cwd = v.Permissions, v.ReadFiles, v.Tasks, v.ActiveGroups, v.Cwd
+	s.perms, s.groups = v.Permissions, v.ActiveGroups
 	s.slots = nil
 	for k, raw := range v.Slots {
 		if s.slots == nil {
@@ -253,8 +198,62 @@ func (s *State) UnmarshalJSON(b []byte) error {
 type Slot[T any] struct{ key string }
 
 // NewSlot returns the slot under key. Use a key that names its owner (a
-// module path) so that packages do not collide.
-func NewSlot[T any](key string) Slot[T] { return Slot[T]{key} }
+// module path) so that packages do not collide. A state read from JSON in
+// a process that made the slot checks the slot's value as a T: one that
+// does not decode is an [*InputError] naming it.
+func NewSlot[T any](key string) Slot[T] {
+	registerSlot(key, func(raw json.RawMessage) error {
+		var v T
+		return decodeJSON(raw, &v)
+	}, nil)
+	return Slot[T]{key}
+}
+
+// A SlotMerge merges what one run changed in a slot into what another run
+// saved meanwhile (see [MergeStateJSON]): base is the slot's JSON when
+// this run started, ours its JSON now, theirs what the other run saved
+// (each empty when the slot was not there). ok false keeps ours whole.
+type SlotMerge func(base, ours, theirs json.RawMessage) (merged json.RawMessage, ok bool)
+
+// slotKind is what the process knows of a slot key: how to check a value
+// read from JSON, and how to merge two runs' changes.
+type slotKind struct {
+	check func(json.RawMessage) error
+	merge SlotMerge
+}
+
+var (
+	slotKindsMu sync.RWMutex
+	slotKinds   = map[string]slotKind{}
+)
+
+func registerSlot(key string, check func(json.RawMessage) error, merge SlotMerge) {
+	slotKindsMu.Lock()
+	defer slotKindsMu.Unlock()
+	k := slotKinds[key]
+	k.check = check
+	if merge != nil {
+		k.merge = merge
+	}
+	slotKinds[key] = k
+}
+
+func slotKindOf(key string) slotKind {
+	slotKindsMu.RLock()
+	defer slotKindsMu.RUnlock()
+	return slotKinds[key]
+}
+
+// NewMergingSlot is NewSlot for a slot whose changes two runs may make at
+// once and that is merged record by record, not as a whole: the owner of
+// the data says how ([MergeRecords] merges lists of records by key).
+func NewMergingSlot[T any](key string, merge SlotMerge) Slot[T] {
+	sl := NewSlot[T](key)
+	registerSlot(key, slotKindOf(key).check, merge)
+	return sl
+}
+
+func slotMerge(key string) SlotMerge { return slotKindOf(key).merge }
 
 // Key returns the slot's key.
 func (sl Slot[T]) Key() string { return sl.key }
@@ -303,9 +302,49 @@ func (sl Slot[T]) Set(st *State, v T) {
 	st.slots[sl.key] = &slotValue{value: v, live: true}
 }
 
+// Update replaces the slot's value in st with what fn returns, atomically:
+// no other change of st comes between the value fn is given and the one
+// it returns. fn must not use st. A value that does not decode as T is
+// reported as an error, and fn is not called.
+func (sl Slot[T]) Update(st *State, fn func(T) T) error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	var cur T
+	if sv := st.slots[sl.key]; sv != nil {
+		if !sv.live {
+			var v T
+			if err := json.Unmarshal(sv.raw, &v); err != nil {
+				return fmt.Errorf("state slot %q: %w", sl.key, err)
+			}
+			sv.value, sv.live = v, true
+		}
+		v, ok := sv.value.(T)
+		if !ok {
+			return fmt.Errorf("state slot %q holds a %T, not the type asked for", sl.key, sv.value)
+		}
+		cur = v
+	}
+	if st.slots == nil {
+		st.slots = map[string]*slotValue{}
+	}
+	st.slots[sl.key] = &slotValue{value: fn(cur), live: true}
+	return nil
+}
+
 // Delete removes the slot from st.
 func (sl Slot[T]) Delete(st *State) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	delete(st.slots, sl.key)
+}
+
+// joinField is the path of field inside the value at path.
+func joinField(path, field string) string {
+	switch {
+	case field == "":
+		return path
+	case strings.HasPrefix(field, "["):
+		return path + field
+	}
+	return path + "." + field
 }

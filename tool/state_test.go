@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolscope/toolscope/builtin"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )
@@ -119,7 +120,7 @@ func TestStateJSON(t *testing.T) {
 	st := tool.NewState(&permission.Context{Mode: permission.AcceptEdits})
 	st.AddRule(permission.Rule{Tool: "Bash", Content: "git add:*", Behavior: permission.Allow, Source: "suggested"})
 	st.AddRule(permission.Rule{Tool: "Bash", Content: "git add:*", Behavior: permission.Allow, Source: "cli"})
-	st.SetCwd("/p")
+	builtin.DataOf(st).SetCwd("/p")
 	if n := len(st.Permissions().Allow); n != 1 {
 		t.Errorf("State.AddRule stored %d copies of one rule", n)
 	}
@@ -127,19 +128,21 @@ func TestStateJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(b), `{"toolscope_state":1,`) {
+	if !strings.HasPrefix(string(b), `{"toolscope_state":2,`) {
 		t.Errorf("the state JSON does not start with its marker: %s", b)
 	}
 	back := tool.NewState(nil)
-	if err := json.Unmarshal(b, back); err != nil || back.Cwd() != "/p" || back.Permissions().Mode != permission.AcceptEdits {
+	if err := json.Unmarshal(b, back); err != nil || builtin.DataOf(back).Cwd() != "/p" || back.Permissions().Mode != permission.AcceptEdits {
 		t.Fatalf("round trip: %v", err)
 	}
 	// A state written before the marker existed still loads.
-	if err := json.Unmarshal([]byte(`{"permissions":{"mode":"explore"},"cwd":"/q"}`), back); err != nil || back.Cwd() != "/q" {
+	if err := json.Unmarshal([]byte(`{"permissions":{"mode":"explore"},"cwd":"/q"}`), back); err != nil || builtin.DataOf(back).Cwd() != "/q" {
 		t.Errorf("a state without the marker: %v", err)
 	}
 	for in, want := range map[string]string{
-		`{"toolscope_state":2}`:                                            `Invalid input: field "toolscope_state": the state has format 2, which is newer than this version of toolscope reads (1). Fix the input and call the tool again.`,
+		`{"toolscope_state":3}`:                                            `Invalid input: field "toolscope_state": the state has format 3, which is newer than this version of toolscope reads (2). Fix the input and call the tool again.`,
+		`{"toolscope_state":2,"slots":{"builtin.cwd":3}}`:                  `Invalid input: field "slots.builtin.cwd" must be a string, not 3. Fix the input and call the tool again.`,
+		`{"toolscope_state":2,"slots":{"builtin.tasks":[{"id":1}]}}`:       `Invalid input: field "slots.builtin.tasks[0].id" must be a string, not 1. Fix the input and call the tool again.`,
 		`{"toolscope_state":1,"cwd":3}`:                                    `Invalid input: field "cwd" must be a string, not 3. Fix the input and call the tool again.`,
 		`{"toolscope_state":1,"permissions":{"allow":[{"tool":3}]}}`:       `Invalid input: field "permissions.allow[0].tool" must be a string, not 3. Fix the input and call the tool again.`,
 		`{"toolscope_state":1,"read_files":[{"path":"/a","mtime":"now"}]}`: `Invalid input: field "read_files[0].mtime" must be a time such as "2006-01-02T15:04:05Z" (RFC 3339), not a string ("now"). Fix the input and call the tool again.`,

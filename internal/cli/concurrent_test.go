@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolscope/toolscope/builtin"
 	"github.com/toolscope/toolscope/internal/testproc"
 )
 
@@ -198,7 +199,7 @@ func TestStateUnderConcurrentLoops(t *testing.T) {
 	for l := 0; l < loops; l++ {
 		for k := 0; k < files && k < calls; k++ {
 			f, _ := filepath.EvalSymlinks(filepath.Join(dir, fmt.Sprintf("f%d-%d.txt", l, k)))
-			if _, ok := st.LastRead(f); !ok {
+			if _, ok := builtin.DataOf(st).LastRead(f); !ok {
 				t.Errorf("the state lost loop %d's read of %s", l, filepath.Base(f))
 			}
 		}

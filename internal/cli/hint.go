@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/toolscope/toolscope/builtin"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )
@@ -74,7 +75,7 @@ func allowFlags(name string, suggestions []permission.Rule, pc *permission.Conte
 // zero Decision if the check fails.
 func (s *setup) decide(name string, pc *permission.Context) permission.Decision {
 	st := tool.NewState(pc)
-	st.SetCwd(s.st.Cwd())
+	builtin.DataOf(st).SetCwd(builtin.DataOf(s.st).Cwd())
 	if s.judgment != nil {
 		// The engine alone, on the call's own judgment: what another rule
 		// or mode would make of what was judged.

@@ -107,15 +107,18 @@ func TestConcurrentTaskCallsLoseNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var st struct {
-		Tasks []struct {
-			ID, Subject, Status, Owner string
-			Metadata                   map[string]any
-		}
+	var file struct {
+		Slots struct {
+			Tasks []struct {
+				ID, Subject, Status, Owner string
+				Metadata                   map[string]any
+			} `json:"builtin.tasks"`
+		} `json:"slots"`
 	}
-	if err := json.Unmarshal(b, &st); err != nil {
+	if err := json.Unmarshal(b, &file); err != nil {
 		t.Fatal(err)
 	}
+	st := file.Slots
 	byID := map[string]int{}
 	for i, task := range st.Tasks {
 		if _, dup := byID[task.ID]; dup {
@@ -360,13 +363,16 @@ func TestServeStateTaskCallsLoseNothing(t *testing.T) {
 		}(w)
 	}
 	wg.Wait()
-	var st struct {
-		Tasks []struct{ ID, Subject string }
+	var file struct {
+		Slots struct {
+			Tasks []struct{ ID, Subject string } `json:"builtin.tasks"`
+		} `json:"slots"`
 	}
 	b, _ := os.ReadFile(state)
-	if err := json.Unmarshal(b, &st); err != nil {
+	if err := json.Unmarshal(b, &file); err != nil {
 		t.Fatal(err)
 	}
+	st := file.Slots
 	for _, task := range st.Tasks {
 		if ids[task.ID] != task.Subject {
 			t.Errorf("task %s is %q, reported %q", task.ID, task.Subject, ids[task.ID])

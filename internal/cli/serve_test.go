@@ -208,9 +208,11 @@ func TestServeStatelessHTTP(t *testing.T) {
 	if b, _ := os.ReadFile(f); string(b) != "beta\n" {
 		t.Errorf("file: %q", b)
 	}
-	var st map[string]json.RawMessage
-	if b, err := os.ReadFile(state); err != nil || json.Unmarshal(b, &st) != nil || st["read_files"] == nil {
-		t.Errorf("state file: %v %s", err, st["read_files"])
+	var st struct {
+		Slots map[string]json.RawMessage `json:"slots"`
+	}
+	if b, err := os.ReadFile(state); err != nil || json.Unmarshal(b, &st) != nil || st.Slots["builtin.read_files"] == nil {
+		t.Errorf("state file: %v %s", err, st.Slots["builtin.read_files"])
 	}
 }
 
@@ -292,13 +294,16 @@ func TestServeStatelessReplicasTaskIDs(t *testing.T) {
 		}(i)
 	}
 	wg.Wait()
-	var st struct {
-		Tasks []struct{ ID, Subject string } `json:"tasks"`
+	var file struct {
+		Slots struct {
+			Tasks []struct{ ID, Subject string } `json:"builtin.tasks"`
+		} `json:"slots"`
 	}
 	b, err := os.ReadFile(state)
-	if err != nil || json.Unmarshal(b, &st) != nil {
+	if err != nil || json.Unmarshal(b, &file) != nil {
 		t.Fatalf("state file: %v", err)
 	}
+	st := file.Slots
 	if len(st.Tasks) != n {
 		t.Fatalf("%d tasks in the file, want %d: %+v", len(st.Tasks), n, st.Tasks)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolscope/toolscope/builtin"
 	"github.com/toolscope/toolscope/tool"
 )
 
@@ -45,7 +46,7 @@ func TestStateNotWritable(t *testing.T) {
 func TestSaveStateAtomic(t *testing.T) {
 	dir := t.TempDir()
 	st := tool.NewState(nil)
-	st.SetCwd("/p")
+	builtin.DataOf(st).SetCwd("/p")
 	path := filepath.Join(dir, "st.json")
 	if err := os.WriteFile(path, []byte("{}"), 0o640); err != nil {
 		t.Fatal(err)
@@ -54,7 +55,7 @@ func TestSaveStateAtomic(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
-	if body, sealed, err := unseal(b); err != nil || !sealed || !strings.HasPrefix(string(body), "{\n  \"toolscope_state\": 1,") {
+	if body, sealed, err := unseal(b); err != nil || !sealed || !strings.HasPrefix(string(body), "{\n  \"toolscope_state\": 2,") {
 		t.Errorf("saved (sealed %v, %v):\n%s", sealed, err, b)
 	}
 	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o640 {
@@ -94,7 +95,7 @@ func TestSaveStateAtomic(t *testing.T) {
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Error("the link was replaced")
 	}
-	if b, _ := os.ReadFile(target); !strings.Contains(string(b), `"cwd": "`+sub+`"`) {
+	if b, _ := os.ReadFile(target); !strings.Contains(string(b), `"builtin.cwd": "`+sub+`"`) {
 		t.Errorf("the linked file was not saved:\n%s", b)
 	}
 }
