@@ -76,7 +76,7 @@ func (b *Bash) analyze(command string, st *tool.State, pc *permission.Context) *
 
 // analyzeIn is the analysis of command run in the directory cwd.
 func (b *Bash) analyzeIn(command, cwd string, pc *permission.Context) *shell.Analysis {
-	o := &shell.Options{Cwd: cwd, DangerousFiles: b.c.dangerFiles, DangerousDirs: b.c.dangerDirs, HardenedEnv: true,
+	o := &shell.Options{Cwd: cwd, DangerousFiles: b.c.dangerFiles, DangerousDirs: b.c.dangerDirs, HardenedEnv: true, KeepParse: true,
 		ProtectedPaths: b.c.opts.ProtectedPaths, PathDirs: b.c.pathDirs}
 	o.WorkingDirs = b.c.workingDirs(pc)
 	if pc != nil {

@@ -96,7 +96,9 @@ func Analyze(command string, opts *Options) *Analysis {
 	counters.ShellAnalyses.Add(1)
 	cfg := newConfig(opts)
 	a := analyze(command, cfg, 0, &cfg.budget)
-	a.src, a.file = command, cfg.file
+	if opts != nil && opts.KeepParse {
+		a.parse = &parseInfo{src: command, file: cfg.file}
+	}
 	return a
 }
 

@@ -23,7 +23,7 @@ func TestMatchAnyRule(t *testing.T) {
 		if got != want || ok != (want != "") {
 			t.Errorf("%q: MatchAnyRule = %q %v, MatchRule says %q", cmd, got, ok, want)
 		}
-		if got, ok := Analyze(cmd, nil).MatchAnyRule(rules); got != want || ok != (want != "") {
+		if got, ok := Analyze(cmd, &Options{KeepParse: true}).MatchAnyRule(rules); got != want || ok != (want != "") {
 			t.Errorf("%q: Analysis.MatchAnyRule = %q %v, MatchRule says %q", cmd, got, ok, want)
 		}
 	}
@@ -54,7 +54,7 @@ func TestAnalysisMatchRuleAgrees(t *testing.T) {
 	}
 	dir := t.TempDir()
 	for _, cmd := range cmds {
-		a := Analyze(cmd, &Options{Cwd: dir, Home: dir})
+		a := Analyze(cmd, &Options{Cwd: dir, Home: dir, KeepParse: true})
 		for _, c := range contents {
 			wantAll, wantAny := MatchRule(c, cmd)
 			if all, any := a.MatchRule(c); all != wantAll || any != wantAny {

@@ -491,40 +491,51 @@ type ruleWalk struct {
 	ok, unsupported bool
 }
 
-func (a *Analysis) ruleLeaves() *ruleWalk {
-	a.rule.once.Do(func() {
-		a.rule.an, a.rule.ok, a.rule.unsupported = ruleLeavesOf(a.src, a.file)
+func (p *parseInfo) ruleLeaves() *ruleWalk {
+	p.rule.once.Do(func() {
+		p.rule.an, p.rule.ok, p.rule.unsupported = ruleLeavesOf(p.src, p.file)
 	})
-	return &a.rule
+	return &p.rule
 }
 
 // MatchRule is [MatchRule] of content and the analysed command, on the
-// analysis's own parse of it: however many rules a decision tries, the
-// command is parsed once. It never panics.
+// analysis's own parse of it (an Analysis made with Options.KeepParse):
+// however many rules a decision tries, the command is parsed once. It
+// never panics. Without KeepParse it panics: the analysis has no command
+// to match.
 func (a *Analysis) MatchRule(content string) (all, any bool) {
+	p := a.keptParse()
 	defer func() {
 		if r := recover(); r != nil {
 			all, any = false, true // fail closed: never allow, always deny/ask
 		}
 	}()
-	w := a.ruleLeaves()
-	return matchLeaves(compileRule(content), a.src, w.an, w.ok, w.unsupported, 0)
+	w := p.ruleLeaves()
+	return matchLeaves(compileRule(content), p.src, w.an, w.ok, w.unsupported, 0)
+}
+
+func (a *Analysis) keptParse() *parseInfo {
+	if a.parse == nil {
+		panic("shell: Analysis.MatchRule of an analysis made without Options.KeepParse")
+	}
+	return a.parse
 }
 
 // MatchAnyRule is [MatchAnyRule] of contents and the analysed command, on
-// the analysis's own parse of it. It never panics.
+// the analysis's own parse of it (Options.KeepParse, as for MatchRule).
 func (a *Analysis) MatchAnyRule(contents []string) (hit string, ok bool) {
 	if len(contents) == 0 {
 		return "", false
 	}
+	p := a.keptParse()
 	defer func() {
 		if r := recover(); r != nil {
 			hit, ok = contents[0], true
 		}
 	}()
-	w := a.ruleLeaves()
+	w := p.ruleLeaves()
 	for _, c := range contents {
-		if _, any := matchLeaves(compileRule(c), a.src, w.an, w.ok, w.unsupported, 0); any {
+		if _, any := matchLeaves(compileRule(c), p.src, w.an, w.ok, w.unsupported, 0); any {
 			return c, true
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // The option tables of the read-only candidates live in specs/*.spec, one
@@ -41,19 +42,48 @@ var specFiles embed.FS
 // log", "go env", "docker ps"; "git", "go" and "docker" hold the global
 // options before the subcommand), read at the first command that needs
 // one: a process that judges no shell command does not pay for them.
-var loadSpecs = sync.OnceValues(mustLoadSpecs)
+func loadSpecs() (progs, subs map[string]*progSpec) {
+	t := specTables.Load()
+	if t == nil {
+		t = loadSpecTables()
+	}
+	return t.progs, t.subs
+}
+
+type tables struct{ progs, subs map[string]*progSpec }
+
+// specTables are the loaded tables (nil until the first use); a lookup is
+// one atomic load, the analyser's every command makes several.
+var (
+	specTables atomic.Pointer[tables]
+	specOnce   sync.Once
+)
+
+func loadSpecTables() *tables {
+	specOnce.Do(func() {
+		p, s := mustLoadSpecs()
+		specTables.Store(&tables{p, s})
+	})
+	return specTables.Load()
+}
 
 // progTable is the table of the program name, or nil.
 func progTable(name string) *progSpec {
-	p, _ := loadSpecs()
-	return p[name]
+	t := specTables.Load()
+	if t == nil {
+		t = loadSpecTables()
+	}
+	return t.progs[name]
 }
 
 // subTable is the table of the subcommand name ("git log"), or of the
 // global options of git, go or docker; nil if there is none.
 func subTable(name string) *progSpec {
-	_, s := loadSpecs()
-	return s[name]
+	t := specTables.Load()
+	if t == nil {
+		t = loadSpecTables()
+	}
+	return t.subs[name]
 }
 
 func mustLoadSpecs() (progs, subs map[string]*progSpec) {
@@ -73,6 +103,13 @@ func mustLoadSpecs() (progs, subs map[string]*progSpec) {
 	}
 	progs, subs = map[string]*progSpec{}, map[string]*progSpec{}
 	for name, s := range all {
+		// Sized to what they hold, as a map literal would be: the
+		// analyser looks options up on every command.
+		opts := make(map[string]optKind, len(s.opts))
+		for k, v := range s.opts {
+			opts[k] = v
+		}
+		s.opts = opts
 		if strings.HasPrefix(name, "@") {
 			continue // a set of options other tables include
 		}

@@ -93,6 +93,10 @@ type Options struct {
 	// and npm are never read-only, and a cd to a bare relative name makes
 	// the working directory unknown.
 	HardenedEnv bool
+	// KeepParse keeps the command's parse in the Analysis, for
+	// [Analysis.MatchRule] and [Analysis.MatchAnyRule]: a caller that
+	// matches rules against the command it analysed parses it once.
+	KeepParse bool
 }
 
 // DefaultDangerousFiles are the file names no shell command may write
@@ -123,9 +127,15 @@ type Analysis struct {
 	Layer    string
 	Commands []Command
 
-	cfg  *config
-	src  string       // the command analysed
-	file *syntax.File // its parse (nil when it was refused unparsed)
+	cfg   *config
+	parse *parseInfo // with Options.KeepParse
+}
+
+// parseInfo is an analysed command's text and parse, kept for rule
+// matching (Analysis.MatchRule): the command is parsed once.
+type parseInfo struct {
+	src  string
+	file *syntax.File // nil when it was refused unparsed
 	rule ruleWalk     // its leaves for rule matching, walked once
 }
 
