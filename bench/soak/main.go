@@ -26,8 +26,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/toolscope/toolscope/builtin"
 	"github.com/toolscope/toolscope/internal/testproc"
 	"github.com/toolscope/toolscope/internal/textfile"
+	"github.com/toolscope/toolscope/tool"
 )
 
 var bin string
@@ -290,19 +292,16 @@ func concurrent(deadline time.Time) (string, []string) {
 			}(p)
 		}
 		wg.Wait()
-		var state struct {
-			Tasks []struct {
-				ID, Subject string
-				Metadata    map[string]any
-			}
-		}
+		// Read as toolscope reads it (the task list is package builtin's
+		// slot of the state).
+		state := tool.NewState(nil)
 		b, _ := os.ReadFile(st)
-		if err := json.Unmarshal(b, &state); err != nil {
+		if err := json.Unmarshal(b, state); err != nil {
 			bad = append(bad, "the state does not read: "+err.Error())
 		}
 		have := map[string]string{}
 		var sharedMeta map[string]any
-		for _, t := range state.Tasks {
+		for _, t := range builtin.DataOf(state).Tasks() {
 			have[t.ID] = t.Subject
 			if t.ID == "1" {
 				sharedMeta = t.Metadata
