@@ -758,52 +758,6 @@ func (an *analyzer) sensitiveArgs(argv []word, l *leaf, hits []string, paths pat
 	return hits
 }
 
-// gitConfigSetKey returns the key git config would set when it is one
-// that runs a program, reads a file or includes configuration
-// (core.fsmonitor, core.hooksPath, include.path, filter.x.clean, ...): the
-// repository's configuration is protected, and git writes it here for the
-// command line ("" otherwise).
-func gitConfigSetKey(args []word) string {
-	i := 0
-	for i < len(args) && strings.HasPrefix(args[i].s, "-") {
-		if args[i].s == "-c" || args[i].s == "-C" {
-			i++
-		}
-		i++
-	}
-	if i >= len(args) || args[i].s != "config" {
-		return ""
-	}
-	for _, a := range args[i+1:] {
-		switch a.s {
-		case "get", "list", "--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "--show-origin",
-			"--show-scope", "--name-only":
-			return "" // a read
-		}
-	}
-	for _, a := range args[i+1:] {
-		k := strings.ToLower(a.s)
-		if strings.HasPrefix(k, "-") || !strings.Contains(k, ".") {
-			continue
-		}
-		first, last := strings.IndexByte(k, '.'), strings.LastIndexByte(k, '.')
-		section, name := k[:first], k[last+1:]
-		sub := ""
-		if last > first {
-			sub = k[first+1 : last]
-		}
-		switch {
-		case runsProgram(section, name), readsFile(section, name), section == "include", section == "includeif",
-			section == "filter", section == "diff" && sub != "", k == "diff.external", k == "core.fsmonitor",
-			k == "core.hookspath", k == "core.pager", k == "core.worktree", section == "alias", section == "pager",
-			section == "gpg", name == "promisor", k == "extensions.partialclone":
-			return a.s
-		}
-		return "" // the first key-like word is the key
-	}
-	return ""
-}
-
 // scriptNamesProtected reports a word that holds a script or a command
 // line (awk '{print > ".git/config"}', a commit hook's text) naming a
 // protected place among its tokens.

@@ -401,21 +401,6 @@ func (an *analyzer) denyForms(l *leaf) [][]string {
 	return forms
 }
 
-// gitWithoutGlobals drops git's global options, so that a rule for
-// "git push" also sees git -C . -c x=y push.
-func gitWithoutGlobals(s []string) []string {
-	out := []string{"git"}
-	i := 1
-	for i < len(s) && strings.HasPrefix(s[i], "-") {
-		switch s[i] {
-		case "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path":
-			i++
-		}
-		i++
-	}
-	return append(out, s[min(i, len(s)):]...)
-}
-
 // ruleLeaves walks command for rule matching. ok is false when it cannot
 // be parsed; unsupported reports constructs the analyser does not model.
 func ruleLeaves(command string) (an *analyzer, ok bool, unsupported bool) {
@@ -1007,20 +992,6 @@ func sshCodeOption(name string, args []word) string {
 		}
 	}
 	return ""
-}
-
-// gitArgsAfterGlobals drops git's global options from args (what follows
-// git itself).
-func gitArgsAfterGlobals(args []word) []word {
-	i := 0
-	for i < len(args) && strings.HasPrefix(args[i].s, "-") {
-		switch args[i].s {
-		case "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path":
-			i++
-		}
-		i++
-	}
-	return args[min(i, len(args)):]
 }
 
 // matchHidden is the deny side's fail-closed look at what a simple command

@@ -20,8 +20,8 @@ import (
 // The --state file.
 //
 // toolscope overwrites the file after a call, so it refuses, before the
-// call, a file it did not write: a state starts with "toolscope_state": 1
-// (see tool.StateVersion). A file that does not exist, or is empty (as
+// call, a file it did not write: a state starts with "toolscope_state" (2,
+// see tool.StateVersion). A file that does not exist, or is empty (as
 // mktemp makes it), is a new state. A file without the marker is accepted
 // only if it reads as a state of the earlier, unmarked format: an object with
 // only a state's keys, whose "permissions" has a mode and rules in the object
