@@ -103,13 +103,6 @@ func (b *Bash) env(analysedAllow bool) []string {
 	return shell.HardenEnv(env)
 }
 
-// Analyze returns the shell analysis of command as this tool would make it
-// for the agent state st and permission context pc (for explanations, as in
-// `toolscope check`).
-func (b *Bash) Analyze(command string, st *tool.State, pc *permission.Context) *shell.Analysis {
-	return b.analyze(command, st, pc)
-}
-
 // CheckReadOnly implements [tool.ReadOnlyChecker]: true when every simple
 // command only reads and nothing in the command objects. (Through a
 // Toolkit, the [BashJudgment] answers instead, from the one analysis.)

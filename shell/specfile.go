@@ -43,10 +43,7 @@ var specFiles embed.FS
 // options before the subcommand), read at the first command that needs
 // one: a process that judges no shell command does not pay for them.
 func loadSpecs() (progs, subs map[string]*progSpec) {
-	t := specTables.Load()
-	if t == nil {
-		t = loadSpecTables()
-	}
+	t := specs()
 	return t.progs, t.subs
 }
 
@@ -59,7 +56,10 @@ var (
 	specOnce   sync.Once
 )
 
-func loadSpecTables() *tables {
+func specs() *tables {
+	if t := specTables.Load(); t != nil {
+		return t
+	}
 	specOnce.Do(func() {
 		p, s := mustLoadSpecs()
 		specTables.Store(&tables{p, s})
@@ -68,23 +68,11 @@ func loadSpecTables() *tables {
 }
 
 // progTable is the table of the program name, or nil.
-func progTable(name string) *progSpec {
-	t := specTables.Load()
-	if t == nil {
-		t = loadSpecTables()
-	}
-	return t.progs[name]
-}
+func progTable(name string) *progSpec { return specs().progs[name] }
 
 // subTable is the table of the subcommand name ("git log"), or of the
 // global options of git, go or docker; nil if there is none.
-func subTable(name string) *progSpec {
-	t := specTables.Load()
-	if t == nil {
-		t = loadSpecTables()
-	}
-	return t.subs[name]
-}
+func subTable(name string) *progSpec { return specs().subs[name] }
 
 func mustLoadSpecs() (progs, subs map[string]*progSpec) {
 	all := map[string]*progSpec{}
@@ -204,26 +192,20 @@ func parseSpecs(src string, into map[string]*progSpec) error {
 				}
 				cur.opts[o] = k
 			}
-		case "style":
+		case "style", "operands":
 			v, err := one()
 			if err != nil {
 				return err
 			}
-			s, ok := specStyles[v]
+			var ok bool
+			if dir == "style" {
+				cur.style, ok = specStyles[v]
+			} else {
+				cur.operands, ok = specOperands[v]
+			}
 			if !ok {
-				return fail("unknown style %q", v)
+				return fail("unknown %s %q", dir, v)
 			}
-			cur.style = s
-		case "operands":
-			v, err := one()
-			if err != nil {
-				return err
-			}
-			o, ok := specOperands[v]
-			if !ok {
-				return fail("unknown operands %q", v)
-			}
-			cur.operands = o
 		case "max-operands":
 			v, err := one()
 			if err != nil {

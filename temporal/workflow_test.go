@@ -168,26 +168,19 @@ func TestParallelCallsMergeState(t *testing.T) {
 	}
 	m := &scripted{steps: []step{{calls: reads}, {calls: writes}, {text: "done"}}}
 	env, tools := testEnv(t, dir, m)
-	var mu sync.Mutex
-	running, most := 0, 0
-	env.RegisterActivityWithOptions(func(ctx context.Context, in temporal.CallInput) (*temporal.CallOutput, error) {
-		mu.Lock()
-		running++
-		most = max(most, running)
-		mu.Unlock()
-		defer func() { mu.Lock(); running--; mu.Unlock() }()
-		if in.Call.Name == "Read" {
-			time.Sleep(50 * time.Millisecond) // let the reads overlap
+	most := overlapping(env, tools, func(c agent.ToolCall) time.Duration {
+		if c.Name == "Read" {
+			return 50 * time.Millisecond // let the reads overlap
 		}
-		return tools.Call(ctx, in)
-	}, activity.RegisterOptions{Name: temporal.CallActivity})
+		return 0
+	})
 	env.ExecuteWorkflow(temporal.WorkflowName, runInput("go", permission.AcceptEdits))
 	var out temporal.RunOutput
 	if err := env.GetWorkflowResult(&out); err != nil {
 		t.Fatal(err)
 	}
-	if most < 2 {
-		t.Errorf("the reads ran one at a time (at most %d at once)", most)
+	if *most < 2 {
+		t.Errorf("the reads ran one at a time (at most %d at once)", *most)
 	}
 	for i, name := range []string{"a", "b", "c"} {
 		if r := m.result(fmt.Sprint("w", i)); r == nil || r.Status != tool.StatusSuccess {
@@ -608,24 +601,14 @@ func TestTaskCallsMergeState(t *testing.T) {
 	}
 	m := &scripted{steps: []step{{calls: creates}, {calls: updates}, {text: "done"}}}
 	env, tools := testEnv(t, dir, m)
-	var mu sync.Mutex
-	running, most := 0, 0
-	env.RegisterActivityWithOptions(func(ctx context.Context, in temporal.CallInput) (*temporal.CallOutput, error) {
-		mu.Lock()
-		running++
-		most = max(most, running)
-		mu.Unlock()
-		defer func() { mu.Lock(); running--; mu.Unlock() }()
-		time.Sleep(30 * time.Millisecond) // let what may overlap overlap
-		return tools.Call(ctx, in)
-	}, activity.RegisterOptions{Name: temporal.CallActivity})
+	most := overlapping(env, tools, func(agent.ToolCall) time.Duration { return 30 * time.Millisecond }) // let what may overlap overlap
 	env.ExecuteWorkflow(temporal.WorkflowName, runInput("go", permission.Default))
 	var out temporal.RunOutput
 	if err := env.GetWorkflowResult(&out); err != nil {
 		t.Fatal(err)
 	}
-	if most < 2 {
-		t.Errorf("the updates ran one at a time (at most %d at once)", most)
+	if *most < 2 {
+		t.Errorf("the updates ran one at a time (at most %d at once)", *most)
 	}
 	for _, c := range append(creates, updates...) {
 		if r := m.result(c[0]); r == nil || r.Status != tool.StatusSuccess {
@@ -737,4 +720,22 @@ func TestHooksOnTemporal(t *testing.T) {
 	if err := env2.GetWorkflowError(); err == nil || !strings.Contains(err.Error(), "no secrets here") {
 		t.Fatalf("a refused prompt: %v", err)
 	}
+}
+
+// overlapping registers the call activity, each call taking at least
+// pause(call) longer, and returns where the most calls that ran at once is
+// counted.
+func overlapping(env *testsuite.TestWorkflowEnvironment, tools *temporal.Tools, pause func(agent.ToolCall) time.Duration) *int {
+	var mu sync.Mutex
+	running, most := 0, new(int)
+	env.RegisterActivityWithOptions(func(ctx context.Context, in temporal.CallInput) (*temporal.CallOutput, error) {
+		mu.Lock()
+		running++
+		*most = max(*most, running)
+		mu.Unlock()
+		defer func() { mu.Lock(); running--; mu.Unlock() }()
+		time.Sleep(pause(in.Call))
+		return tools.Call(ctx, in)
+	}, activity.RegisterOptions{Name: temporal.CallActivity})
+	return most
 }

@@ -160,12 +160,14 @@ func (s *State) UnmarshalJSON(b []byte) error {
 			field[legacySlots[i].slot] = legacySlots[i].field
 		}
 	}
+	decoded := map[string]any{}
 	for k, raw := range v.Slots {
-		check := slotKindOf(k).check
-		if check == nil {
+		decode := slotKindOf(k).decode
+		if decode == nil {
 			continue // no package here reads it: kept as it is
 		}
-		if err := check(raw); err != nil {
+		val, err := decode(raw)
+		if err != nil {
 			var ie *InputError
 			if errors.As(err, &ie) {
 				e := *ie
@@ -174,6 +176,7 @@ func (s *State) UnmarshalJSON(b []byte) error {
 			}
 			return fmt.Errorf("state field %s: %w", field[k], err)
 		}
+		decoded[k] = val // decoded once: Get need not decode it again
 	}
 	s.mu.Lock()
 	s.perms, s.groups = v.Permissions, v.ActiveGroups
@@ -182,7 +185,11 @@ func (s *State) UnmarshalJSON(b []byte) error {
 		if s.slots == nil {
 			s.slots = make(map[string]*slotValue, len(v.Slots))
 		}
-		s.slots[k] = &slotValue{raw: raw}
+		sv := &slotValue{raw: raw}
+		if val, ok := decoded[k]; ok {
+			sv.value, sv.live = val, true
+		}
+		s.slots[k] = sv
 	}
 	s.mu.Unlock()
 	return nil
@@ -202,9 +209,10 @@ type Slot[T any] struct{ key string }
 // a process that made the slot checks the slot's value as a T: one that
 // does not decode is an [*InputError] naming it.
 func NewSlot[T any](key string) Slot[T] {
-	registerSlot(key, func(raw json.RawMessage) error {
+	registerSlot(key, func(raw json.RawMessage) (any, error) {
 		var v T
-		return decodeJSON(raw, &v)
+		err := decodeJSON(raw, &v)
+		return v, err
 	}, nil)
 	return Slot[T]{key}
 }
@@ -215,11 +223,11 @@ func NewSlot[T any](key string) Slot[T] {
 // (each empty when the slot was not there). ok false keeps ours whole.
 type SlotMerge func(base, ours, theirs json.RawMessage) (merged json.RawMessage, ok bool)
 
-// slotKind is what the process knows of a slot key: how to check a value
-// read from JSON, and how to merge two runs' changes.
+// slotKind is what the process knows of a slot key: how to decode a value
+// read from JSON (checking it), and how to merge two runs' changes.
 type slotKind struct {
-	check func(json.RawMessage) error
-	merge SlotMerge
+	decode func(json.RawMessage) (any, error)
+	merge  SlotMerge
 }
 
 var (
@@ -227,11 +235,11 @@ var (
 	slotKinds   = map[string]slotKind{}
 )
 
-func registerSlot(key string, check func(json.RawMessage) error, merge SlotMerge) {
+func registerSlot(key string, decode func(json.RawMessage) (any, error), merge SlotMerge) {
 	slotKindsMu.Lock()
 	defer slotKindsMu.Unlock()
 	k := slotKinds[key]
-	k.check = check
+	k.decode = decode
 	if merge != nil {
 		k.merge = merge
 	}
@@ -249,7 +257,7 @@ func slotKindOf(key string) slotKind {
 // the data says how ([MergeRecords] merges lists of records by key).
 func NewMergingSlot[T any](key string, merge SlotMerge) Slot[T] {
 	sl := NewSlot[T](key)
-	registerSlot(key, slotKindOf(key).check, merge)
+	registerSlot(key, slotKindOf(key).decode, merge)
 	return sl
 }
 
@@ -323,6 +331,10 @@ func (sl Slot[T]) Update(st *State, fn func(T) T) error {
 			return fmt.Errorf("state slot %q holds a %T, not the type asked for", sl.key, sv.value)
 		}
 		cur = v
+	}
+	if sv := st.slots[sl.key]; sv != nil {
+		sv.value = fn(cur)
+		return nil
 	}
 	if st.slots == nil {
 		st.slots = map[string]*slotValue{}
