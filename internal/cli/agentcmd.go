@@ -3,9 +3,8 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
+	"github.com/toolscope/toolscope/host"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/toolscope/toolscope/agent"
 	"github.com/toolscope/toolscope/internal/inputview"
-	"github.com/toolscope/toolscope/internal/textfile"
 	"github.com/toolscope/toolscope/model/anthropic"
 	"github.com/toolscope/toolscope/model/openai"
 	"github.com/toolscope/toolscope/permission"
@@ -57,44 +55,6 @@ func newAgentFlags(name string, stdout io.Writer) agentFlags {
 		c.fs.String("system", defaultSystemPrompt, "system prompt")}
 }
 
-// loadRun reads a run file (a paused or finished conversation); a missing
-// file is a new run.
-func loadRun(path string) (*agent.Run, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return agent.NewRun(nil), nil
-	}
-	if err != nil {
-		return nil, usageErr("--state %s: %v", path, pathErr(err))
-	}
-	what, fresh := "run file "+path, "start the run again with a new --state file"
-	b, sealed, err := openSealed(b, what, fresh)
-	if err != nil {
-		return nil, err
-	}
-	var r agent.Run
-	if err := json.Unmarshal(b, &r); err != nil || r.State == nil {
-		return nil, &exitError{code: 1, msg: fmt.Sprintf("--state %s is not a run file of toolscope run (%v); it was left untouched", path, err)}
-	}
-	if !sealed {
-		if err := unsealedGrants(b, what, fresh); err != nil {
-			return nil, err
-		}
-	}
-	return &r, nil
-}
-
-func saveRun(path string, r *agent.Run) error {
-	b, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := writeSealed(path, b, &textfile.WriteOptions{Perm: 0o600}); err != nil {
-		return fmt.Errorf("saving the run to %s: %w", path, pathErr(err))
-	}
-	return nil
-}
-
 // agentSetup builds the agent of run and chat, with the permission
 // context of the run file, the config and the flags.
 func agentSetup(ctx context.Context, f agentFlags, r *agent.Run, stderr io.Writer) (*agent.Agent, *setup, error) {
@@ -106,21 +66,14 @@ func agentSetup(ctx context.Context, f agentFlags, r *agent.Run, stderr io.Write
 	if err != nil {
 		return nil, nil, err
 	}
-	pc, err := s.cfg.context(r.State.Permissions(), f.common, nil, stderr)
+	pc, err := f.common.permissions(s.Permissions(r.State.Permissions()), s.ToolNames(), stderr)
 	if err != nil {
 		s.close()
 		return nil, nil, err
 	}
 	r.State.SetPermissions(pc)
 	a := &agent.Agent{Model: m, Toolkit: s.tk, SystemPrompt: *f.system}
-	if s.hooks != nil {
-		if len(s.hooks.matching("UserPromptSubmit", "")) > 0 {
-			a.PromptHook = s.hooks.promptHook
-		}
-		if len(s.hooks.matching("Stop", "")) > 0 {
-			a.StopHook = s.hooks.stopHook()
-		}
-	}
+	a.PromptHook, a.StopHook = s.PromptHook(), s.StopHook()
 	return a, s, nil
 }
 
@@ -225,8 +178,8 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	var r *agent.Run
 	if file != "" {
 		var err error
-		if r, err = loadRun(file); err != nil {
-			return err
+		if r, err = host.LoadRun(file); err != nil {
+			return usage(err)
 		}
 	} else {
 		r = agent.NewRun(nil)
@@ -278,7 +231,7 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		taken.Waiting = slices.DeleteFunc(slices.Clone(r.Waiting), func(w agent.Waiting) bool {
 			return slices.ContainsFunc(answers, func(a agent.Answer) bool { return a.CallID == w.Call.ID })
 		})
-		if err := saveRun(file, &taken); err != nil {
+		if err := host.SaveRun(file, &taken); err != nil {
 			return err
 		}
 		seq = a.Resume(ctx, r, answers...)
@@ -287,7 +240,7 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	last, err := show(seq, stdout, stderr)
 	if file != "" {
-		if serr := saveRun(file, r); serr != nil && err == nil {
+		if serr := host.SaveRun(file, r); serr != nil && err == nil {
 			err = serr
 		}
 	}
@@ -317,8 +270,8 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	r := agent.NewRun(nil)
 	if file != "" {
 		var err error
-		if r, err = loadRun(file); err != nil {
-			return err
+		if r, err = host.LoadRun(file); err != nil {
+			return usage(err)
 		}
 	}
 	a, s, err := agentSetup(ctx, f, r, stderr)
@@ -367,7 +320,7 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			}
 		}
 		if file != "" {
-			if err := saveRun(file, r); err != nil {
+			if err := host.SaveRun(file, r); err != nil {
 				return err
 			}
 		}

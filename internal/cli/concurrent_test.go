@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/toolscope/toolscope/host"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -134,7 +135,7 @@ func TestCrossProcessEditsLoseNothing(t *testing.T) {
 		if ok == 0 {
 			t.Fatalf("trial %d: no edit succeeded", trial)
 		}
-		if _, err := loadState(state); err != nil {
+		if _, err := host.NewStateFile(state).Load(); err != nil {
 			t.Fatalf("the state is not readable after the run: %v", err)
 		}
 	}
@@ -192,10 +193,11 @@ func TestStateUnderConcurrentLoops(t *testing.T) {
 	if err != nil || !json.Valid(b) {
 		t.Fatalf("state after the loops: %v\n%s", err, b)
 	}
-	st, err := loadState(state)
+	snap, err := host.NewStateFile(state).Load()
 	if err != nil {
 		t.Fatal(err)
 	}
+	st := snap.State
 	for l := 0; l < loops; l++ {
 		for k := 0; k < files && k < calls; k++ {
 			f, _ := filepath.EvalSymlinks(filepath.Join(dir, fmt.Sprintf("f%d-%d.txt", l, k)))
@@ -255,7 +257,7 @@ func TestSignalsEndTheCall(t *testing.T) {
 		if ents, _ := os.ReadDir(tmp); len(ents) > 0 {
 			t.Errorf("%v: temporary files left: %v", sig, ents)
 		}
-		if _, err := loadState(state); err != nil {
+		if _, err := host.NewStateFile(state).Load(); err != nil {
 			t.Errorf("%v: state: %v", sig, err)
 		} else if _, err := os.Stat(state); err != nil {
 			t.Errorf("%v: the state was not saved: %v", sig, err)

@@ -2,12 +2,11 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/toolscope/toolscope/permission"
@@ -43,11 +42,6 @@ type configServer struct {
 	Origin string `json:"origin"`
 }
 
-// knownKeys are the top-level keys toolscope uses; the others are listed
-// as ignored.
-var knownKeys = []string{"permissions", "mcpServers", "allowedTools", "enableAllProjectMcpServers",
-	"enabledMcpjsonServers", "disabledMcpjsonServers", "groups", "skills"}
-
 // runConfig is `toolscope config`: the effective settings, with where
 // every rule and server comes from, like git config --show-origin.
 func runConfig(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -67,22 +61,11 @@ func runConfig(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	defer s.close()
 	out := configOutput{Mode: string(s.effective.Mode), WorkingDirs: append([]string{s.root}, s.effective.WorkingDirs...),
 		Files: []string{}, Rules: []configRule{}, MCPServers: []configServer{}, Hooks: []configHook{}, Ignored: []string{}, Warnings: []string{}}
-	for _, h := range s.cfg.hooks {
-		m := ""
-		if h.matcher != nil {
-			m = strings.TrimSuffix(strings.TrimPrefix(h.matcher.String(), "^(?:"), ")$")
-		}
-		out.Hooks = append(out.Hooks, configHook{Event: h.event, Matcher: m, Command: h.command, Origin: h.origin})
+	for _, h := range s.Settings.Hooks() {
+		out.Hooks = append(out.Hooks, configHook{Event: h.Event, Matcher: h.Matcher, Command: h.Command, Origin: h.Origin})
 	}
-	for _, f := range s.cfg.files {
-		out.Files = append(out.Files, f.label())
-		for _, k := range f.keys {
-			if !slices.Contains(knownKeys, k) {
-				out.Ignored = append(out.Ignored, f.label()+": "+k)
-			}
-		}
-	}
-	slices.Sort(out.Ignored)
+	out.Files = append(out.Files, s.Settings.Files()...)
+	out.Ignored = append(out.Ignored, s.Settings.IgnoredKeys()...)
 	for _, l := range []struct {
 		b     permission.Behavior
 		rules []permission.Rule
@@ -98,11 +81,8 @@ func runConfig(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			out.Rules = append(out.Rules, configRule{Behavior: l.b, Rule: r.String(), Origin: origin})
 		}
 	}
-	for _, name := range slices.Sorted(maps.Keys(s.cfg.MCPServers)) {
-		if s.cfg.MCPServers[name].Disabled {
-			continue
-		}
-		out.MCPServers = append(out.MCPServers, configServer{Name: name, Origin: s.cfg.mcpFrom[name]})
+	for _, sv := range s.Settings.Servers() {
+		out.MCPServers = append(out.MCPServers, configServer{Name: sv.Name, Origin: sv.Origin})
 	}
 	for _, l := range strings.Split(strings.TrimSpace(warn.String()), "\n") {
 		if l != "" {
@@ -128,7 +108,7 @@ func runConfig(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stdout, "mcp\t%s\t%s\n", sv.Name, sv.Origin)
 	}
 	for _, h := range out.Hooks {
-		fmt.Fprintf(stdout, "hook\t%s\t%s\t%s\t%s\n", h.Event, cmpOr(h.Matcher, "*"), h.Command, h.Origin)
+		fmt.Fprintf(stdout, "hook\t%s\t%s\t%s\t%s\n", h.Event, cmp.Or(h.Matcher, "*"), h.Command, h.Origin)
 	}
 	for _, k := range out.Ignored {
 		fmt.Fprintf(stdout, "ignored\t%s\n", k)

@@ -6,12 +6,13 @@ import (
 	"io"
 
 	"github.com/toolscope/toolscope/agent"
+	"github.com/toolscope/toolscope/host"
 	"github.com/toolscope/toolscope/permission"
-	"github.com/toolscope/toolscope/tool"
 )
 
 // This file is what the Temporal build (module temporal/) uses of the CLI:
-// the common flags, the workspace they describe, and the model.
+// the common flags, the workspace they open (package host, with the
+// flags' rules), the model and the printing of waiting calls.
 
 // DefaultSystemPrompt is the system prompt of run and chat.
 const DefaultSystemPrompt = defaultSystemPrompt
@@ -41,7 +42,7 @@ func (f *Flags) Args() []string { return f.c.args }
 // settings': a client that starts a run on another machine has only its
 // flags).
 func (f *Flags) Permissions(warn io.Writer) (*permission.Context, error) {
-	return (&config{}).context(&permission.Context{Mode: permission.Default}, f.c, nil, warn)
+	return f.c.permissions(&permission.Context{Mode: permission.Default}, nil, warn)
 }
 
 // Mode is the mode --mode names ("" when it was not given).
@@ -49,60 +50,37 @@ func (f *Flags) Mode() (permission.Mode, error) {
 	if f.c.mode == "" {
 		return "", nil
 	}
-	m, err := parseMode(f.c.mode)
+	m, err := host.ParseMode(f.c.mode)
 	if err != nil {
 		return "", usageErr("--mode: %v", err)
 	}
 	return m, nil
 }
 
-// Workspace is the project the flags describe: its root, and its toolkit
-// with the settings' servers, skills, hooks and sandbox.
+// Workspace is the project the flags describe (see host.Workspace), whose
+// permissions also have the flags' mode and rules.
 type Workspace struct {
-	Root    string
-	Toolkit *tool.Toolkit
-	s       *setup
-	c       *common
-	warn    io.Writer
+	*host.Workspace
+	c    *common
+	warn io.Writer
 }
 
-// Workspace builds the project's toolkit. Close it to stop the MCP servers
-// it started.
+// Workspace opens the project's workspace. Close it to stop the MCP
+// servers it started.
 func (f *Flags) Workspace(ctx context.Context, warn io.Writer) (*Workspace, error) {
-	s, err := f.c.setup(ctx, warn, false)
+	ws, err := host.Open(ctx, f.c.hostOptions(warn))
 	if err != nil {
-		return nil, err
+		return nil, usage(err)
 	}
-	return &Workspace{Root: s.root, Toolkit: s.tk, s: s, c: f.c, warn: warn}, nil
+	return &Workspace{Workspace: ws, c: f.c, warn: warn}, nil
 }
 
 // Permissions returns base with the workspace's settings and the flags
-// that built it (mode and rules) added, as run does with the permission
+// that opened it (mode and rules) added, as run does with the permission
 // context of its run file.
 func (w *Workspace) Permissions(base *permission.Context) (*permission.Context, error) {
-	return w.s.cfg.context(base, w.c, nil, w.warn)
+	return w.c.permissions(w.Workspace.Permissions(base), w.ToolNames(), w.warn)
 }
-
-// PromptHook returns the workspace's UserPromptSubmit hooks as an agent's
-// PromptHook, or nil when it has none.
-func (w *Workspace) PromptHook() func(ctx context.Context, input string) (string, error) {
-	if w.s.hooks == nil || len(w.s.hooks.matching("UserPromptSubmit", "")) == 0 {
-		return nil
-	}
-	return w.s.hooks.promptHook
-}
-
-// StopHook returns the workspace's Stop hooks as an agent's StopHook, or
-// nil when it has none.
-func (w *Workspace) StopHook() func(ctx context.Context, r *agent.Run, answer string) string {
-	if w.s.hooks == nil || len(w.s.hooks.matching("Stop", "")) == 0 {
-		return nil
-	}
-	return w.s.hooks.stopHook()
-}
-
-// Close stops the workspace's MCP servers.
-func (w *Workspace) Close() { w.s.close() }
 
 // NewModel returns the model spec names ("openai:NAME" or
 // "anthropic:NAME"; "" means $TOOLSCOPE_MODEL).

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/toolscope/toolscope/internal/spell"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/toolscope/toolscope/tool"
@@ -127,7 +127,7 @@ func (c *common) flagError(err error, args []string) error {
 		var known []string
 		c.fs.VisitAll(func(f *flag.Flag) { known = append(known, f.Name) })
 		m := fmt.Sprintf("%s: unknown flag %s", c.name, spelled(name))
-		if near := nearest(name, known); near != "" {
+		if near := spell.Nearest(name, known); near != "" {
 			m += fmt.Sprintf(" (did you mean --%s?)", near)
 		}
 		if c.name == "check" {
@@ -139,44 +139,4 @@ func (c *common) flagError(err error, args []string) error {
 		return usageErr("%s: flag %s needs a value", c.name, spelled(name))
 	}
 	return usageErr("%s: %s", c.name, strings.ReplaceAll(msg, " -", " --"))
-}
-
-// nearest returns the candidate closest to name by edit distance (ignoring
-// case), if it is close enough to be a likely typo; "" otherwise. Ties go to
-// the candidate that sorts first.
-func nearest(name string, candidates []string) string {
-	best, bestD := "", -1
-	sorted := slices.Clone(candidates)
-	slices.Sort(sorted)
-	for _, c := range sorted {
-		d := editDistance(strings.ToLower(name), strings.ToLower(c))
-		if bestD < 0 || d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if bestD < 0 || bestD > max(1, min(len(name), len(best))/2) {
-		return ""
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance of a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

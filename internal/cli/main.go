@@ -9,10 +9,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolscope/toolscope/host"
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -20,7 +20,6 @@ import (
 
 	"github.com/toolscope/toolscope/builtin"
 	"github.com/toolscope/toolscope/internal/inputview"
-	"github.com/toolscope/toolscope/internal/textfile"
 	"github.com/toolscope/toolscope/mcp"
 	"github.com/toolscope/toolscope/model/anthropic"
 	"github.com/toolscope/toolscope/model/openai"
@@ -200,141 +199,135 @@ func version() string {
 	return "devel"
 }
 
-// setup is what a command needs: the project root, the config, the toolkit,
-// the agent state, and the persisted permission context.
+// setup is what a command needs: the workspace (root, settings,
+// toolkit), the agent state, and the persisted permission context.
 type setup struct {
-	root      string
-	cfg       *config
-	tk        *tool.Toolkit
+	*host.Workspace
+	root string
+	tk   *tool.Toolkit
+	// snap is the state as loaded (st is its State): saving merges this
+	// run's changes to it with another run's.
+	snap      *host.Snapshot
 	st        *tool.State
 	persisted *permission.Context
 	// effective is the permission context of this invocation: persisted,
-	// config and flags.
+	// settings and flags.
 	effective *permission.Context
 	// input is the call's input (for call's hints), and judgment the
 	// tool's judgment of it, when the call made one.
 	input    string
 	judgment tool.Judgment
-	// statePath is where the state is saved ("" for none): the --state
-	// file, or the file a link there points to.
-	statePath string
-	// base is the state as loaded: saving merges this run's changes to it
-	// with another run's (see saveState).
-	base []byte
-	// servers are the configured MCP servers.
-	servers []*lazyServer
-	// hooks are the settings' command hooks; nil when there are none.
-	hooks *hooks
-	// lock, when held, is the lock on the state file's directory under
-	// which the state was loaded for a call that changes only the state
-	// (see serialize); save keeps it and the caller releases it.
-	lock *textfile.DirLock
+	// state is the --state file, nil for none; saving is set when the
+	// command saves it (checked writable at setup).
+	state  *host.StateFile
+	saving bool
 }
 
-// close stops the MCP servers the command started.
+// close stops the MCP servers the command started, and releases the
+// state's lock if a serialized call still holds it.
 func (s *setup) close() {
-	for _, l := range s.servers {
-		l.close()
+	s.unlock()
+	s.Workspace.Close()
+}
+
+// hostOptions are the workspace options the flags give.
+func (c *common) hostOptions(warn io.Writer) *host.Options {
+	o := &host.Options{Dir: c.cwd, Settings: c.configPath, NoClaudeSettings: c.noClaude,
+		TrustProject: c.trustProject, Sandbox: c.sandbox, Asker: c.asker, Warnings: warn}
+	for _, p := range []string{c.statePath, c.runFile} {
+		if p != "" {
+			o.Protect = append(o.Protect, p)
+		}
 	}
+	return o
+}
+
+// usage turns a host.Error (the workspace's files or options are wrong;
+// nothing ran) into a usage error (exit 2).
+func usage(err error) error {
+	var he *host.Error
+	if errors.As(err, &he) {
+		return usageErr("%s", he.Msg)
+	}
+	return err
 }
 
 // setup checks the flags that name files and builds what a command needs.
 // Every failure is a usage error (exit 2). With save set, the --state file
 // must also be writable, so that a call never runs when its state could not
 // be saved.
-// root is the project root: --cwd, else the working directory, absolute.
-func (c *common) root() (string, error) {
-	root := c.cwd
-	if root == "" {
-		root, _ = os.Getwd()
-	}
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		return "", usageErr("--cwd %s: %v", root, err)
-	}
-	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-		return "", usageErr("--cwd %s: not a directory", root)
-	}
-	return abs, nil
-}
-
 func (c *common) setup(ctx context.Context, warn io.Writer, save bool) (*setup, error) {
-	s := &setup{}
-	var err error
-	if s.root, err = c.root(); err != nil {
-		return nil, err
-	}
-	if s.cfg, err = loadSettings(s.root, c.configPath, !c.noClaude, c.trustProject, warn); err != nil {
-		return nil, err
-	}
-	// toolscope's own files (the state or run file, the settings files)
-	// grant permissions or start processes: no tool writes them unasked,
-	// wherever they are, and the sandbox keeps them read-only.
-	own := c.ownFiles(s.cfg)
-	s.cfg.protect = own
-	clients, err := s.cfg.mcpClients(s.root)
+	ws, err := host.Open(ctx, c.hostOptions(warn))
 	if err != nil {
-		return nil, err
+		return nil, usage(err)
 	}
-	var basic []tool.Source
-	grouped := map[string]tool.Source{}
-	for _, cl := range clients {
-		l := &lazyServer{c: cl, warn: warn}
-		s.servers = append(s.servers, l)
-		if s.cfg.MCPServers[cl.Name()].Group != "" {
-			grouped[cl.Name()] = l
-		} else {
-			basic = append(basic, l)
+	s := &setup{Workspace: ws, root: ws.Root, tk: ws.Toolkit}
+	fail := func(err error) (*setup, error) {
+		ws.Close()
+		return nil, usage(err)
+	}
+	if c.statePath != "" {
+		s.state = host.NewStateFile(c.statePath)
+		if s.snap, err = s.state.Load(); err != nil {
+			return fail(err)
 		}
-	}
-	groups, err := s.cfg.groups(grouped, warn)
-	if err != nil {
-		return nil, err
-	}
-	bopts := &builtin.Options{Root: s.root, ProtectedPaths: own}
-	if err := s.cfg.builtinSandbox(s.root, c.sandbox, bopts); err != nil {
-		return nil, err
-	}
-	builtins := builtin.All(bopts)
-	opts := &tool.ToolkitOptions{Tools: builtins, Sources: basic, Skills: s.cfg.skillSources(s.cfg.Skills, warn), Groups: groups, Asker: c.asker}
-	if len(s.cfg.hooks) > 0 {
-		s.hooks = &hooks{list: s.cfg.hooks, root: s.root, session: fmt.Sprintf("toolscope-%d", os.Getpid()), warn: warn}
-		opts.PermissionHook = s.hooks.permissionHook
-		opts.Middleware = []tool.Middleware{s.hooks.postToolUse}
-	}
-	if s.tk, err = tool.NewToolkit(opts); err != nil {
-		return nil, usageErr("settings: %v", err)
-	}
-	if s.st, err = loadState(c.statePath); err != nil {
-		return nil, err
-	}
-	if s.base, err = json.Marshal(s.st); err != nil {
-		return nil, err
-	}
-	if save && c.statePath != "" {
-		if s.statePath, err = writableState(c.statePath); err != nil {
-			return nil, err
+		if save {
+			if err := s.state.Writable(); err != nil {
+				return fail(err)
+			}
+			s.saving = true
 		}
+	} else {
+		s.snap = &host.Snapshot{State: tool.NewState(nil)}
 	}
+	s.st = s.snap.State
 	s.persisted = s.st.Permissions()
-	known := []string{"reset_tools"}
-	for _, t := range builtins { // MCP tools need no listing: their rules name mcp__...
-		known = append(known, t.Info().Name)
-		known = append(known, t.Info().RuleNames...)
-	}
-	pc, err := s.cfg.context(s.persisted, c, known, warn)
+	pc, err := c.permissions(ws.Permissions(s.persisted), ws.ToolNames(), warn)
 	if err != nil {
-		return nil, err
+		return fail(err)
 	}
 	s.st.SetPermissions(pc)
 	s.effective = pc
 	return s, nil
 }
 
+// permissions returns pc with the flags' mode and rules over it. A
+// malformed rule flag is a usage error; a rule for a tool that is not
+// among known (nor Claude Code's, nor MCP's) gets a warning with the
+// nearest name.
+func (c *common) permissions(pc *permission.Context, known []string, warn io.Writer) (*permission.Context, error) {
+	pc = pc.Clone()
+	if c.mode != "" {
+		m, err := host.ParseMode(c.mode)
+		if err != nil {
+			return nil, usageErr("--mode: %v", err)
+		}
+		pc.Mode = m
+	}
+	for _, set := range []struct {
+		flag  string
+		rules []string
+		b     permission.Behavior
+	}{{"--allow", c.allow, permission.Allow}, {"--deny", c.deny, permission.Deny}, {"--ask", c.ask, permission.Ask}} {
+		for _, s := range set.rules {
+			r, err := permission.ParseRule(s)
+			if err != nil {
+				return nil, usageErr("%s: %v", set.flag, err)
+			}
+			if msg := host.UnknownTool(r.Tool, known); msg != "" {
+				fmt.Fprintf(warn, "toolscope: warning: %s: rule %q: %s\n", set.flag, s, msg)
+			}
+			r.Behavior, r.Source = set.b, "cli"
+			pc.AddRule(r)
+		}
+	}
+	return pc, nil
+}
+
 // save writes the state back, with the persisted permission context plus any
 // rule the user added with "always" (flags and config are not persisted).
 func (s *setup) save(added []permission.Rule) error {
-	if s.statePath == "" {
+	if !s.saving {
 		return nil
 	}
 	pc := s.persisted.Clone()
@@ -342,7 +335,7 @@ func (s *setup) save(added []permission.Rule) error {
 		pc.AddRule(r)
 	}
 	s.st.SetPermissions(pc)
-	return saveStateLocked(s.statePath, s.base, s.st, s.lock)
+	return s.snap.Save()
 }
 
 // stateOnlyTools change nothing but the agent state, in a moment: their
@@ -356,19 +349,40 @@ var stateOnlyTools = []string{"TaskCreate", "TaskUpdate", "reset_tools"}
 // nothing a call reported is lost. The lock is released by unlock, after
 // save.
 func (s *setup) serialize(c *common) error {
-	ld, lock, err := s.loadLocked(c, true)
+	snap, pc, err := s.load(c, true)
 	if err != nil {
 		return err
 	}
-	s.st, s.base, s.persisted, s.effective, s.lock = ld.st, ld.base, ld.persisted, ld.effective, lock
+	s.snap, s.st, s.persisted, s.effective = snap, snap.State, snap.State.Permissions(), pc
+	s.st.SetPermissions(pc)
 	return nil
+}
+
+// load loads the state file again for one call (under the lock of its
+// directory with lock set; the snapshot holds it until saved or released),
+// and returns it with the permission context of the call: the state's own
+// with the settings' and the flags' over it.
+func (s *setup) load(c *common, lock bool) (*host.Snapshot, *permission.Context, error) {
+	load := s.state.Load
+	if lock {
+		load = s.state.LoadLocked
+	}
+	snap, err := load()
+	if err != nil {
+		return nil, nil, usage(err)
+	}
+	pc, err := c.permissions(s.Workspace.Settings.Permissions(snap.State.Permissions(), nil), nil, io.Discard)
+	if err != nil {
+		snap.Release()
+		return nil, nil, err
+	}
+	return snap, pc, nil
 }
 
 // unlock releases the lock serialize took, if any.
 func (s *setup) unlock() {
-	if s.lock != nil {
-		s.lock.Unlock()
-		s.lock = nil
+	if s.snap != nil {
+		s.snap.Release()
 	}
 }
 
@@ -397,11 +411,9 @@ const maxInput = 64 << 20
 // check that broke, or a tool whose MCP server could not start, is an
 // error (1).
 func (s *setup) invalidCall(name string, err error) error {
-	for _, l := range s.servers {
-		if l.err != nil && errors.Is(err, tool.ErrToolNotFound) && strings.HasPrefix(name, "mcp__"+l.c.Name()+"__") {
-			// Not the caller's mistake: the server that has the tool is down.
-			return fmt.Errorf("%s: MCP server %q is unavailable: %v", name, l.c.Name(), l.err)
-		}
+	if down := s.Unavailable(name, err); down != nil {
+		// Not the caller's mistake: the server that has the tool is down.
+		return down
 	}
 	if errors.Is(err, tool.ErrInvalidCall) {
 		return usageErr("%v", err)
@@ -529,7 +541,7 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	defer s.close()
 	s.input = input
-	if s.statePath != "" && slices.Contains(stateOnlyTools, name) {
+	if s.saving && slices.Contains(stateOnlyTools, name) {
 		if err := s.serialize(c); err != nil {
 			return err
 		}
@@ -736,25 +748,4 @@ func prompt(stdin io.Reader, stderr io.Writer, name, input string, d *permission
 		return true, true
 	}
 	return false, false
-}
-
-// ownFiles returns the absolute paths of toolscope's own files for this
-// command: the --state or run file and the settings files read.
-func (c *common) ownFiles(cfg *config) []string {
-	var out []string
-	add := func(p string) {
-		if p == "" {
-			return
-		}
-		if a, err := filepath.Abs(p); err == nil && !slices.Contains(out, a) {
-			out = append(out, a)
-		}
-	}
-	add(c.statePath)
-	add(c.runFile)
-	add(cfg.path)
-	for _, f := range cfg.files {
-		add(f.path)
-	}
-	return out
 }

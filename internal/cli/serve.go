@@ -81,7 +81,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *maxSessions == 0 {
 		opts.MaxSessions = -1 // no limit
 	}
-	if s.statePath != "" {
+	if s.saving {
 		// Every call loads the state file and saves its changes merged
 		// with those of other calls, sessions and replicas.
 		opts.State = s.callState(c, stderr)
@@ -194,19 +194,20 @@ func (s *setup) callState(c *common, warn io.Writer) func(context.Context, strin
 		// A call that changes only the state (a task tool) loads, runs and
 		// saves under the state directory's lock, one at a time, as `call`
 		// does: concurrent TaskCreates get distinct ids.
-		ld, lock, err := s.loadLocked(c, slices.Contains(stateOnlyTools, mcp.CallName(ctx)))
+		snap, pc, err := s.load(c, slices.Contains(stateOnlyTools, mcp.CallName(ctx)))
 		if err != nil {
 			return nil, nil, err
 		}
-		st, pc := ld.st, ld.effective
+		persisted := snap.State.Permissions()
+		st := snap.State
+		st.SetPermissions(pc)
 		release := func() {
-			defer lock.Unlock()
-			keep := ld.persisted.Clone()
+			keep := persisted.Clone()
 			for _, r := range addedRules(pc, st.Permissions()) {
 				keep.AddRule(r)
 			}
 			st.SetPermissions(keep)
-			if err := saveStateLocked(s.statePath, ld.base, st, lock); err != nil {
+			if err := snap.Save(); err != nil {
 				fmt.Fprintln(warn, "toolscope: warning:", err)
 			}
 		}

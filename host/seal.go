@@ -1,4 +1,4 @@
-package cli
+package host
 
 import (
 	"bytes"
@@ -180,7 +180,7 @@ func writeSealed(path string, body []byte, o *textfile.WriteOptions) error {
 func openSealed(b []byte, what, fresh string) ([]byte, bool, error) {
 	body, sealed, err := unseal(b)
 	if errors.Is(err, errSeal) {
-		return nil, true, &exitError{code: 2, msg: fmt.Sprintf("%s was changed outside toolscope (%v), so it is not trusted: it may grant permissions or hold a call that is not the one approved. It was left as it was; move it away (or delete it) and %s", what, err, fresh)}
+		return nil, true, &Error{Msg: fmt.Sprintf("%s was changed outside toolscope (%v), so it is not trusted: it may grant permissions or hold a call that is not the one approved. It was left as it was; move it away (or delete it) and %s", what, err, fresh)}
 	}
 	return body, sealed, err
 }
@@ -207,7 +207,7 @@ func unsealedGrants(body []byte, what, fresh string) error {
 		grants = true // calls waiting for approval: which one was shown is unknown
 	}
 	if grants {
-		return &exitError{code: 2, msg: fmt.Sprintf("%s has no toolscope seal (toolscope did not write it, or an older version did) and it grants permissions or holds calls waiting for approval, so it is not trusted. It was left as it was; move it away (or delete it) and %s", what, fresh)}
+		return &Error{Msg: fmt.Sprintf("%s has no toolscope seal (toolscope did not write it, or an older version did) and it grants permissions or holds calls waiting for approval, so it is not trusted. It was left as it was; move it away (or delete it) and %s", what, fresh)}
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package cli
+package host
 
 // stripJSONC turns JSON with comments (// and /* */) and trailing commas,
 // as Claude Code accepts in its settings files, into plain JSON: comments

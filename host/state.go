@@ -1,11 +1,10 @@
-package cli
+package host
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -35,8 +34,8 @@ var (
 	unmarkedPermsKeys = []string{"mode", "working_dirs", "allow", "deny", "ask"}
 )
 
-// loadState reads the --state file into a state.
-func loadState(path string) (*tool.State, error) {
+// readState reads the state file at path into a state.
+func readState(path string) (*tool.State, error) {
 	st := tool.NewState(nil)
 	if path == "" {
 		return st, nil
@@ -46,15 +45,15 @@ func loadState(path string) (*tool.State, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return st, nil
 	case err != nil:
-		return nil, usageErr("--state %s: cannot read it: %v", path, pathErr(err))
+		return nil, errorf("--state %s: cannot read it: %v", path, pathErr(err))
 	case fi.IsDir():
-		return nil, usageErr("--state %s is a directory; give the path of a file", path)
+		return nil, errorf("--state %s is a directory; give the path of a file", path)
 	case !fi.Mode().IsRegular():
-		return nil, usageErr("--state %s is not a regular file; give the path of a file", path)
+		return nil, errorf("--state %s is not a regular file; give the path of a file", path)
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, usageErr("--state %s: cannot read it: %v", path, pathErr(err))
+		return nil, errorf("--state %s: cannot read it: %v", path, pathErr(err))
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
 		return st, nil
@@ -75,7 +74,7 @@ func loadState(path string) (*tool.State, error) {
 		if settings {
 			msg += "; to apply the permissions of a Claude Code settings file, pass it with --config"
 		}
-		return nil, usageErr("%s.", msg)
+		return nil, errorf("%s.", msg)
 	}
 	if !sealed {
 		if err := unsealedGrants(b, what, fresh); err != nil {
@@ -83,47 +82,113 @@ func loadState(path string) (*tool.State, error) {
 		}
 	}
 	if err := tool.DecodeInput(b, st); err != nil {
-		return nil, usageErr("--state %s: %s", path, describe(err))
+		return nil, errorf("--state %s: %s", path, describe(err))
 	}
 	return st, nil
 }
 
-// loaded is the --state file as one call sees it.
-type loaded struct {
-	st        *tool.State
-	base      []byte              // the state as loaded, for the merge at save
-	persisted *permission.Context // the state's own permissions
-	effective *permission.Context // persisted, with the config's and the flags'
+// StateFile is an agent's [tool.State] kept in a file between runs, as
+// toolscope call --state keeps it: the files read (so that
+// read-before-write holds across calls), the tasks, the tool groups, the
+// shell's directory and the permission rules the user added with
+// "always". Several processes may share one file: each [Snapshot] saves
+// only what changed since it was loaded, merged record by record with what
+// the others saved meanwhile (see [tool.MergeStateJSON]).
+//
+// The file is sealed (an HMAC under a key in the user's configuration
+// directory), so a file an agent wrote to grant itself permissions is
+// refused, and toolscope never overwrites a file that is not a state.
+type StateFile struct {
+	path string // as given, for messages
+	// target is where the state is read and saved once Writable checked
+	// it: path, or the file a symbolic link at path points to.
+	target string
 }
 
-// loadLocked loads the state file again for one call (see setup.statePath),
-// with the permissions of the config and the flags over its own. With lock
-// set it first takes the lock on the file's directory, and returns it held
-// for the caller to save under and release; on error nothing stays locked.
-func (s *setup) loadLocked(c *common, lock bool) (*loaded, *textfile.DirLock, error) {
-	var l *textfile.DirLock
-	if lock {
-		var err error
-		if l, err = textfile.Lock(filepath.Dir(s.statePath)); err != nil {
-			return nil, nil, fmt.Errorf("locking the state %s: %w", s.statePath, err)
-		}
+// NewStateFile returns the state file at path. Nothing is read or checked
+// until Load or Writable.
+func NewStateFile(path string) *StateFile { return &StateFile{path: path, target: path} }
+
+// Path is where the state is saved: the path given, or the file a
+// symbolic link there points to once Writable checked it.
+func (f *StateFile) Path() string { return f.target }
+
+// Writable checks, before anything runs, that the state can be saved: the
+// path is not a directory or a special file, its directory exists and
+// takes a new file with room for the state (the probe is removed at
+// once). A symbolic link is followed: saves replace the file it points
+// to, not the link. The error is an [*Error].
+func (f *StateFile) Writable() error {
+	target, err := writableState(f.path)
+	if err != nil {
+		return err
 	}
-	st, err := loadState(s.statePath)
-	var base []byte
-	if err == nil {
-		base, err = json.Marshal(st)
+	f.target = target
+	return nil
+}
+
+// Snapshot is a state as one load read it, to be changed and saved.
+type Snapshot struct {
+	// State is the state read (a new one when the file is missing or
+	// empty).
+	State *tool.State
+	file  *StateFile
+	base  []byte // the state as loaded, for the merge at Save
+	lock  *textfile.DirLock
+}
+
+// Load reads the state. A missing or empty file is a new state; a file
+// that is not a state, or that grants permissions without toolscope's
+// seal, is refused with an [*Error] and left as it was.
+func (f *StateFile) Load() (*Snapshot, error) {
+	return f.load(nil)
+}
+
+// LoadLocked is Load under the lock of the file's directory, held until
+// the snapshot is saved or released: a load, change and save that no
+// other process interleaves (two TaskCreates then get distinct ids).
+func (f *StateFile) LoadLocked() (*Snapshot, error) {
+	l, err := textfile.Lock(filepath.Dir(f.target))
+	if err != nil {
+		return nil, fmt.Errorf("locking the state %s: %w", f.target, err)
 	}
-	var pc *permission.Context
-	if err == nil {
-		pc, err = s.cfg.context(st.Permissions(), c, nil, io.Discard)
-	}
+	s, err := f.load(l)
 	if err != nil {
 		l.Unlock()
-		return nil, nil, err
+		return nil, err
 	}
-	ld := &loaded{st: st, base: base, persisted: st.Permissions(), effective: pc}
-	st.SetPermissions(pc)
-	return ld, l, nil
+	return s, nil
+}
+
+func (f *StateFile) load(l *textfile.DirLock) (*Snapshot, error) {
+	st, err := readState(f.target)
+	if err != nil {
+		return nil, err
+	}
+	base, err := json.Marshal(st)
+	if err != nil {
+		return nil, err
+	}
+	return &Snapshot{State: st, file: f, base: base, lock: l}, nil
+}
+
+// Save writes the snapshot's state to its file atomically (a temporary
+// file of its own, synced, renamed over the file; nothing is left on
+// failure), merged with what other processes saved since the load: what
+// this snapshot changed replaces what is there, record by record, and
+// everything else is kept. A file that is not a sealed state is replaced.
+// The lock of LoadLocked is released.
+func (s *Snapshot) Save() error {
+	defer s.Release()
+	return saveStateLocked(s.file.target, s.base, s.State, s.lock)
+}
+
+// Release releases the lock of LoadLocked, if held, without saving.
+func (s *Snapshot) Release() {
+	if s.lock != nil {
+		s.lock.Unlock()
+		s.lock = nil
+	}
 }
 
 // notAState says why b is not a state file, or "" when it is one, and
@@ -196,28 +261,28 @@ func writableState(path string) (string, error) {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		target = real
 	} else if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		return "", usageErr("--state %s is a symbolic link to a missing file; give the path of a file", path)
+		return "", errorf("--state %s is a symbolic link to a missing file; give the path of a file", path)
 	}
 	var size int64 // of the state as it is
 	if fi, err := os.Stat(target); err == nil && fi.Mode().IsRegular() {
 		size = fi.Size()
 	} else if err == nil {
 		if fi.IsDir() {
-			return "", usageErr("--state %s is a directory; give the path of a file", path)
+			return "", errorf("--state %s is a directory; give the path of a file", path)
 		}
-		return "", usageErr("--state %s is not a regular file; give the path of a file", path)
+		return "", errorf("--state %s is not a regular file; give the path of a file", path)
 	}
 	dir := filepath.Dir(target)
 	fi, err := os.Stat(dir)
 	switch {
 	case err != nil:
-		return "", usageErr("--state %s: its directory %s does not exist (%v)", path, dir, pathErr(err))
+		return "", errorf("--state %s: its directory %s does not exist (%v)", path, dir, pathErr(err))
 	case !fi.IsDir():
-		return "", usageErr("--state %s: %s is not a directory", path, dir)
+		return "", errorf("--state %s: %s is not a directory", path, dir)
 	}
 	probe, err := textfile.CreateTemp(dir, "probe")
 	if err != nil {
-		return "", usageErr("--state %s: cannot write in %s: %v", path, dir, pathErr(err))
+		return "", errorf("--state %s: cannot write in %s: %v", path, dir, pathErr(err))
 	}
 	defer os.Remove(probe.Name())
 	defer probe.Close()
@@ -226,7 +291,7 @@ func writableState(path string) (string, error) {
 	// file) when its state could then not be saved.
 	need := size + stateMargin
 	if err := reserve(probe, need); err != nil {
-		return "", usageErr("--state %s: %s has no room to save the state (%d bytes needed): %v; free space there or give --state a path elsewhere", path, dir, need, pathErr(err))
+		return "", errorf("--state %s: %s has no room to save the state (%d bytes needed): %v; free space there or give --state a path elsewhere", path, dir, need, pathErr(err))
 	}
 	return target, nil
 }
@@ -234,23 +299,17 @@ func writableState(path string) (string, error) {
 // stateMargin is the room a save needs beyond the state's present size.
 const stateMargin = 256 << 10
 
-// saveState writes st to path atomically (textfile.WriteAtomic: a
+// saveStateLocked writes st to path atomically (textfile.WriteAtomic: a
 // temporary file of its own, synced, renamed over path; nothing is left on
-// failure). An existing file keeps its permission bits; a new one is
-// private (0600).
+// failure); a new file is private to the user (0600), an existing one
+// keeps its mode.
 //
-// Several toolscope processes may share one state file. Under the
-// directory's lock, saveState reads the file as it is now and merges: what
-// this run changed since it loaded the state (base) replaces what is
-// there, record by record (read files by path, tasks by id; the
-// permissions, groups and working directory as wholes), and everything
-// else another run saved meanwhile is kept.
-func saveState(path string, base []byte, st *tool.State) (err error) {
-	return saveStateLocked(path, base, st, nil)
-}
-
-// saveStateLocked is saveState under a lock on the state file's directory
-// that the caller already holds (nil: saveState takes it).
+// Under the directory's lock (lock, or one it takes when lock is nil), it
+// reads the file as it is now and merges: what this run changed since it
+// loaded the state (base) replaces what is there, record by record (read
+// files by path, tasks by id; the permissions, groups and working
+// directory as wholes), and everything else another run saved meanwhile
+// is kept.
 func saveStateLocked(path string, base []byte, st *tool.State, lock *textfile.DirLock) (err error) {
 	ours, err := json.Marshal(st)
 	if err != nil {

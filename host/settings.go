@@ -1,4 +1,4 @@
-package cli
+package host
 
 import (
 	"encoding/json"
@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolscope/toolscope/internal/spell"
 	"github.com/toolscope/toolscope/mcp"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/sandbox"
@@ -141,7 +142,7 @@ func (c *config) groups(sources map[string]tool.Source, warn io.Writer) ([]tool.
 	for _, name := range slices.Sorted(maps.Keys(c.Groups)) {
 		g := c.Groups[name]
 		if strings.TrimSpace(g.Description) == "" {
-			return nil, usageErr("--config %s: groups.%s: a group needs a \"description\" (the model reads it to decide whether to switch the group on)", c.path, name)
+			return nil, errorf("--config %s: groups.%s: a group needs a \"description\" (the model reads it to decide whether to switch the group on)", c.path, name)
 		}
 		out = append(out, tool.Group{Name: name, Description: g.Description, Instructions: g.Instructions, Skills: c.skillSources(g.Skills, warn)})
 	}
@@ -155,7 +156,7 @@ func (c *config) groups(sources map[string]tool.Source, warn io.Writer) ([]tool.
 		}
 		g := byName[sc.Group]
 		if g == nil {
-			return nil, usageErr("--config %s: mcpServers.%s: group %q is not among \"groups\"", c.path, name, sc.Group)
+			return nil, errorf("--config %s: mcpServers.%s: group %q is not among \"groups\"", c.path, name, sc.Group)
 		}
 		g.Sources = append(g.Sources, sources[name])
 	}
@@ -180,7 +181,7 @@ func (c *config) mcpClients(root string) ([]*mcp.Client, error) {
 		srv := mcp.ServerConfig{Command: sc.Command, Args: sc.Args, Env: sc.Env, Dir: sc.Cwd, URL: sc.URL, Headers: sc.Headers}
 		if sc.Sandbox {
 			if sc.Command == "" {
-				return nil, usageErr("%s: \"sandbox\" applies to stdio servers (with \"command\") only", where)
+				return nil, errorf("%s: \"sandbox\" applies to stdio servers (with \"command\") only", where)
 			}
 			sb, _, err := c.sandbox(root)
 			if err != nil {
@@ -191,22 +192,22 @@ func (c *config) mcpClients(root string) ([]*mcp.Client, error) {
 		switch sc.Type {
 		case "", "stdio":
 			if sc.Type == "stdio" && sc.Command == "" {
-				return nil, usageErr("%s: a stdio server needs \"command\"", where)
+				return nil, errorf("%s: a stdio server needs \"command\"", where)
 			}
 		case "http", "streamable-http", "streamableHttp":
 			srv.Transport = "http"
 		case "sse":
 			srv.Transport = "sse"
 		default:
-			return nil, usageErr("%s: unknown \"type\" %q (want stdio, http or sse)", where, sc.Type)
+			return nil, errorf("%s: unknown \"type\" %q (want stdio, http or sse)", where, sc.Type)
 		}
 		if srv.Transport != "" && sc.URL == "" {
-			return nil, usageErr("%s: a server of type %s needs \"url\"", where, sc.Type)
+			return nil, errorf("%s: a server of type %s needs \"url\"", where, sc.Type)
 		}
 		timeout := time.Duration(0) // the default
 		if sc.Timeout != nil {
 			if *sc.Timeout < 0 {
-				return nil, usageErr("%s: \"timeout\" must be a number of seconds, not %v", where, *sc.Timeout)
+				return nil, errorf("%s: \"timeout\" must be a number of seconds, not %v", where, *sc.Timeout)
 			}
 			if timeout = time.Duration(*sc.Timeout * float64(time.Second)); timeout == 0 {
 				timeout = mcp.NoTimeout
@@ -217,7 +218,7 @@ func (c *config) mcpClients(root string) ([]*mcp.Client, error) {
 			CallTimeout: timeout, TrustHints: sc.TrustHints,
 		})
 		if err != nil {
-			return nil, usageErr("%s: %s", where, strings.TrimPrefix(err.Error(), "mcp: "))
+			return nil, errorf("%s: %s", where, strings.TrimPrefix(err.Error(), "mcp: "))
 		}
 		out = append(out, cl)
 	}
@@ -280,7 +281,10 @@ var claudeModes = map[string]permission.Mode{
 	"dontAsk":           permission.DontAsk,
 }
 
-func parseMode(s string) (permission.Mode, error) {
+// ParseMode parses a permission mode by toolscope's name (default,
+// accept_edits, explore, bypass, dont_ask) or Claude Code's (acceptEdits,
+// bypassPermissions, plan, dontAsk).
+func ParseMode(s string) (permission.Mode, error) {
 	if m, ok := claudeModes[s]; ok {
 		return m, nil
 	}
@@ -298,24 +302,16 @@ var claudeTools = []string{"Agent", "Bash", "BashOutput", "Edit", "ExitPlanMode"
 	"KillBash", "KillShell", "LS", "MultiEdit", "NotebookEdit", "NotebookRead", "Read", "SlashCommand",
 	"Skill", "Task", "TodoRead", "TodoWrite", "WebFetch", "WebSearch", "Write"}
 
-// ruleSet turns rule strings into rules of one behavior.
-type ruleSet struct {
-	where  string // "config cfg.json: permissions.allow" or "--allow"
-	raw    []json.RawMessage
-	b      permission.Behavior
-	source string
-	strict bool // a malformed rule is an error (flags), not a warning (files)
-}
-
-// context builds the permission context of one invocation: the persisted one
-// (from --state), then the config's mode and rules, then the flags'. A
-// malformed rule in the config is reported on warn and skipped; one in a
-// flag is a usage error. A rule for a tool that is neither among known nor
-// one of Claude Code's gets a warning with the nearest name.
-func (c *config) context(base *permission.Context, f *common, known []string, warn io.Writer) (*permission.Context, error) {
+// permissions builds the permission context of the settings over base:
+// the files' modes (the last file that sets one wins; an untrusted
+// project's only where stricter), working directories and rules. A
+// malformed rule is reported on warn and skipped. A rule for a tool that
+// is neither among known nor one of Claude Code's gets a warning with the
+// nearest name.
+func (c *config) permissions(base *permission.Context, known []string, warn io.Writer) *permission.Context {
 	pc := base.Clone()
 	files := c.files
-	if len(files) == 0 {
+	if len(files) == 0 && c.path != "" {
 		files = []*config{c}
 	}
 	for _, fc := range files {
@@ -323,7 +319,7 @@ func (c *config) context(base *permission.Context, f *common, known []string, wa
 			if m.val == "" {
 				continue
 			}
-			mode, err := parseMode(m.val)
+			mode, err := ParseMode(m.val)
 			if err != nil {
 				// Claude Code has modes toolscope does not ("auto"): the
 				// file still loads, in the mode it would have without it.
@@ -337,79 +333,56 @@ func (c *config) context(base *permission.Context, f *common, known []string, wa
 			pc.Mode = mode
 		}
 	}
-	if f.mode != "" {
-		m, err := parseMode(f.mode)
-		if err != nil {
-			return nil, usageErr("--mode: %v", err)
-		}
-		pc.Mode = m
-	}
 	for _, fc := range files {
 		pc.WorkingDirs = append(pc.WorkingDirs, fc.Permissions.AdditionalDirectories...)
 		pc.WorkingDirs = append(pc.WorkingDirs, fc.Permissions.WorkingDirectories...)
 	}
-	strs := func(l []string) []json.RawMessage {
-		var out []json.RawMessage
-		for _, s := range l {
-			b, _ := json.Marshal(s)
-			out = append(out, b)
-		}
-		return out
-	}
-	var sets []ruleSet
 	for _, fc := range files {
 		l := fc.label()
-		sets = append(sets,
-			ruleSet{l + ": permissions.allow", fc.Permissions.Allow, permission.Allow, l, false},
-			ruleSet{l + ": allowedTools", fc.AllowedTools, permission.Allow, l, false},
-			ruleSet{l + ": permissions.deny", fc.Permissions.Deny, permission.Deny, l, false},
-			ruleSet{l + ": permissions.ask", fc.Permissions.Ask, permission.Ask, l, false})
-	}
-	for _, set := range append(sets, []ruleSet{
-		{"--allow", strs(f.allow), permission.Allow, "cli", true},
-		{"--deny", strs(f.deny), permission.Deny, "cli", true},
-		{"--ask", strs(f.ask), permission.Ask, "cli", true},
-	}...) {
-		for i, raw := range set.raw {
-			where := fmt.Sprintf("%s[%d]", set.where, i)
-			if set.strict {
-				where = set.where
-			}
-			var s string
-			if err := json.Unmarshal(raw, &s); err != nil {
-				fmt.Fprintf(warn, "toolscope: warning: %s: a rule must be a string such as \"Bash(git log:*)\", not %s; skipped\n", where, raw)
-				continue
-			}
-			r, err := permission.ParseRule(s)
-			if err != nil {
-				if set.strict {
-					return nil, usageErr("%s: %v", where, err)
+		for _, set := range []struct {
+			where string
+			raw   []json.RawMessage
+			b     permission.Behavior
+		}{
+			{l + ": permissions.allow", fc.Permissions.Allow, permission.Allow},
+			{l + ": allowedTools", fc.AllowedTools, permission.Allow},
+			{l + ": permissions.deny", fc.Permissions.Deny, permission.Deny},
+			{l + ": permissions.ask", fc.Permissions.Ask, permission.Ask},
+		} {
+			for i, raw := range set.raw {
+				where := fmt.Sprintf("%s[%d]", set.where, i)
+				var s string
+				if err := json.Unmarshal(raw, &s); err != nil {
+					fmt.Fprintf(warn, "toolscope: warning: %s: a rule must be a string such as \"Bash(git log:*)\", not %s; skipped\n", where, raw)
+					continue
 				}
-				fmt.Fprintf(warn, "toolscope: warning: %s: %v; skipped\n", where, err)
-				continue
+				r, err := permission.ParseRule(s)
+				if err != nil {
+					fmt.Fprintf(warn, "toolscope: warning: %s: %v; skipped\n", where, err)
+					continue
+				}
+				if msg := UnknownTool(r.Tool, known); msg != "" {
+					fmt.Fprintf(warn, "toolscope: warning: %s: rule %q: %s\n", where, s, msg)
+				}
+				r.Behavior, r.Source = set.b, where
+				pc.AddRule(r)
 			}
-			if msg := unknownTool(r.Tool, known); msg != "" {
-				fmt.Fprintf(warn, "toolscope: warning: %s: rule %q: %s\n", where, s, msg)
-			}
-			r.Behavior, r.Source = set.b, where
-			if set.strict {
-				r.Source = "cli"
-			}
-			pc.AddRule(r)
 		}
 	}
-	return pc, nil
+	return pc
 }
 
-// unknownTool says what is wrong with a rule's tool name, or "" when it names
-// a registered tool, one of Claude Code's, or an MCP tool or server.
-func unknownTool(name string, known []string) string {
+// UnknownTool says what is wrong with a rule's tool name, or "" when it
+// names one of known, one of Claude Code's tools, or an MCP tool or server
+// (mcp__...): "no tool is named "bash", so the rule applies to nothing (did
+// you mean Bash?)".
+func UnknownTool(name string, known []string) string {
 	if slices.Contains(known, name) || slices.Contains(claudeTools, name) || strings.HasPrefix(name, "mcp__") {
 		return ""
 	}
 	all := append(slices.Clone(known), claudeTools...)
 	msg := fmt.Sprintf("no tool is named %q, so the rule applies to nothing", name)
-	if near := nearest(name, all); near != "" {
+	if near := spell.Nearest(name, all); near != "" {
 		msg += fmt.Sprintf(" (did you mean %s?)", near)
 	}
 	return msg
@@ -434,14 +407,14 @@ func readSettings(path string, claudeFile, mustExist bool) (*config, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, usageErr("%s: cannot read it: %v", c.label(), pathErr(err))
+		return nil, errorf("%s: cannot read it: %v", c.label(), pathErr(err))
 	}
 	if err := tool.DecodeInput(stripJSONC(b), c); err != nil {
 		var ie *tool.InputError
 		if errors.As(err, &ie) && slices.Contains([]string{"permissions.allow", "permissions.deny", "permissions.ask", "allowedTools"}, ie.Field) {
 			ie.Want = `an array of rules such as ["Bash(git log:*)", "Read(src/**)"]`
 		}
-		return nil, usageErr("%s: %s", c.label(), describe(err))
+		return nil, errorf("%s: %s", c.label(), describe(err))
 	}
 	// Hooks are not run yet: say so, loudly, rather than let a safety gate
 	// (a PreToolUse hook that blocks something) silently do nothing.
@@ -454,7 +427,7 @@ func readSettings(path string, claudeFile, mustExist bool) (*config, error) {
 	if json.Unmarshal(raw["hooks"], &hooksRaw) == nil && len(hooksRaw) > 0 {
 		var other []string
 		if c.hooks, other, err = parseHooks(hooksRaw, c.label()); err != nil {
-			return nil, usageErr("%v", err)
+			return nil, errorf("%v", err)
 		}
 		slices.Sort(other)
 		c.hookEvents = other
@@ -558,13 +531,13 @@ func (m *config) addProjectServers(root string, trusted bool, warn io.Writer) er
 		return nil
 	}
 	if err != nil {
-		return usageErr("%s: cannot read it: %v", path, pathErr(err))
+		return errorf("%s: cannot read it: %v", path, pathErr(err))
 	}
 	var mj struct {
 		MCPServers map[string]serverConfig `json:"mcpServers"`
 	}
 	if err := tool.DecodeInput(stripJSONC(b), &mj); err != nil {
-		return usageErr("%s: %s", path, describe(err))
+		return errorf("%s: %s", path, describe(err))
 	}
 	if !trusted {
 		if len(mj.MCPServers) > 0 {
@@ -623,7 +596,7 @@ func (c *config) untrusted() []string {
 	for _, m := range []*string{&c.Permissions.DefaultMode, &c.Permissions.Mode} {
 		// Only modes that allow less than default stay: dont_ask, too,
 		// allows edits inside the project without asking.
-		if mode, err := parseMode(*m); err == nil && mode != permission.Default && mode != permission.Explore {
+		if mode, err := ParseMode(*m); err == nil && mode != permission.Default && mode != permission.Explore {
 			drop(true, "mode "+*m)
 			*m = ""
 		}

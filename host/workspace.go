@@ -1,0 +1,396 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/toolscope/toolscope/agent"
+	"github.com/toolscope/toolscope/builtin"
+	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/sandbox"
+	"github.com/toolscope/toolscope/tool"
+)
+
+// Options say which workspace to open and how. The nil *Options is the
+// working directory with its settings, as the toolscope command opens it
+// without flags. Each field mirrors one of the command's flags, and
+// messages name them by the flag.
+type Options struct {
+	// Dir is the project root (--cwd); "" is the working directory.
+	Dir string
+	// Settings is one more settings file (--config), read over Claude
+	// Code's hierarchy; it must exist.
+	Settings string
+	// NoClaudeSettings leaves out Claude Code's settings files and the
+	// project's .mcp.json (--no-claude-settings).
+	NoClaudeSettings bool
+	// TrustProject trusts the project's own settings, as accepting Claude
+	// Code's trust dialog does (--trust-project): until then a cloned
+	// repository's .claude/settings.json cannot allow anything, start a
+	// server, run a hook or relax the sandbox.
+	TrustProject bool
+	// Sandbox runs Bash in the OS sandbox whatever the settings say
+	// (--sandbox).
+	Sandbox bool
+	// Protect are more files of the caller's own that no tool may write
+	// unasked and the sandbox keeps read-only: a state file, a run file.
+	// The settings files read are protected always.
+	Protect []string
+	// Asker answers the calls that need approval (see
+	// tool.ToolkitOptions.Asker); nil: such calls come back asking.
+	Asker tool.Asker
+	// Warnings receives the warnings, one line each ("toolscope: warning:
+	// ..."): a rule skipped, a project not trusted, a server that did not
+	// start, a hook that failed. nil discards them; Settings.Warnings keeps
+	// those of loading either way.
+	Warnings io.Writer
+}
+
+// Error is a workspace that cannot be opened as its options and files
+// say: a settings file that is missing or malformed, a state or run file
+// that is not one or was changed outside toolscope, a server described
+// wrongly. Nothing ran and no file was written; the message names the file
+// and what to do. (The toolscope command exits 2 on it.)
+type Error struct{ Msg string }
+
+func (e *Error) Error() string { return e.Msg }
+
+func errorf(format string, args ...any) error {
+	return &Error{Msg: fmt.Sprintf(format, args...)}
+}
+
+// Settings are a workspace's settings merged from every file, lowest
+// precedence first: the user's ~/.claude/settings.json, the project's
+// .claude/settings.json and .claude/settings.local.json, the servers of
+// its .mcp.json that the user enabled, then Options.Settings. Each rule,
+// server and hook keeps where it came from.
+type Settings struct {
+	// Root is the project root, absolute.
+	Root string
+	cfg  *config
+	opts Options
+	warn *warnings
+}
+
+// Warnings are the warnings so far (the first 100): loading the files,
+// the rules of Permissions, servers that did not start, hooks that
+// failed; without the "toolscope: warning: " of the lines written to
+// Options.Warnings.
+func (s *Settings) Warnings() []string {
+	s.warn.mu.Lock()
+	defer s.warn.mu.Unlock()
+	return slices.Clone(s.warn.list)
+}
+
+// LoadSettings reads the settings of the workspace opts describe. A
+// malformed rule or an unknown mode is a warning (the rest loads); a file
+// that cannot be read or parsed, or is of the wrong shape, is an [*Error].
+func LoadSettings(opts *Options) (*Settings, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	root, err := projectRoot(o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	s := &Settings{Root: root, opts: o}
+	s.warn = &warnings{out: o.Warnings}
+	if s.cfg, err = loadSettings(root, o.Settings, !o.NoClaudeSettings, o.TrustProject, s.warn); err != nil {
+		return nil, err
+	}
+	// toolscope's own files (the state or run file, the settings files)
+	// grant permissions or start processes: no tool writes them unasked,
+	// wherever they are, and the sandbox keeps them read-only.
+	s.cfg.protect = s.ownFiles()
+	return s, nil
+}
+
+// projectRoot is dir, else the working directory, absolute; it must be a
+// directory.
+func projectRoot(dir string) (string, error) {
+	root := dir
+	if root == "" {
+		root, _ = os.Getwd()
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", errorf("--cwd %s: %v", root, err)
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return "", errorf("--cwd %s: not a directory", root)
+	}
+	return abs, nil
+}
+
+// ownFiles returns the absolute paths of toolscope's own files: the ones
+// of Options.Protect and the settings files read.
+func (s *Settings) ownFiles() []string {
+	var out []string
+	add := func(p string) {
+		if p == "" {
+			return
+		}
+		if a, err := filepath.Abs(p); err == nil && !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	for _, p := range s.opts.Protect {
+		add(p)
+	}
+	add(s.cfg.path)
+	for _, f := range s.cfg.files {
+		add(f.path)
+	}
+	return out
+}
+
+// Permissions returns base with the settings' modes, working directories
+// and rules added: the last file that sets a mode wins (an untrusted
+// project's only where it is stricter), the rules of every file apply,
+// each with its origin as Source ("--config cfg.json:
+// permissions.allow[0]"). known are the tool names whose rules need no
+// warning besides Claude Code's and MCP's.
+func (s *Settings) Permissions(base *permission.Context, known []string) *permission.Context {
+	return s.cfg.permissions(base, known, s.warn)
+}
+
+// Files names the settings files read, lowest precedence first.
+func (s *Settings) Files() []string {
+	var out []string
+	for _, f := range s.cfg.files {
+		out = append(out, f.label())
+	}
+	return out
+}
+
+// IgnoredKeys are the settings' top-level keys toolscope does not use,
+// each after its file ("FILE: KEY"), sorted.
+func (s *Settings) IgnoredKeys() []string {
+	var out []string
+	for _, f := range s.cfg.files {
+		for _, k := range f.keys {
+			if !slices.Contains(knownKeys, k) {
+				out = append(out, f.label()+": "+k)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// knownKeys are the top-level keys toolscope uses.
+var knownKeys = []string{"permissions", "mcpServers", "allowedTools", "enableAllProjectMcpServers",
+	"enabledMcpjsonServers", "disabledMcpjsonServers", "groups", "skills"}
+
+// Hook is one command hook of the settings.
+type Hook struct {
+	Event   string // PreToolUse, PostToolUse, UserPromptSubmit or Stop
+	Matcher string // the tools it matches (a regular expression); "" every tool
+	Command string
+	Origin  string // the file and place that configures it
+}
+
+// Hooks are the settings' command hooks, in the order they run.
+func (s *Settings) Hooks() []Hook {
+	var out []Hook
+	for _, h := range s.cfg.hooks {
+		m := ""
+		if h.matcher != nil {
+			m = strings.TrimSuffix(strings.TrimPrefix(h.matcher.String(), "^(?:"), ")$")
+		}
+		out = append(out, Hook{Event: h.event, Matcher: m, Command: h.command, Origin: h.origin})
+	}
+	return out
+}
+
+// Server is one MCP server of the settings.
+type Server struct {
+	Name   string
+	Origin string // the file and key that configures it
+}
+
+// Servers are the settings' MCP servers that are not disabled, by name.
+func (s *Settings) Servers() []Server {
+	var out []Server
+	for _, name := range slices.Sorted(maps.Keys(s.cfg.MCPServers)) {
+		if s.cfg.MCPServers[name].Disabled {
+			continue
+		}
+		out = append(out, Server{Name: name, Origin: s.cfg.mcpFrom[name]})
+	}
+	return out
+}
+
+// Sandbox returns the OS sandbox the settings describe (made once) and
+// whether it is enabled for Bash (by the settings or Options.Sandbox).
+func (s *Settings) Sandbox() (sb *sandbox.Sandbox, enabled bool, err error) {
+	on, _, err := s.cfg.sandboxSettings(s.Root, s.opts.Sandbox)
+	if err != nil {
+		return nil, false, err
+	}
+	sb, _, err = s.cfg.sandbox(s.Root)
+	return sb, on != nil, err
+}
+
+// Workspace is an opened project: its settings and the Toolkit they
+// describe, with the built-in tools, the MCP servers (started the first
+// time their tools are listed), skills, groups, hooks and sandbox.
+type Workspace struct {
+	// Root is the project root, absolute.
+	Root string
+	// Toolkit runs the workspace's tools.
+	Toolkit *tool.Toolkit
+	// Settings are the workspace's settings.
+	Settings *Settings
+
+	builtins []tool.Tool
+	servers  []*lazyServer
+	hooks    *hooks
+}
+
+// Open opens the workspace opts describe and builds its Toolkit. No
+// server starts and no hook runs until a call needs it. Close it to stop
+// the servers it started. The error is an [*Error] when the options or
+// the settings are wrong.
+func Open(ctx context.Context, opts *Options) (*Workspace, error) {
+	s, err := LoadSettings(opts)
+	if err != nil {
+		return nil, err
+	}
+	w := &Workspace{Root: s.Root, Settings: s}
+	clients, err := s.cfg.mcpClients(s.Root)
+	if err != nil {
+		return nil, err
+	}
+	var basic []tool.Source
+	grouped := map[string]tool.Source{}
+	for _, cl := range clients {
+		l := &lazyServer{c: cl, warn: s.warn}
+		w.servers = append(w.servers, l)
+		if s.cfg.MCPServers[cl.Name()].Group != "" {
+			grouped[cl.Name()] = l
+		} else {
+			basic = append(basic, l)
+		}
+	}
+	groups, err := s.cfg.groups(grouped, s.warn)
+	if err != nil {
+		return nil, err
+	}
+	bopts := &builtin.Options{Root: s.Root, ProtectedPaths: s.cfg.protect}
+	if err := s.cfg.builtinSandbox(s.Root, s.opts.Sandbox, bopts); err != nil {
+		return nil, err
+	}
+	w.builtins = builtin.All(bopts)
+	topts := &tool.ToolkitOptions{Tools: w.builtins, Sources: basic, Skills: s.cfg.skillSources(s.cfg.Skills, s.warn), Groups: groups, Asker: s.opts.Asker}
+	if len(s.cfg.hooks) > 0 {
+		w.hooks = &hooks{list: s.cfg.hooks, root: s.Root, session: fmt.Sprintf("toolscope-%d", os.Getpid()), warn: s.warn}
+		topts.PermissionHook = w.hooks.permissionHook
+		topts.Middleware = []tool.Middleware{w.hooks.postToolUse}
+	}
+	if w.Toolkit, err = tool.NewToolkit(topts); err != nil {
+		return nil, errorf("settings: %v", err)
+	}
+	return w, nil
+}
+
+// ToolNames are the names that rules for the workspace's built-in tools
+// use (reset_tools too); rules for MCP tools name mcp__SERVER__TOOL.
+func (w *Workspace) ToolNames() []string {
+	known := []string{"reset_tools"}
+	for _, t := range w.builtins {
+		known = append(known, t.Info().Name)
+		known = append(known, t.Info().RuleNames...)
+	}
+	return known
+}
+
+// Permissions returns base with the settings' modes, working directories
+// and rules added (see [Settings.Permissions]).
+func (w *Workspace) Permissions(base *permission.Context) *permission.Context {
+	return w.Settings.Permissions(base, w.ToolNames())
+}
+
+// PromptHook returns the workspace's UserPromptSubmit hooks as an agent's
+// PromptHook (agent.Agent.PromptHook), or nil when it has none.
+func (w *Workspace) PromptHook() func(ctx context.Context, input string) (string, error) {
+	if w.hooks == nil || len(w.hooks.matching("UserPromptSubmit", "")) == 0 {
+		return nil
+	}
+	return w.hooks.promptHook
+}
+
+// StopHook returns the workspace's Stop hooks as an agent's StopHook
+// (agent.Agent.StopHook), or nil when it has none.
+func (w *Workspace) StopHook() func(ctx context.Context, r *agent.Run, answer string) string {
+	if w.hooks == nil || len(w.hooks.matching("Stop", "")) == 0 {
+		return nil
+	}
+	return w.hooks.stopHook()
+}
+
+// Unavailable returns, for a tool name that was not found, why: the MCP
+// server that would have it could not start. It returns nil for any other
+// name, or when the server runs.
+func (w *Workspace) Unavailable(name string, err error) error {
+	for _, l := range w.servers {
+		if l.err != nil && errors.Is(err, tool.ErrToolNotFound) && strings.HasPrefix(name, "mcp__"+l.c.Name()+"__") {
+			return fmt.Errorf("%s: MCP server %q is unavailable: %v", name, l.c.Name(), l.err)
+		}
+	}
+	return nil
+}
+
+// Close stops the MCP servers the workspace started.
+func (w *Workspace) Close() {
+	for _, l := range w.servers {
+		l.close()
+	}
+}
+
+// warnings writes each warning line to out (when set), once: the
+// settings' rules are read again for every call of a server, and say
+// what is wrong with them the first time. It keeps the first maxWarnings
+// lines, without their prefix, in list. Servers and hooks warn from
+// concurrent calls.
+type warnings struct {
+	mu   sync.Mutex
+	out  io.Writer
+	list []string
+	seen map[string]bool
+}
+
+// maxWarnings bounds the warnings a long-running workspace keeps.
+const maxWarnings = 100
+
+func (w *warnings) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, l := range strings.Split(strings.TrimSpace(string(p)), "\n") {
+		if l == "" || w.seen[l] {
+			continue
+		}
+		if w.seen == nil {
+			w.seen = map[string]bool{}
+		}
+		if len(w.seen) < 10*maxWarnings {
+			w.seen[l] = true
+		}
+		if len(w.list) < maxWarnings {
+			w.list = append(w.list, strings.TrimPrefix(l, "toolscope: warning: "))
+		}
+		if w.out != nil {
+			fmt.Fprintln(w.out, l)
+		}
+	}
+	return len(p), nil
+}
