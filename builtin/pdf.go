@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/toolscope/toolscope/internal/proc"
 	"os/exec"
 	"regexp"
 	"strconv"
@@ -94,7 +95,7 @@ func poppler(ctx context.Context, prog string, args ...string) (string, error) {
 		return "", &errPoppler{prog: prog, missing: true}
 	}
 	var out, stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, path, args...)
+	cmd := proc.Command(ctx, path, args...)
 	cmd.Stdout, cmd.Stderr = &out, &stderr
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {

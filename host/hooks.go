@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolscope/toolscope/internal/proc"
 	"io"
 	"iter"
 	"os"
 	"os/exec"
 	"regexp"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/toolscope/toolscope/agent"
@@ -96,20 +96,18 @@ type hookResult struct {
 }
 
 // run runs h with the event on its standard input, in the project, with
-// CLAUDE_PROJECT_DIR set, in its own process group (killed on timeout).
+// CLAUDE_PROJECT_DIR set, started as every helper is (proc.Command: its
+// own process group, killed with it on timeout).
 func (hs *hooks) run(ctx context.Context, h hook, event map[string]any) hookResult {
 	ctx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
 	in, _ := json.Marshal(event)
-	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", h.command)
+	cmd := proc.Command(ctx, "/bin/sh", "-c", h.command)
 	cmd.Dir = hs.root
 	cmd.Env = append(os.Environ(), "CLAUDE_PROJECT_DIR="+hs.root)
 	cmd.Stdin = bytes.NewReader(in)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = time.Second
 	err := cmd.Run()
 	r := hookResult{stdout: out.Bytes(), stderr: strings.TrimSpace(errb.String())}
 	var ee *exec.ExitError

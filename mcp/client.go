@@ -5,13 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/toolscope/toolscope/internal/proc"
+	//DELETEME
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
+	//DELETEME
 	"regexp"
 	"slices"
 	"strconv"
@@ -320,15 +322,16 @@ func (c *Client) Close() error {
 // open starts a session with the server.
 func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *stdioServer, error) {
 	var (
-		t    sdk.Transport
-		proc *stdioServer
-		run  *sandbox.Run // the stdio server's sandbox, released with the session
+		t      sdk.Transport
+		server *stdioServer
+		run    *sandbox.Run // the stdio server's sandbox, released with the session
 	)
 	switch {
 	case c.srv.Conn != nil:
 		t = &sdk.IOTransport{Reader: c.srv.Conn, Writer: c.srv.Conn}
 	case c.srv.Command != "":
-		cmd := exec.Command(c.srv.Command, c.srv.Args...)
+		// The server lives until the session ends (stdioServer.close).
+		cmd := proc.Command(context.Background(), c.srv.Command, c.srv.Args...)
 		cmd.Dir = c.srv.Dir
 		if len(c.srv.Env) > 0 {
 			cmd.Env = os.Environ()
@@ -336,8 +339,8 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *stdioServer, er
 				cmd.Env = append(cmd.Env, k+"="+v)
 			}
 		}
-		proc = &stdioServer{cmd: cmd, stderr: &tail{max: 4096}, max: c.opts.MaxMessageBytes, terminate: 2 * time.Second}
-		cmd.Stderr = proc.stderr
+		server = &stdioServer{cmd: cmd, stderr: &tail{max: 4096}, max: c.opts.MaxMessageBytes, terminate: 2 * time.Second}
+		cmd.Stderr = server.stderr
 		if c.srv.Sandbox != nil {
 			dirs := c.srv.SandboxDirs
 			if dirs == nil {
@@ -357,7 +360,7 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *stdioServer, er
 			}
 			run = r
 		}
-		t = proc
+		t = server
 	case c.sse():
 		t = &sdk.SSEClientTransport{Endpoint: c.srv.URL, HTTPClient: c.httpClient()}
 	default:
@@ -382,7 +385,7 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *stdioServer, er
 				// protected class (a hook, an .envrc, a .claude) is moved
 				// aside, as after a sandboxed command.
 				select {
-				case <-proc.exited:
+				case <-server.exited:
 					blocked, err := run.Quarantine(nil)
 					for _, b := range blocked {
 						c.logger.Warn("mcp: the sandboxed server made a protected path; moved aside", "server", c.name, "path", b.Path, "moved_to", b.MovedTo, "why", b.Why, "error", b.Error)
@@ -404,14 +407,14 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *stdioServer, er
 	}
 	if err != nil {
 		msg := fmt.Sprintf("mcp: cannot connect to server %q: %v", c.name, err)
-		if proc != nil && proc.exited != nil {
-			if why := proc.failure(time.Second); why != "" {
+		if server != nil && server.exited != nil {
+			if why := server.failure(time.Second); why != "" {
 				msg += "\n" + why
 			}
 		}
 		return nil, nil, errors.New(msg)
 	}
-	return s, proc, nil
+	return s, server, nil
 }
 
 // sse reports whether the server speaks the legacy HTTP+SSE transport.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/toolscope/toolscope/internal/proc"
 	"io"
 	"net/http"
 	"os"
@@ -80,19 +81,23 @@ func (p *stdioServer) over(n int) {
 }
 
 // close ends the process as the MCP spec asks: close its standard input,
-// wait, SIGTERM, wait, SIGKILL.
+// wait, SIGTERM, wait, SIGKILL. The signals go to its process group, and
+// once the server has exited what is left of its group is killed: a
+// server started through a launcher (npx, uvx, a shell script) ends with
+// the processes it started.
 func (p *stdioServer) close() error {
 	// Closing its output too unblocks a server stuck writing an answer
 	// nobody reads (one over the limit), and the reader when a child of
 	// the server holds the pipe.
 	p.stdin.Close()
 	p.stdout.Close()
-	for _, sig := range []os.Signal{nil, syscall.SIGTERM, os.Kill} {
-		if sig != nil {
-			p.cmd.Process.Signal(sig)
+	for _, sig := range []syscall.Signal{0, syscall.SIGTERM, syscall.SIGKILL} {
+		if sig != 0 {
+			proc.EndGroup(p.cmd, sig)
 		}
 		select {
 		case <-p.exited:
+			proc.EndGroup(p.cmd, syscall.SIGKILL)
 			return nil
 		case <-time.After(p.terminate):
 		}

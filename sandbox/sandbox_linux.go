@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/toolscope/toolscope/internal/proc"
 	"io"
 	"os"
 	"os/exec"
@@ -62,7 +63,7 @@ func (s *Sandbox) probe() {
 		}
 		defer r.Close()
 		r.probing = true
-		cmd := exec.Command(sh, "-c", ":")
+		cmd := proc.Command(context.Background(), sh, "-c", ":")
 		cmd.Dir = "/"
 		if err := r.Wrap(cmd); err != nil {
 			return nil, err

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/toolscope/toolscope/internal/proc"
 	"io"
 	"os/exec"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // RipgrepArgs returns the rg argument vector the reference builds for o
@@ -97,9 +97,8 @@ func runRipgrep(ctx context.Context, o *GrepOptions, isDir bool, rx *rootExclude
 		filter = newRgFilter(o, rx, out)
 		out = filter
 	}
-	cmd := exec.CommandContext(ctx, rg, args...)
+	cmd := proc.Command(ctx, rg, args...)
 	cmd.Dir = searchDir(o.Path, isDir)
-	cmd.WaitDelay = time.Second
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = out, &stderr
 	err = cmd.Run()
