@@ -119,6 +119,9 @@ func (f *StateFile) Path() string { return f.target }
 // once). A symbolic link is followed: saves replace the file it points
 // to, not the link. The error is an [*Error].
 func (f *StateFile) Writable() error {
+	if f.path == "" {
+		return errorf("--state: no file named; give the path of a file")
+	}
 	target, err := writableState(f.path)
 	if err != nil {
 		return err
@@ -161,6 +164,9 @@ func (f *StateFile) LoadLocked() (*Snapshot, error) {
 }
 
 func (f *StateFile) load(l *textfile.DirLock) (*Snapshot, error) {
+	if f.target == "" {
+		return nil, errorf("--state: no file named; give the path of a file")
+	}
 	st, err := readState(f.target)
 	if err != nil {
 		return nil, err

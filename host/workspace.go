@@ -158,9 +158,10 @@ func (s *Settings) ownFiles() []string {
 // project's only where it is stricter), the rules of every file apply,
 // each with its origin as Source ("--config cfg.json:
 // permissions.allow[0]"). known are the tool names whose rules need no
-// warning besides Claude Code's and MCP's.
+// warning besides Claude Code's and MCP's. A malformed rule is skipped
+// with a warning, said the first time only.
 func (s *Settings) Permissions(base *permission.Context, known []string) *permission.Context {
-	return s.cfg.permissions(base, known, s.warn)
+	return s.cfg.permissions(base, known, s.warn.once())
 }
 
 // Files names the settings files read, lowest precedence first.
@@ -357,15 +358,14 @@ func (w *Workspace) Close() {
 	}
 }
 
-// warnings writes each warning line to out (when set), once: the
-// settings' rules are read again for every call of a server, and say
-// what is wrong with them the first time. It keeps the first maxWarnings
-// lines, without their prefix, in list. Servers and hooks warn from
+// warnings writes each warning line to out (when set) and keeps the first
+// maxWarnings, without their prefix, in list. Servers and hooks warn from
 // concurrent calls.
 type warnings struct {
 	mu   sync.Mutex
 	out  io.Writer
 	list []string
+	// seen are the lines written through once.
 	seen map[string]bool
 }
 
@@ -373,16 +373,33 @@ type warnings struct {
 const maxWarnings = 100
 
 func (w *warnings) Write(p []byte) (int, error) {
+	w.write(p, false)
+	return len(p), nil
+}
+
+// once is a writer of warnings that are said the first time only: the
+// settings' rules are read again for every call of a server, and say what
+// is wrong with them once.
+func (w *warnings) once() io.Writer { return onceWriter{w} }
+
+type onceWriter struct{ w *warnings }
+
+func (o onceWriter) Write(p []byte) (int, error) {
+	o.w.write(p, true)
+	return len(p), nil
+}
+
+func (w *warnings) write(p []byte, once bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, l := range strings.Split(strings.TrimSpace(string(p)), "\n") {
-		if l == "" || w.seen[l] {
+		if l == "" || once && w.seen[l] {
 			continue
 		}
-		if w.seen == nil {
-			w.seen = map[string]bool{}
-		}
-		if len(w.seen) < 10*maxWarnings {
+		if once {
+			if w.seen == nil {
+				w.seen = map[string]bool{}
+			}
 			w.seen[l] = true
 		}
 		if len(w.list) < maxWarnings {
@@ -392,5 +409,4 @@ func (w *warnings) Write(p []byte) (int, error) {
 			fmt.Fprintln(w.out, l)
 		}
 	}
-	return len(p), nil
 }

@@ -371,7 +371,7 @@ func (s *setup) load(c *common, lock bool) (*host.Snapshot, *permission.Context,
 	if err != nil {
 		return nil, nil, usage(err)
 	}
-	pc, err := c.permissions(s.Workspace.Settings.Permissions(snap.State.Permissions(), nil), nil, io.Discard)
+	pc, err := c.permissions(s.Permissions(snap.State.Permissions()), nil, io.Discard)
 	if err != nil {
 		snap.Release()
 		return nil, nil, err
