@@ -42,7 +42,8 @@ type Options struct {
 	Sandbox bool
 	// Protect are more files of the caller's own that no tool may write
 	// unasked and the sandbox keeps read-only: a state file, a run file.
-	// The settings files read are protected always.
+	// The settings files read are protected always. A relative path is
+	// relative to the working directory, as the file is opened.
 	Protect []string
 	// Asker answers the calls that need approval (see
 	// tool.ToolkitOptions.Asker); nil: such calls come back asking.
