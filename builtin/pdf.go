@@ -5,13 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/toolscope/toolscope/internal/proc"
 	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/toolscope/toolscope/internal/proc"
 	"github.com/toolscope/toolscope/tool"
 )
 

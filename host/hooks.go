@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/toolscope/toolscope/internal/proc"
 	"io"
 	"iter"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/toolscope/toolscope/agent"
+	"github.com/toolscope/toolscope/internal/proc"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )

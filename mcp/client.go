@@ -5,15 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/toolscope/toolscope/internal/proc"
-	//DELETEME
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
-	//DELETEME
 	"regexp"
 	"slices"
 	"strconv"
@@ -25,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolscope/toolscope/internal/proc"
 	"github.com/toolscope/toolscope/sandbox"
 	"github.com/toolscope/toolscope/tool"
 )

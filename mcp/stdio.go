@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/toolscope/toolscope/internal/proc"
 	"io"
 	"net/http"
 	"os"
@@ -15,6 +14,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolscope/toolscope/internal/proc"
 )
 
 // stdioServer is the transport of a server the client starts: the SDK's

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/toolscope/toolscope/internal/proc"
 	"io"
 	"os"
 	"os/exec"
@@ -17,6 +16,7 @@ import (
 	"syscall"
 
 	"github.com/toolscope/toolscope/internal/pathpolicy"
+	"github.com/toolscope/toolscope/internal/proc"
 	"github.com/toolscope/toolscope/internal/sbinit"
 )
 

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"github.com/toolscope/toolscope/host"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/toolscope/toolscope/agent"
+	"github.com/toolscope/toolscope/host"
 	"github.com/toolscope/toolscope/internal/inputview"
 	"github.com/toolscope/toolscope/model/anthropic"
 	"github.com/toolscope/toolscope/model/openai"

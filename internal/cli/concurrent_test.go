@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/toolscope/toolscope/host"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/toolscope/toolscope/builtin"
+	"github.com/toolscope/toolscope/host"
 	"github.com/toolscope/toolscope/internal/testproc"
 )
 

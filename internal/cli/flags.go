@@ -4,10 +4,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/toolscope/toolscope/internal/spell"
 	"io"
 	"strings"
 
+	"github.com/toolscope/toolscope/internal/spell"
 	"github.com/toolscope/toolscope/tool"
 )
 

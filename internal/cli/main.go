@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/toolscope/toolscope/host"
 	"io"
 	"os"
 	"os/signal"
@@ -19,6 +18,7 @@ import (
 	"syscall"
 
 	"github.com/toolscope/toolscope/builtin"
+	"github.com/toolscope/toolscope/host"
 	"github.com/toolscope/toolscope/internal/inputview"
 	"github.com/toolscope/toolscope/mcp"
 	"github.com/toolscope/toolscope/model/anthropic"

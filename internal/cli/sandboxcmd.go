@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/toolscope/toolscope/host"
 	"io"
 
+	"github.com/toolscope/toolscope/host"
 	"github.com/toolscope/toolscope/sandbox"
 )
 

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/toolscope/toolscope/internal/proc"
 	"io"
 	"os/exec"
 	"strconv"
 	"strings"
+
+	"github.com/toolscope/toolscope/internal/proc"
 )
 
 // RipgrepArgs returns the rg argument vector the reference builds for o
