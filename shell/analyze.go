@@ -12,6 +12,8 @@ import (
 
 	"github.com/toolscope/toolscope/internal/counters"
 	"github.com/toolscope/toolscope/internal/pathpolicy"
+	"github.com/toolscope/toolscope/shell/internal/gitrepo"
+	"github.com/toolscope/toolscope/shell/internal/outside"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -40,6 +42,7 @@ type config struct {
 	acceptEdits bool
 	hardened    bool
 	policy      *pathpolicy.Policy // &pol
+	access      outside.Access     // every other look outside the command line
 
 	pol     pathpolicy.Policy
 	cwdOnly [1]string    // workDirs when only the cwd
@@ -55,6 +58,10 @@ func newConfig(o *Options) *config {
 	c.mode = o.Mode
 	c.acceptEdits = o.Mode == "accept_edits" || o.Mode == "dont_ask"
 	c.hardened = o.HardenedEnv
+	c.access = o.access
+	if c.access == nil {
+		c.access = outside.System{}
+	}
 	c.cwd = o.Cwd
 	if c.cwd == "" {
 		c.cwd, _ = os.Getwd()
@@ -353,8 +360,8 @@ type analyzer struct {
 	substs      bool // the command holds a substitution (see walker.words)
 	cfg         *config
 	judged      []judgment
-	gitRepos    []gitRepoMemo
-	gitViews    []dirView // directories git discovery listed
+	views       outside.Views // directories listed (by git discovery, by above)
+	git         gitrepo.Repos // the repositories of the line's git commands
 	src         string
 	depth       int
 	leaves      []*leaf
@@ -368,6 +375,22 @@ type analyzer struct {
 
 // wordBudget is the most words, after brace expansion, that the leaves of
 // one command line may hold.
+// dirViews returns the line's directory listings, ready to use.
+func (an *analyzer) dirViews() *outside.Views {
+	if an.views.Access == nil {
+		an.views.Access = an.cfg.access
+	}
+	return &an.views
+}
+
+// repos returns the judge of the line's git repositories, ready to use.
+func (an *analyzer) repos() *gitrepo.Repos {
+	if an.git.Views == nil {
+		an.git = gitrepo.Repos{Policy: an.cfg.policy, Views: an.dirViews()}
+	}
+	return &an.git
+}
+
 func (c *config) wordBudget() int { return 16*c.maxCommands + 1024 }
 
 func (an *analyzer) unsupportedf(format string, args ...any) {

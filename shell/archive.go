@@ -13,6 +13,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/toolscope/toolscope/shell/internal/outside"
 )
 
 // Extracting an archive writes the paths its members name, which the
@@ -208,8 +210,8 @@ type archiveMember struct {
 var errArchiveTooLarge = errors.New("archive too large to inspect")
 
 // archiveMembers reads the member list of the archive at p.
-func archiveMembers(p string) ([]archiveMember, error) {
-	f, fi, err := openRegular(p) // never waits on a FIFO named like an archive
+func archiveMembers(a outside.Access, p string) ([]archiveMember, error) {
+	f, fi, err := a.Open(p) // never waits on a FIFO named like an archive
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +224,7 @@ func archiveMembers(p string) ([]archiveMember, error) {
 	}
 	switch {
 	case bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.HasPrefix(head, []byte("PK\x05\x06")):
-		return zipMembers(f, fi.Size())
+		return zipMembers(f, fi.Size)
 	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
 		zr, err := gzip.NewReader(&budgetReader{r: bufio.NewReader(f), left: maxArchiveRead})
 		if err != nil {
@@ -232,12 +234,12 @@ func archiveMembers(p string) ([]archiveMember, error) {
 	case bytes.HasPrefix(head, []byte("BZh")):
 		return tarMembers(bzip2.NewReader(&budgetReader{r: bufio.NewReader(f), left: maxArchiveRead}))
 	case len(head) >= 262 && string(head[257:262]) == "ustar":
-		return tarMembers(f) // *os.File seeks over the contents
+		return tarMembers(f) // a File seeks over the contents
 	}
 	return nil, errors.New("compression or format not inspected")
 }
 
-func zipMembers(f *os.File, size int64) ([]archiveMember, error) {
+func zipMembers(f io.ReaderAt, size int64) ([]archiveMember, error) {
 	zr, err := zip.NewReader(f, size)
 	if err != nil {
 		return nil, err
@@ -383,7 +385,7 @@ func (an *analyzer) extractionHits(e extraction, l *leaf) (hits []string, opaque
 	if ax.Path.Err != nil || !ax.Resolved.Exists {
 		return nil, "the archive " + e.archive.s + " cannot be read now"
 	}
-	members, err := archiveMembers(ax.Resolved.Path)
+	members, err := archiveMembers(an.cfg.access, ax.Resolved.Path)
 	if err != nil {
 		return nil, "the members of " + e.archive.s + " cannot be listed (" + err.Error() + ")"
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/toolscope/toolscope/internal/pathpolicy"
+	"github.com/toolscope/toolscope/shell/internal/gitrepo"
 )
 
 // Git: what makes a git command line read-only (its global options, its
@@ -20,10 +21,6 @@ var gitGlobalOK = map[string]bool{
 	"--glob-pathspecs": true, "--noglob-pathspecs": true, "--icase-pathspecs": true, "--no-replace-objects": true,
 	"--html-path": true, "--man-path": true, "--info-path": true,
 }
-
-// gitSignatureFormat matches a pretty format that asks for a signature
-// (%G?, %GK, also %+G?, %-G?, % G?): git then runs gpg.
-var gitSignatureFormat = regexp.MustCompile(`%[-+ ]?G`)
 
 // harmlessGitKey are configuration keys git config may read from every
 // scope: names, defaults and switches, no URL or header that could carry a
@@ -176,7 +173,7 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 					return roPlan{why: "git option --" + name + " is not read-only"}
 				}
 			}
-			if gitSignatureFormat.MatchString(val) {
+			if gitrepo.SignatureFormat.MatchString(val) {
 				return roPlan{why: "signature placeholders run gpg"}
 			}
 		} else if strings.HasPrefix(a, "-") && strings.ContainsAny(a[1:], deniedShort) && sub != "branch" && sub != "tag" && sub != "config" {
@@ -228,7 +225,7 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 		} else if l.cwdUnknown {
 			return "the working directory is unknown", nil
 		}
-		why, repos := an.gitRepoCheck(start)
+		why, repos := an.repos().Check(start)
 		if why != "" {
 			return why, nil
 		}
@@ -252,11 +249,11 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 			// git remote -v and git config --local -l print remote URLs,
 			// with the token some carry.
 			for _, c := range repos {
-				for i, d := range []string{c.dir, commonDir(c.dir)} {
-					if i == 1 && d == c.dir {
+				for i, d := range []string{c.Dir, an.repos().CommonDir(c.Dir)} {
+					if i == 1 && d == c.Dir {
 						break // not a linked work tree: one config
 					}
-					if gitConfigCreds(filepath.Join(d, "config")) {
+					if an.repos().ConfigCreds(filepath.Join(d, "config")) {
 						return "", sensitiveFinding([]string{"git " + sub + " prints remote URLs, and " + d + "/config has one with a password or token"})
 					}
 				}
@@ -264,7 +261,7 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 		}
 		if printsContent(sub, rest) {
 			for _, c := range repos {
-				if s := an.gitTrackedSecret(c.dir); s != "" {
+				if s := an.repos().TrackedSecret(c.Dir); s != "" {
 					return "", sensitiveFinding([]string{"git " + sub + " prints tracked files, and the repository tracks " + s})
 				}
 			}
@@ -512,7 +509,7 @@ func gitConfigSetKey(args []word) string {
 			sub = k[first+1 : last]
 		}
 		switch {
-		case runsProgram(section, name), readsFile(section, name), section == "include", section == "includeif",
+		case gitrepo.RunsProgram(section, name), gitrepo.ReadsFile(section, name), section == "include", section == "includeif",
 			section == "filter", section == "diff" && sub != "", k == "diff.external", k == "core.fsmonitor",
 			k == "core.hookspath", k == "core.pager", k == "core.worktree", section == "alias", section == "pager",
 			section == "gpg", name == "promisor", k == "extensions.partialclone":
@@ -550,4 +547,43 @@ func gitArgsAfterGlobals(args []word) []word {
 		i++
 	}
 	return args[min(i, len(args)):]
+}
+
+// gitContentSubs print the content of files the repository tracks (or
+// tracked): with a secret in the index, they print it.
+var gitContentSubs = map[string]bool{
+	"show": true, "diff": true, "grep": true, "cat-file": true, "blame": true, "annotate": true, "range-diff": true,
+}
+
+// gitPatchSubs print file contents only with a patch option.
+var gitPatchSubs = map[string]bool{"log": true, "whatchanged": true, "reflog": true, "stash": true}
+
+// printsContent reports whether git sub with args prints tracked files'
+// contents.
+func printsContent(sub string, args []word) bool {
+	if gitContentSubs[sub] {
+		return true
+	}
+	if !gitPatchSubs[sub] {
+		return false
+	}
+	for _, a := range args {
+		s := a.s
+		if s == "--" {
+			break
+		}
+		if strings.HasPrefix(s, "--") {
+			for _, p := range []string{"--patch", "--cc", "--dd", "--word-diff", "--color-words", "--binary", "--unified",
+				"--remerge-diff", "--full-diff", "--diff-merges", "--function-context", "--textconv", "--ext-diff"} {
+				if strings.HasPrefix(s, p) {
+					return true
+				}
+			}
+			continue
+		}
+		if strings.HasPrefix(s, "-") && strings.ContainsAny(s[1:], "pucLUmW") {
+			return true
+		}
+	}
+	return false
 }

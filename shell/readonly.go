@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"errors"
 	"regexp"
 	"strconv"
 	"strings"
@@ -546,7 +545,7 @@ func versionFiles(an *analyzer, l *leaf) (string, *finding) {
 	if x.Err != nil || x.Secret || !x.Exists {
 		return f + " cannot be checked", nil
 	}
-	b, err := readSmall(x.Resolved.Path, 4096)
+	b, err := an.cfg.access.ReadFile(x.Resolved.Path, 4096, true)
 	if err != nil {
 		return f + " cannot be checked: " + err.Error(), nil
 	}
@@ -562,14 +561,6 @@ func versionFiles(an *analyzer, l *leaf) (string, *finding) {
 	}
 	return "", nil
 }
-
-// readSmall reads a regular file of at most max bytes, following links.
-func readSmall(path string, max int64) ([]byte, error) { return readRegular(path, max, false) }
-
-// errNotSmallRegular is readSmall's error for anything but a small regular
-// file.
-var errNotSmallRegular = errors.New("not a small regular file")
-var errNotRegular = errors.New("not a regular file")
 
 // planRust is a version query that a rust-toolchain file in the directory
 // or above may redirect to any program (rustup's toolchain "path").
@@ -781,16 +772,16 @@ func (an *analyzer) above(dir string, names ...string) string {
 		// is looked up.
 		listed := false
 		if len(names) > 3 {
-			v := an.view(d)
+			v := an.dirViews().View(d)
 			switch {
-			case v.missing:
+			case v.Missing:
 				listed = true
-			case v.l == nil:
+			case v.Listing == nil:
 				return d // unreadable: the caller cannot check it
-			case v.ascii:
+			case v.ASCII:
 				listed = true
 				for _, n := range names {
-					if !v.absent(n) {
+					if !v.Absent(n) {
 						return strings.TrimSuffix(d, "/") + "/" + n
 					}
 				}
