@@ -43,7 +43,7 @@ func (an *analyzer) editPaths(l *leaf, redirOnly bool) (string, []editPath, bool
 	var paths []editPath
 	for _, r := range l.redirs {
 		for _, w := range r.ws {
-			if !r.hdoc && isWriteRedir(r.op, w.s) && !exemptDev(w.s) {
+			if !r.hdoc && isWriteRedir(r.op, w.Value) && !exemptDev(w.Value) {
 				paths = append(paths, editPath{w: w})
 			}
 		}
@@ -51,14 +51,14 @@ func (an *analyzer) editPaths(l *leaf, redirOnly bool) (string, []editPath, bool
 	if l.emptyCmd || redirOnly {
 		name := "redirect"
 		if len(l.args) > 0 {
-			name = l.args[0].s
+			name = l.args[0].Value
 		}
 		return name, paths, len(paths) > 0
 	}
 	if len(l.args) == 0 || len(l.assigns) > 0 || l.background {
 		return "", nil, false
 	}
-	name := l.args[0].s
+	name := l.args[0].Value
 	args := l.args[1:]
 	var spec *flagSpec
 	switch name {
@@ -91,7 +91,7 @@ func (an *analyzer) editPaths(l *leaf, redirOnly bool) (string, []editPath, bool
 		return "", nil, false
 	}
 	for _, w := range l.args[1:] {
-		if !w.literal {
+		if !w.Literal {
 			return "", nil, false
 		}
 	}
@@ -155,7 +155,7 @@ func (an *analyzer) followedTreeInside(w word, l *leaf) bool {
 // optWord is the word of an option's value (no ~ or glob expansion inside
 // an option word, except GNU's --opt=~/x, which bash does expand).
 func optWord(s string) word {
-	return word{s: s, pat: escapeGlob(s), literal: true, tilde: strings.HasPrefix(s, "~/") || s == "~"}
+	return word{Value: s, Pat: escapeGlob(s), Literal: true, Tilde: strings.HasPrefix(s, "~/") || s == "~"}
 }
 
 // acceptEdits upgrades filesystem commands to Allow when every command in
@@ -166,7 +166,7 @@ func (an *analyzer) acceptEdits(res *Analysis, redirOnly []bool) {
 		return
 	}
 	for _, l := range an.leaves {
-		if len(l.args) > 0 && (l.args[0].s == "ln" || l.args[0].s == "link") {
+		if len(l.args) > 0 && (l.args[0].Value == "ln" || l.args[0].Value == "link") {
 			return
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/toolscope/toolscope/internal/pathpolicy"
 	"github.com/toolscope/toolscope/shell/internal/gitrepo"
 	"github.com/toolscope/toolscope/shell/internal/outside"
+	"github.com/toolscope/toolscope/shell/internal/unquote"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -373,8 +374,6 @@ type analyzer struct {
 	wordsOver   bool // a brace expansion would take them past wordBudget
 }
 
-// wordBudget is the most words, after brace expansion, that the leaves of
-// one command line may hold.
 // dirViews returns the line's directory listings, ready to use.
 func (an *analyzer) dirViews() *outside.Views {
 	if an.views.Access == nil {
@@ -391,6 +390,8 @@ func (an *analyzer) repos() *gitrepo.Repos {
 	return &an.git
 }
 
+// wordBudget is the most words, after brace expansion, that the leaves of
+// one command line may hold.
 func (c *config) wordBudget() int { return 16*c.maxCommands + 1024 }
 
 func (an *analyzer) unsupportedf(format string, args ...any) {
@@ -399,12 +400,12 @@ func (an *analyzer) unsupportedf(format string, args ...any) {
 	}
 }
 
-func (an *analyzer) unquoter(binds map[string]binding) *unquoter {
-	return &unquoter{src: an.src, binds: binds}
+func (an *analyzer) unquoter(binds map[string]unquote.Binding) *unquote.Unquoter {
+	return &unquote.Unquoter{Src: an.src, Binds: binds}
 }
 
 func (an *analyzer) stmtText(st *syntax.Stmt) string {
-	t := nodeText(an.src, st)
+	t := unquote.NodeText(an.src, st)
 	return strings.TrimRight(strings.TrimSpace(t), ";&| \t\n")
 }
 
@@ -429,7 +430,7 @@ func (an *analyzer) callText(st *syntax.Stmt, c *syntax.CallExpr) string {
 func argvStrings(ws []word) []string {
 	out := make([]string, len(ws))
 	for i, w := range ws {
-		out[i] = w.s
+		out[i] = w.Value
 	}
 	return out
 }

@@ -72,7 +72,7 @@ func tarExtraction(args []word) (e extraction, ok bool) {
 	dests := 0
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		s := a.s
+		s := a.Value
 		next := func() (word, bool) {
 			if i+1 < len(args) {
 				i++
@@ -109,9 +109,9 @@ func tarExtraction(args []word) (e extraction, ok bool) {
 				}
 			case is("strip-components", 3):
 				w, _ := getVal()
-				n, err := strconv.Atoi(w.s)
+				n, err := strconv.Atoi(w.Value)
 				if err != nil || n < 0 {
-					e.opaque = "tar --strip-components " + w.s
+					e.opaque = "tar --strip-components " + w.Value
 				}
 				e.strip = n
 			case is("absolute-names", 3):
@@ -158,10 +158,10 @@ func tarExtraction(args []word) (e extraction, ok bool) {
 		return e, false
 	}
 	switch {
-	case !haveFile || e.archive.s == "-" || e.archive.s == "":
+	case !haveFile || e.archive.Value == "-" || e.archive.Value == "":
 		e.opaque = "tar reads the archive from standard input or a tape"
-	case strings.Contains(e.archive.s, ":") && !strings.HasPrefix(e.archive.s, "/") && !strings.HasPrefix(e.archive.s, "."):
-		e.opaque = "tar reads a remote archive " + e.archive.s
+	case strings.Contains(e.archive.Value, ":") && !strings.HasPrefix(e.archive.Value, "/") && !strings.HasPrefix(e.archive.Value, "."):
+		e.opaque = "tar reads a remote archive " + e.archive.Value
 	case dests > 1:
 		e.opaque = "tar -C given more than once"
 	}
@@ -170,7 +170,7 @@ func tarExtraction(args []word) (e extraction, ok bool) {
 
 func unzipExtraction(args []word) (e extraction, ok bool) {
 	for i := 0; i < len(args); i++ {
-		s := args[i].s
+		s := args[i].Value
 		switch {
 		case s == "-P":
 			i++ // the password
@@ -189,11 +189,11 @@ func unzipExtraction(args []word) (e extraction, ok bool) {
 			if strings.ContainsAny(s[1:], "lvtzZ") {
 				return e, false // lists or tests, writes nothing
 			}
-		case e.archive.s == "":
+		case e.archive.Value == "":
 			e.archive = args[i]
 		}
 	}
-	if e.archive.s == "" || e.archive.s == "-" {
+	if e.archive.Value == "" || e.archive.Value == "-" {
 		e.opaque = "unzip without a readable archive"
 	}
 	return e, true
@@ -375,7 +375,7 @@ func (an *analyzer) extractionHits(e extraction, l *leaf) (hits []string, opaque
 	if e.opaque != "" {
 		return nil, e.opaque
 	}
-	if !e.archive.literal || e.archive.glob || !e.dest.literal && e.dest.s != "" {
+	if !e.archive.Literal || e.archive.Glob || !e.dest.Literal && e.dest.Value != "" {
 		return nil, "the archive or the directory is known only at run time"
 	}
 	if l.tainted || l.afterEdit {
@@ -383,17 +383,17 @@ func (an *analyzer) extractionHits(e extraction, l *leaf) (hits []string, opaque
 	}
 	ax := an.judge(e.archive, l)
 	if ax.Path.Err != nil || !ax.Resolved.Exists {
-		return nil, "the archive " + e.archive.s + " cannot be read now"
+		return nil, "the archive " + e.archive.Value + " cannot be read now"
 	}
 	members, err := archiveMembers(an.cfg.access, ax.Resolved.Path)
 	if err != nil {
-		return nil, "the members of " + e.archive.s + " cannot be listed (" + err.Error() + ")"
+		return nil, "the members of " + e.archive.Value + " cannot be listed (" + err.Error() + ")"
 	}
 	dest := l.cwd
-	if e.dest.s != "" {
+	if e.dest.Value != "" {
 		dx := an.judge(e.dest, l)
 		if dx.Path.Err != nil {
-			return nil, "the directory " + e.dest.s + " cannot be resolved"
+			return nil, "the directory " + e.dest.Value + " cannot be resolved"
 		}
 		dest = dx.Resolved.Path
 	}
@@ -401,10 +401,10 @@ func (an *analyzer) extractionHits(e extraction, l *leaf) (hits []string, opaque
 		rel, abs, inside := memberPath(m.name, e.strip, e.abs)
 		switch {
 		case abs != "":
-			hits = appendUnique(hits, e.archive.s+" (writes "+abs+")")
+			hits = appendUnique(hits, e.archive.Value+" (writes "+abs+")")
 			continue
 		case !inside:
-			hits = appendUnique(hits, e.archive.s+" (writes "+m.name+", outside "+dest+")")
+			hits = appendUnique(hits, e.archive.Value+" (writes "+m.name+", outside "+dest+")")
 			continue
 		case rel == "" || rel == ".":
 			continue
@@ -414,24 +414,24 @@ func (an *analyzer) extractionHits(e extraction, l *leaf) (hits []string, opaque
 			// directory; one named /etc/x or ../x links a file outside,
 			// which a later member of the same name then overwrites.
 			if _, labs, lin := memberPath(m.link, 0, e.abs); labs != "" || !lin || strings.HasPrefix(m.link, "/") {
-				hits = appendUnique(hits, e.archive.s+" (links "+m.name+" to "+m.link+")")
+				hits = appendUnique(hits, e.archive.Value+" (links "+m.name+" to "+m.link+")")
 				continue
 			}
 		}
 		if m.symlink {
 			if linkLeadsOut(rel, m.link) {
-				hits = appendUnique(hits, e.archive.s+" (links "+m.name+" to "+m.link+")")
+				hits = appendUnique(hits, e.archive.Value+" (links "+m.name+" to "+m.link+")")
 				continue
 			}
 			// A link to a protected place inside (hooks -> .git/hooks).
 			if t := an.cfg.policy.Classify(dest + "/" + path.Join(path.Dir(rel), m.link)); t.Protected || t.Secret {
-				hits = appendUnique(hits, e.archive.s+" (links "+m.name+" to "+m.link+")")
+				hits = appendUnique(hits, e.archive.Value+" (links "+m.name+" to "+m.link+")")
 				continue
 			}
 		}
 		x := an.cfg.policy.Classify(dest + "/" + rel)
 		if x.Protected || x.Secret {
-			hits = appendUnique(hits, e.archive.s+" (writes "+m.name+")")
+			hits = appendUnique(hits, e.archive.Value+" (writes "+m.name+")")
 		}
 	}
 	return hits, ""

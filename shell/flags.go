@@ -91,7 +91,7 @@ func (fs *flagSpec) resolveLong(name string) (string, argKind, bool) {
 func parseFlags(fs *flagSpec, args []word) flagResult {
 	var r flagResult
 	for i := 0; i < len(args); i++ {
-		a := args[i].s
+		a := args[i].Value
 		if a == "--" {
 			r.operands = append(r.operands, args[i+1:]...)
 			break
@@ -123,7 +123,7 @@ func parseFlags(fs *flagSpec, args []word) flagResult {
 			case fValue:
 				if !hasVal && i+1 < len(args) {
 					i++
-					val, hasVal = args[i].s, true
+					val, hasVal = args[i].Value, true
 				}
 			case fNone:
 				if hasVal && fs.strictLong {
@@ -153,7 +153,7 @@ func parseFlags(fs *flagSpec, args []word) flagResult {
 					o.value, o.hasValue = a[j+1:], true
 				} else if i+1 < len(args) {
 					i++
-					o.value, o.hasValue = args[i].s, true
+					o.value, o.hasValue = args[i].Value, true
 				}
 				j = len(a)
 			case fOptValue:

@@ -121,7 +121,7 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 	version := false
 	var dir *word
 	for i < len(args) {
-		a := args[i].s
+		a := args[i].Value
 		if !strings.HasPrefix(a, "-") {
 			break
 		}
@@ -133,7 +133,7 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 			continue
 		case strings.HasPrefix(a, "-C") && len(a) > 2:
 			w := args[i]
-			w.s, w.pat, w.tilde = a[2:], escapeGlob(a[2:]), false
+			w.Value, w.Pat, w.Tilde = a[2:], escapeGlob(a[2:]), false
 			dir = &w
 		case gitGlobalOK[a]:
 		case a == "--version":
@@ -149,13 +149,13 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 		}
 		return roPlan{why: "no git subcommand"}
 	}
-	sub := args[i].s
+	sub := args[i].Value
 	rest := args[i+1:]
 	p := roPlan{}
 	noIndex := false
 	deniedLong, deniedShort := gitDenied(sub)
 	for _, w := range rest {
-		a := w.s
+		a := w.Value
 		if a == "--" {
 			break
 		}
@@ -189,7 +189,7 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 	// that name a file git reads (blame --ignore-revs-file, ls-files
 	// --exclude-from, config --file).
 	for _, w := range rest {
-		if !strings.HasPrefix(w.s, "-") || w.s == "-" {
+		if !strings.HasPrefix(w.Value, "-") || w.Value == "-" {
 			p.reads = append(p.reads, w)
 		}
 	}
@@ -203,7 +203,7 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 		if sub == "grep" && !gitGrepHasPath(rest) {
 			// Without a path, git grep --no-index searches the working
 			// directory, untracked files included.
-			p.trees = append(p.trees, word{s: ".", pat: ".", literal: true})
+			p.trees = append(p.trees, word{Value: ".", Pat: ".", Literal: true})
 		}
 	}
 	if dir != nil {
@@ -219,7 +219,7 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 		if dir != nil {
 			x := an.judge(*dir, l)
 			if x.unknown != "" || x.Path.Err != nil || x.Inside == "" {
-				return "git -C " + dir.s + " leaves the working directories", nil
+				return "git -C " + dir.Value + " leaves the working directories", nil
 			}
 			start = x.Resolved.Path
 		} else if l.cwdUnknown {
@@ -233,14 +233,14 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 			// Outside a repository, or with a path outside it, git diff
 			// compares the two paths as diff -r does.
 			for _, w := range operands {
-				if w.s == "--" {
+				if w.Value == "--" {
 					continue
 				}
 				x := an.judge(w, l)
 				if x.unknown != "" || x.glob {
 					return readWhy(w, x), nil
 				}
-				if why, f := an.treeCheck(x.Given, roPlan{tree: pathpolicy.TreeOptions{Hidden: true}}, w.s); why != "" || f != nil {
+				if why, f := an.treeCheck(x.Given, roPlan{tree: pathpolicy.TreeOptions{Hidden: true}}, w.Value); why != "" || f != nil {
 					return why, f
 				}
 			}
@@ -281,11 +281,11 @@ func gitReadValues(sub string, rest []word) []word {
 	}
 	var out []word
 	value := func(w word, v string) word {
-		w.s, w.pat, w.tilde = v, escapeGlob(v), strings.HasPrefix(v, "~")
+		w.Value, w.Pat, w.Tilde = v, escapeGlob(v), strings.HasPrefix(v, "~")
 		return w
 	}
 	for i := 0; i < len(rest); i++ {
-		a := rest[i].s
+		a := rest[i].Value
 		if a == "--" {
 			break
 		}
@@ -329,7 +329,7 @@ func gitGrepHasPath(rest []word) bool {
 	patternGiven := false
 	var words []word
 	for i := 0; i < len(rest); i++ {
-		a := rest[i].s
+		a := rest[i].Value
 		if a == "--" {
 			return i+1 < len(rest)
 		}
@@ -359,7 +359,7 @@ func gitGrepHasPath(rest []word) bool {
 // into such comparisons than git does, never fewer.
 func maybeOutsidePair(rest []word) bool {
 	i := 0
-	for i < len(rest) && strings.HasPrefix(rest[i].s, "-") && rest[i].s != "--" && rest[i].s != "-" {
+	for i < len(rest) && strings.HasPrefix(rest[i].Value, "-") && rest[i].Value != "--" && rest[i].Value != "-" {
 		i++
 	}
 	ws := rest[i:]
@@ -367,8 +367,8 @@ func maybeOutsidePair(rest []word) bool {
 		return false
 	}
 	for _, w := range ws {
-		s := w.s
-		if strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") || w.tilde || !w.literal {
+		s := w.Value
+		if strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") || w.Tilde || !w.Literal {
 			return true
 		}
 		if c := filepath.Clean(s); c == ".." || strings.HasPrefix(c, "../") {
@@ -385,7 +385,7 @@ func gitSub(sub string, rest []word) string {
 	}
 	switch sub {
 	case "reflog":
-		if len(rest) == 0 || rest[0].s == "show" || strings.HasPrefix(rest[0].s, "-") {
+		if len(rest) == 0 || rest[0].Value == "show" || strings.HasPrefix(rest[0].Value, "-") {
 			return ""
 		}
 	case "branch":
@@ -407,13 +407,13 @@ func gitSub(sub string, rest []word) string {
 		}
 		return ""
 	case "remote":
-		if len(rest) == 0 || len(rest) == 1 && (rest[0].s == "-v" || rest[0].s == "--verbose") {
+		if len(rest) == 0 || len(rest) == 1 && (rest[0].Value == "-v" || rest[0].Value == "--verbose") {
 			return ""
 		}
-		switch rest[0].s {
+		switch rest[0].Value {
 		case "get-url":
 			for _, w := range rest[1:] {
-				if strings.HasPrefix(w.s, "-") && w.s != "--push" && w.s != "--all" {
+				if strings.HasPrefix(w.Value, "-") && w.Value != "--push" && w.Value != "--all" {
 					return "git remote get-url option"
 				}
 			}
@@ -421,9 +421,9 @@ func gitSub(sub string, rest []word) string {
 		case "show":
 			hasN := false
 			for _, w := range rest[1:] {
-				if w.s == "-n" {
+				if w.Value == "-n" {
 					hasN = true
-				} else if strings.HasPrefix(w.s, "-") {
+				} else if strings.HasPrefix(w.Value, "-") {
 					return "git remote show option"
 				}
 			}
@@ -434,8 +434,8 @@ func gitSub(sub string, rest []word) string {
 		}
 	case "config":
 		args, action := rest, ""
-		if len(args) > 0 && (args[0].s == "get" || args[0].s == "list") {
-			action, args = args[0].s, args[1:]
+		if len(args) > 0 && (args[0].Value == "get" || args[0].Value == "list") {
+			action, args = args[0].Value, args[1:]
 		}
 		r := parseFlags(gitConfigSpec, args)
 		if r.bad != "" {
@@ -458,16 +458,16 @@ func gitSub(sub string, rest []word) string {
 		// Every scope: the user's and the system's configuration too, which
 		// may hold credentials (http.extraHeader, url.<token>.insteadOf).
 		if list || r.has("get-regexp", "get-urlmatch") || action == "get" && len(r.operands) != 1 ||
-			len(r.operands) != 1 || !harmlessGitKey.MatchString(r.operands[0].s) {
+			len(r.operands) != 1 || !harmlessGitKey.MatchString(r.operands[0].Value) {
 			return "git config reads the user's and the system's configuration, which may hold credentials (add --local)"
 		}
 		return ""
 	case "stash":
-		if len(rest) > 0 && (rest[0].s == "list" || rest[0].s == "show") {
+		if len(rest) > 0 && (rest[0].Value == "list" || rest[0].Value == "show") {
 			return ""
 		}
 	case "worktree":
-		if len(rest) > 0 && rest[0].s == "list" {
+		if len(rest) > 0 && rest[0].Value == "list" {
 			return ""
 		}
 	}
@@ -481,24 +481,24 @@ func gitSub(sub string, rest []word) string {
 // command line ("" otherwise).
 func gitConfigSetKey(args []word) string {
 	i := 0
-	for i < len(args) && strings.HasPrefix(args[i].s, "-") {
-		if args[i].s == "-c" || args[i].s == "-C" {
+	for i < len(args) && strings.HasPrefix(args[i].Value, "-") {
+		if args[i].Value == "-c" || args[i].Value == "-C" {
 			i++
 		}
 		i++
 	}
-	if i >= len(args) || args[i].s != "config" {
+	if i >= len(args) || args[i].Value != "config" {
 		return ""
 	}
 	for _, a := range args[i+1:] {
-		switch a.s {
+		switch a.Value {
 		case "get", "list", "--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "--show-origin",
 			"--show-scope", "--name-only":
 			return "" // a read
 		}
 	}
 	for _, a := range args[i+1:] {
-		k := strings.ToLower(a.s)
+		k := strings.ToLower(a.Value)
 		if strings.HasPrefix(k, "-") || !strings.Contains(k, ".") {
 			continue
 		}
@@ -513,7 +513,7 @@ func gitConfigSetKey(args []word) string {
 			section == "filter", section == "diff" && sub != "", k == "diff.external", k == "core.fsmonitor",
 			k == "core.hookspath", k == "core.pager", k == "core.worktree", section == "alias", section == "pager",
 			section == "gpg", name == "promisor", k == "extensions.partialclone":
-			return a.s
+			return a.Value
 		}
 		return "" // the first key-like word is the key
 	}
@@ -539,8 +539,8 @@ func gitWithoutGlobals(s []string) []string {
 // git itself).
 func gitArgsAfterGlobals(args []word) []word {
 	i := 0
-	for i < len(args) && strings.HasPrefix(args[i].s, "-") {
-		switch args[i].s {
+	for i < len(args) && strings.HasPrefix(args[i].Value, "-") {
+		switch args[i].Value {
 		case "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path":
 			i++
 		}
@@ -568,7 +568,7 @@ func printsContent(sub string, args []word) bool {
 		return false
 	}
 	for _, a := range args {
-		s := a.s
+		s := a.Value
 		if s == "--" {
 			break
 		}

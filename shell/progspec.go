@@ -143,16 +143,16 @@ func (ps *progSpec) parse(args []word) progArgs {
 	}
 	valWord := func(w word, s string) word {
 		v := w
-		v.s = s
-		v.pat = escapeGlob(s)
-		v.glob, v.tilde = false, false // no ~ or glob expansion inside an option word
+		v.Value = s
+		v.Pat = escapeGlob(s)
+		v.Glob, v.Tilde = false, false // no ~ or glob expansion inside an option word
 		return v
 	}
 	endOpts := false
 	for i := 0; i < len(args); i++ {
 		w := args[i]
-		a := w.s
-		if endOpts || !w.literal || len(a) < 2 || a[0] != '-' {
+		a := w.Value
+		if endOpts || !w.Literal || len(a) < 2 || a[0] != '-' {
 			// A non-literal word may start with "-" at run time; callers
 			// never take such a command for read-only.
 			r.operands = append(r.operands, w)

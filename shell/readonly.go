@@ -67,7 +67,7 @@ func (an *analyzer) kindOf(l *leaf) leafKind {
 		}
 		return kindRead
 	}
-	switch l.args[0].s {
+	switch l.args[0].Value {
 	case "cd", "pushd", "popd":
 		return kindCd
 	case "mkdir", "touch", "rm", "rmdir", "unlink", "truncate", "chmod":
@@ -90,7 +90,7 @@ func (an *analyzer) kindOf(l *leaf) leafKind {
 
 func hasFollow(args []word) bool {
 	for _, a := range args {
-		if strings.HasPrefix(a.s, "--fo") {
+		if strings.HasPrefix(a.Value, "--fo") {
 			return true
 		}
 	}
@@ -144,8 +144,8 @@ func afterEditWhy(l *leaf) string {
 		return "an earlier command may write the project configuration " + name + " reads"
 	}
 	for _, w := range l.args[1:] {
-		if w.glob || w.fromGlob {
-			return "an earlier command may create files its glob " + w.s + " matches"
+		if w.Glob || w.FromGlob {
+			return "an earlier command may create files its glob " + w.Value + " matches"
 		}
 	}
 	return ""
@@ -166,9 +166,9 @@ func shareGroup(a, b []int) bool {
 // command X runs X (skipping functions; the analyser refuses their
 // definitions), and /bin/X and /usr/bin/X are X.
 func runName(argv []word) (string, []word) {
-	name, args := argv[0].s, argv[1:]
-	if name == "command" && len(args) > 0 && !strings.HasPrefix(args[0].s, "-") && !stateBuiltins[args[0].s] {
-		name, args = args[0].s, args[1:]
+	name, args := argv[0].Value, argv[1:]
+	if name == "command" && len(args) > 0 && !strings.HasPrefix(args[0].Value, "-") && !stateBuiltins[args[0].Value] {
+		name, args = args[0].Value, args[1:]
 	}
 	for _, dir := range []string{"/usr/bin/", "/bin/"} {
 		if base, ok := strings.CutPrefix(name, dir); ok && base != "" && base != "." && base != ".." && !strings.ContainsRune(base, '/') {
@@ -212,7 +212,7 @@ func (an *analyzer) pathWords(l *leaf) (pathSet, bool) {
 	set := make(pathSet, 0, len(p.reads)+len(p.trees)+len(p.dashable)+1)
 	for _, ws := range [][]word{p.reads, p.trees, p.dashable} {
 		for _, w := range ws {
-			set = append(set, w.s)
+			set = append(set, w.Value)
 		}
 	}
 	if len(set) == 0 {
@@ -266,7 +266,7 @@ func specPlan(spec *progSpec, args []word, name string) roPlan {
 		ops = nil
 	}
 	nops := len(pa.operands)
-	if spec.stdoutSecond && nops == 2 && pa.operands[1].s == "-" {
+	if spec.stdoutSecond && nops == 2 && pa.operands[1].Value == "-" {
 		nops, ops = 1, ops[:len(ops)-1]
 	}
 	if spec.maxOperands >= 0 && nops > spec.maxOperands {
@@ -276,15 +276,15 @@ func specPlan(spec *progSpec, args []word, name string) roPlan {
 		// A glob is one word here and any number of operands to the
 		// program: xxd d/* with two files in d writes the second.
 		for _, o := range pa.operands {
-			if o.glob {
-				return roPlan{why: name + " " + o.s + ": a glob may give more than " + itoa(spec.maxOperands) + " operands, and " + name + " then writes its output to a file (or does not only read)"}
+			if o.Glob {
+				return roPlan{why: name + " " + o.Value + ": a glob may give more than " + itoa(spec.maxOperands) + " operands, and " + name + " then writes its output to a file (or does not only read)"}
 			}
 		}
 	}
 	if spec.responseFiles {
 		for _, o := range ops {
-			if strings.HasPrefix(o.s, "@") {
-				return roPlan{why: name + " " + o.s + " reads further arguments (and files) from a file"}
+			if strings.HasPrefix(o.Value, "@") {
+				return roPlan{why: name + " " + o.Value + " reads further arguments (and files) from a file"}
 			}
 		}
 	}
@@ -293,13 +293,13 @@ func specPlan(spec *progSpec, args []word, name string) roPlan {
 	recursive := matchAny(&pa, spec.recursive)
 	for _, o := range pa.opts {
 		for _, k := range spec.recurseValue {
-			if o.key == k && (len(o.vals) == 0 || o.vals[0].s != "read" && o.vals[0].s != "skip") {
+			if o.key == k && (len(o.vals) == 0 || o.vals[0].Value != "read" && o.vals[0].Value != "skip") {
 				recursive = true // -d recurse, --directories=rec (argmatch takes prefixes)
 			}
 		}
 	}
 	if len(ops) == 0 && (spec.defaultDot || recursive && spec.dotIfRecursive) {
-		ops = []word{{s: ".", pat: ".", literal: true}}
+		ops = []word{{Value: ".", Pat: ".", Literal: true}}
 		p.reads = append(p.reads, ops...)
 	}
 	if recursive {
@@ -308,7 +308,7 @@ func specPlan(spec *progSpec, args []word, name string) roPlan {
 	p.tree.Hidden = matchAny(&pa, spec.hidden)
 	p.tree.Follow = matchAny(&pa, spec.follow)
 	for i, o := range pa.operands {
-		if i < pa.dashes && o.glob {
+		if i < pa.dashes && o.Glob {
 			p.dashable = append(p.dashable, o)
 		}
 	}
@@ -346,7 +346,7 @@ func planEcho(_ *analyzer, _ *leaf, args []word) roPlan {
 func globWords(args []word) []word {
 	var out []word
 	for _, a := range args {
-		if a.literal && (a.glob || a.fromGlob) {
+		if a.Literal && (a.Glob || a.FromGlob) {
 			out = append(out, a)
 		}
 	}
@@ -355,13 +355,13 @@ func globWords(args []word) []word {
 
 func planPrintf(_ *analyzer, _ *leaf, args []word) roPlan {
 	for _, a := range args {
-		if a.s == "--" {
+		if a.Value == "--" {
 			break
 		}
-		if strings.HasPrefix(a.s, "-v") {
+		if strings.HasPrefix(a.Value, "-v") {
 			return roPlan{why: "printf -v assigns a variable"}
 		}
-		if !strings.HasPrefix(a.s, "-") {
+		if !strings.HasPrefix(a.Value, "-") {
 			break
 		}
 	}
@@ -371,7 +371,7 @@ func planPrintf(_ *analyzer, _ *leaf, args []word) roPlan {
 func planCd(_ *analyzer, _ *leaf, args []word) roPlan {
 	n := 0
 	for _, a := range args {
-		if a.s != "-P" && a.s != "-L" && a.s != "--" {
+		if a.Value != "-P" && a.Value != "-L" && a.Value != "--" {
 			n++
 		}
 	}
@@ -385,8 +385,8 @@ func planCd(_ *analyzer, _ *leaf, args []word) roPlan {
 // subscript, which can run code.
 func planTest(_ *analyzer, _ *leaf, args []word) roPlan {
 	for _, a := range args {
-		if a.s == "-v" || a.s == "-R" {
-			return roPlan{why: "test " + a.s + " evaluates a variable reference"}
+		if a.Value == "-v" || a.Value == "-R" {
+			return roPlan{why: "test " + a.Value + " evaluates a variable reference"}
 		}
 	}
 	return roPlan{}
@@ -397,14 +397,14 @@ func planTest(_ *analyzer, _ *leaf, args []word) roPlan {
 func planRead(_ *analyzer, _ *leaf, args []word) roPlan {
 	withVal := "adinNptu"
 	for i := 0; i < len(args); i++ {
-		a := args[i].s
+		a := args[i].Value
 		if strings.HasPrefix(a, "-") && len(a) > 1 {
 			for j := 1; j < len(a); j++ {
 				if strings.IndexByte(withVal, a[j]) >= 0 {
 					if j == len(a)-1 && i+1 < len(args) {
 						i++
-						if a[j] == 'a' && steering(args[i].s) {
-							return roPlan{why: "read assigns " + args[i].s}
+						if a[j] == 'a' && steering(args[i].Value) {
+							return roPlan{why: "read assigns " + args[i].Value}
 						}
 					}
 					break
@@ -446,7 +446,7 @@ func planFind(_ *analyzer, _ *leaf, args []word) roPlan {
 	p := roPlan{names: true}
 	i := 0
 	for i < len(args) {
-		a := args[i].s
+		a := args[i].Value
 		switch {
 		case findLeading[a]:
 			p.tree.Follow = a == "-L"
@@ -462,22 +462,22 @@ func planFind(_ *analyzer, _ *leaf, args []word) roPlan {
 		break
 	}
 	for ; i < len(args); i++ {
-		a := args[i].s
+		a := args[i].Value
 		if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == ")" || a == "," {
 			break
 		}
 		p.reads = append(p.reads, args[i])
-		if args[i].glob {
+		if args[i].Glob {
 			p.dashable = append(p.dashable, args[i])
 		}
 	}
 	if len(p.reads) == 0 {
-		p.reads = []word{{s: ".", pat: ".", literal: true}}
+		p.reads = []word{{Value: ".", Pat: ".", Literal: true}}
 	}
 	p.trees = p.reads
 	p.tree.Hidden = true
 	for ; i < len(args); i++ {
-		a := args[i].s
+		a := args[i].Value
 		switch {
 		case findNoArg[a]:
 			if a == "-follow" {
@@ -513,7 +513,7 @@ func planVersion(flags ...string) func(*analyzer, *leaf, []word) roPlan {
 	return func(_ *analyzer, _ *leaf, args []word) roPlan {
 		if len(args) == 1 {
 			for _, f := range flags {
-				if args[0].s == f {
+				if args[0].Value == f {
 					return roPlan{extra: versionFiles}
 				}
 			}
@@ -588,7 +588,7 @@ func planDate(_ *analyzer, _ *leaf, args []word) roPlan {
 	}
 	pa := progTable("date").parse(args)
 	for _, o := range pa.operands {
-		if !strings.HasPrefix(o.s, "+") {
+		if !strings.HasPrefix(o.Value, "+") {
 			return roPlan{why: "date with an operand sets the clock"}
 		}
 	}
@@ -602,11 +602,11 @@ func planDate(_ *analyzer, _ *leaf, args []word) roPlan {
 func planPs(_ *analyzer, _ *leaf, args []word) roPlan {
 	var rest []word
 	for _, a := range args {
-		if strings.Contains(strings.ToLower(a.s), "environ") {
+		if strings.Contains(strings.ToLower(a.Value), "environ") {
 			return roPlan{why: "ps environ shows process environments"}
 		}
-		if !strings.HasPrefix(a.s, "-") {
-			if strings.ContainsAny(a.s, "eE") {
+		if !strings.HasPrefix(a.Value, "-") {
+			if strings.ContainsAny(a.Value, "eE") {
 				return roPlan{why: "ps e shows process environments"}
 			}
 			continue // BSD options and their values
@@ -623,7 +623,7 @@ func planPs(_ *analyzer, _ *leaf, args []word) roPlan {
 // and -L take a program or modules from files the analyser does not see.
 func planJq(_ *analyzer, _ *leaf, args []word) roPlan {
 	for _, a := range args {
-		low := strings.ToLower(a.s)
+		low := strings.ToLower(a.Value)
 		for _, bad := range []string{"env", "import", "include", "modulemeta", "$__loc__", "input_filename", "$__prog"} {
 			if strings.Contains(low, bad) {
 				return roPlan{why: "the jq program uses " + bad + ", which reads the environment or files"}
@@ -650,7 +650,7 @@ func planSub(tool string) func(*analyzer, *leaf, []word) roPlan {
 		if len(args) == 0 {
 			return roPlan{why: "no subcommand"}
 		}
-		sub := args[0].s
+		sub := args[0].Value
 		if tool == "docker" && sub == "inspect" {
 			return roPlan{why: "docker inspect prints containers' environment variables"}
 		}
@@ -697,9 +697,9 @@ func planNpm(an *analyzer, l *leaf, args []word) roPlan {
 }
 
 func planGh(an *analyzer, l *leaf, args []word) roPlan {
-	if len(args) >= 2 && args[0].s == "auth" && args[1].s == "status" {
+	if len(args) >= 2 && args[0].Value == "auth" && args[1].Value == "status" {
 		for _, a := range args[2:] {
-			if a.s == "-t" || strings.HasPrefix(a.s, "--show-t") || strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "--") && strings.Contains(a.s, "t") {
+			if a.Value == "-t" || strings.HasPrefix(a.Value, "--show-t") || strings.HasPrefix(a.Value, "-") && !strings.HasPrefix(a.Value, "--") && strings.Contains(a.Value, "t") {
 				return roPlan{why: "gh auth status --show-token prints a credential"}
 			}
 		}
@@ -708,8 +708,8 @@ func planGh(an *analyzer, l *leaf, args []word) roPlan {
 		return roPlan{why: why}
 	}
 	if len(args) >= 2 {
-		if spec := subTable("gh " + args[0].s + " " + args[1].s); spec != nil {
-			p := specPlan(spec, args[2:], "gh "+args[0].s+" "+args[1].s)
+		if spec := subTable("gh " + args[0].Value + " " + args[1].Value); spec != nil {
+			p := specPlan(spec, args[2:], "gh "+args[0].Value+" "+args[1].Value)
 			pa := spec.parse(args[2:])
 			p.reads = pa.reads() // operands are names, numbers, URLs
 			return p
@@ -724,12 +724,12 @@ func planGh(an *analyzer, l *leaf, args []word) roPlan {
 func ghRepoHost(args []word) string {
 	for i, a := range args {
 		var v string
-		switch s := a.s; {
+		switch s := a.Value; {
 		case s == "-R" || s == "--repo":
 			if i+1 >= len(args) {
 				return ""
 			}
-			v = args[i+1].s
+			v = args[i+1].Value
 		case strings.HasPrefix(s, "--repo="):
 			v = s[len("--repo="):]
 		case strings.HasPrefix(s, "-R"):
@@ -754,13 +754,13 @@ func planGo(an *analyzer, l *leaf, args []word) roPlan {
 	if len(args) == 0 {
 		return roPlan{why: "no subcommand"}
 	}
-	switch args[0].s {
+	switch args[0].Value {
 	case "version", "env":
-		p := specPlan(subTable("go "+args[0].s), args[1:], "go "+args[0].s)
+		p := specPlan(subTable("go "+args[0].Value), args[1:], "go "+args[0].Value)
 		p.needsEnv = true
 		return p
 	}
-	return roPlan{why: "go " + args[0].s + " is not read-only"}
+	return roPlan{why: "go " + args[0].Value + " is not read-only"}
 }
 
 // above returns the first of names found in dir or one of its ancestors.
@@ -815,7 +815,7 @@ func (an *analyzer) readOnly(l *leaf) (ro, redirOnly bool, why string, f *findin
 	writes := false
 	for _, r := range l.redirs {
 		for _, w := range r.ws {
-			if !r.hdoc && isWriteRedir(r.op, w.s) && !exemptDev(w.s) && !w.procPath {
+			if !r.hdoc && isWriteRedir(r.op, w.Value) && !exemptDev(w.Value) && !w.ProcPath {
 				writes = true
 			}
 		}
@@ -844,7 +844,7 @@ func (an *analyzer) readOnly(l *leaf) (ro, redirOnly bool, why string, f *findin
 		return false, false, "no command", nil
 	}
 	for _, w := range l.args {
-		if w.obscured {
+		if w.Obscured {
 			return false, false, "argument uses $'...' or $\"...\" quoting", nil
 		}
 	}
@@ -857,27 +857,27 @@ func (an *analyzer) readOnly(l *leaf) (ro, redirOnly bool, why string, f *findin
 	}
 	l.needsEnv = p.needsEnv
 	for _, w := range l.args[1:] {
-		if w.literal || w.procPath {
+		if w.Literal || w.ProcPath {
 			continue
 		}
 		if !p.dynamic {
-			return false, false, "argument " + w.s + " is known only at run time", nil
+			return false, false, "argument " + w.Value + " is known only at run time", nil
 		}
-		if w.badParam {
-			return false, false, "prints " + w.s + ", which may hold a secret", nil
+		if w.BadParam {
+			return false, false, "prints " + w.Value + ", which may hold a secret", nil
 		}
 	}
 	// Here-documents and here-strings: stdin text that may print secrets.
 	for _, r := range l.redirs {
-		if r.hdoc && r.body.badParam {
-			return false, false, "its input expands " + r.body.s + ", which may hold a secret", nil
+		if r.hdoc && r.body.BadParam {
+			return false, false, "its input expands " + r.body.Value + ", which may hold a secret", nil
 		}
 	}
 	// What it reads: its paths, its input redirections.
 	reads := p.reads
 	for _, r := range l.redirs {
 		for _, w := range r.ws {
-			if !r.hdoc && isReadRedir(r.op, w.s) {
+			if !r.hdoc && isReadRedir(r.op, w.Value) {
 				reads = append(reads, w)
 			}
 		}
@@ -890,7 +890,7 @@ func (an *analyzer) readOnly(l *leaf) (ro, redirOnly bool, why string, f *findin
 		if x.unknown != "" || x.glob {
 			if x.glob {
 				for _, m := range x.matches {
-					if why, f := an.treeCheck(m.Given, p, w.s); why != "" || f != nil {
+					if why, f := an.treeCheck(m.Given, p, w.Value); why != "" || f != nil {
 						return false, false, why, f
 					}
 				}
@@ -898,13 +898,13 @@ func (an *analyzer) readOnly(l *leaf) (ro, redirOnly bool, why string, f *findin
 			}
 			return false, false, readWhy(w, x), nil
 		}
-		if why, f := an.treeCheck(x.Given, p, w.s); why != "" || f != nil {
+		if why, f := an.treeCheck(x.Given, p, w.Value); why != "" || f != nil {
 			return false, false, why, f
 		}
 	}
 
 	for _, w := range reads {
-		if w.procPath {
+		if w.ProcPath {
 			continue
 		}
 		x := an.judge(w, l)
@@ -914,7 +914,7 @@ func (an *analyzer) readOnly(l *leaf) (ro, redirOnly bool, why string, f *findin
 	}
 	for _, w := range p.dashable {
 		if an.dashGlob(w, l) {
-			return false, false, "the glob " + w.s + " may expand to a word starting with -, which the command would take for an option", nil
+			return false, false, "the glob " + w.Value + " may expand to a word starting with -, which the command would take for an option", nil
 		}
 	}
 	if p.extra != nil {
@@ -955,21 +955,21 @@ func (an *analyzer) treeCheck(root string, p roPlan, spelled string) (string, *f
 func readWhy(w word, x pathInfo) string {
 	switch {
 	case x.unknown != "":
-		return "it reads " + w.s + ": " + x.unknown
+		return "it reads " + w.Value + ": " + x.unknown
 	case x.Path.Err != nil:
-		return "it reads " + w.s + ", which cannot be resolved (" + x.Path.Err.Error() + ")"
+		return "it reads " + w.Value + ", which cannot be resolved (" + x.Path.Err.Error() + ")"
 	}
-	return "it reads " + w.s + ", outside the working directories"
+	return "it reads " + w.Value + ", outside the working directories"
 }
 
 // dashGlob reports whether a relative glob operand could expand to a word
 // that starts with "-" (a file named --pre=sh makes rg x * run sh): its
 // first component can match such a name and one exists now.
 func (an *analyzer) dashGlob(w word, l *leaf) bool {
-	if w.tilde || strings.HasPrefix(w.s, "/") {
+	if w.Tilde || strings.HasPrefix(w.Value, "/") {
 		return false
 	}
-	first := w.pat
+	first := w.Pat
 	if i := strings.IndexByte(first, '/'); i >= 0 {
 		first = first[:i]
 	}

@@ -32,7 +32,7 @@ func (an *analyzer) sedCheck(args []word, l *leaf) sedResult {
 	quiet, hasExpr, other := false, false, false
 	var operands []word
 	for i := 0; i < len(args); i++ {
-		a := args[i].s
+		a := args[i].Value
 		if a == "--" {
 			operands = append(operands, args[i+1:]...)
 			break
@@ -57,7 +57,7 @@ func (an *analyzer) sedCheck(args []word, l *leaf) sedResult {
 			case "expression":
 				if !hasVal && i+1 < len(args) {
 					i++
-					val = args[i].s
+					val = args[i].Value
 				}
 				exprs = append(exprs, val)
 				hasExpr = true
@@ -81,7 +81,7 @@ func (an *analyzer) sedCheck(args []word, l *leaf) sedResult {
 				v := a[j+1:]
 				if v == "" && i+1 < len(args) {
 					i++
-					v = args[i].s
+					v = args[i].Value
 				}
 				exprs = append(exprs, v)
 				hasExpr = true
@@ -92,7 +92,7 @@ func (an *analyzer) sedCheck(args []word, l *leaf) sedResult {
 				r.inPlace = true
 				if suf := a[j+1:]; suf != "" {
 					suffixes = append(suffixes, suf)
-				} else if i+1 < len(args) && args[i+1].s == "" {
+				} else if i+1 < len(args) && args[i+1].Value == "" {
 					i++ // BSD sed -i ''
 				}
 				j = len(a)
@@ -107,7 +107,7 @@ func (an *analyzer) sedCheck(args []word, l *leaf) sedResult {
 			r.err = "sed command missing expression"
 			return r
 		}
-		exprs = append(exprs, operands[0].s)
+		exprs = append(exprs, operands[0].Value)
 		operands = operands[1:]
 	}
 	r.files = operands
@@ -139,13 +139,13 @@ func (an *analyzer) sedCheck(args []word, l *leaf) sedResult {
 func sedBackup(f word, suffix string) word {
 	b := f
 	if !strings.Contains(suffix, "*") {
-		b.s = f.s + suffix
+		b.Value = f.Value + suffix
 	} else {
-		b.s = strings.ReplaceAll(suffix, "*", filepath.Base(f.s))
-		b.tilde = false // the suffix is part of the option word: no ~ expansion
+		b.Value = strings.ReplaceAll(suffix, "*", filepath.Base(f.Value))
+		b.Tilde = false // the suffix is part of the option word: no ~ expansion
 	}
-	b.pat = escapeGlob(b.s)
-	b.glob = false
+	b.Pat = escapeGlob(b.Value)
+	b.Glob = false
 	return b
 }
 
