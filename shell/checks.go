@@ -3,6 +3,8 @@ package shell
 import (
 	"fmt"
 	"github.com/toolscope/toolscope/internal/pathpolicy"
+	"github.com/toolscope/toolscope/shell/internal/specs"
+	"github.com/toolscope/toolscope/shell/internal/unquote"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -113,14 +115,14 @@ func dangerFinding(pat string) *finding {
 		"Permission required: Command contains dangerous pattern: " + pat}
 }
 
-var rmSpec = &flagSpec{
-	short: shorts("rRfiIdv", "", ""),
-	long:  longs("recursive force one-file-system no-preserve-root dir verbose help version", "", ""),
+var rmSpec = &specs.Flags{
+	Short: specs.Shorts("rRfiIdv", "", ""),
+	Long:  specs.Longs("recursive force one-file-system no-preserve-root dir verbose help version", "", ""),
 }
 
 func init() {
-	rmSpec.long["interactive"] = fOptValue
-	rmSpec.long["preserve-root"] = fOptValue
+	rmSpec.Long["interactive"] = specs.ArgOptional
+	rmSpec.Long["preserve-root"] = specs.ArgOptional
 }
 
 // dangerousPattern returns the name of a dangerous pattern in argv, or "".
@@ -140,11 +142,11 @@ func dangerousPattern(argv []word, sudo bool) string {
 				return "rm -rf" // a globbed option may expand to -rf
 			}
 		}
-		r := parseFlags(rmSpec, args)
-		if r.has("no-preserve-root") {
+		r := specs.ParseFlags(rmSpec, args)
+		if r.Has("no-preserve-root") {
 			return "rm --no-preserve-root"
 		}
-		if r.has("r", "R", "recursive") && r.has("f", "force") {
+		if r.Has("r", "R", "recursive") && r.Has("f", "force") {
 			return "rm -rf"
 		}
 	case name == "chmod":
@@ -436,11 +438,11 @@ func (an *analyzer) removal(argv []word, l *leaf) (string, bool) {
 	var ops []word
 	switch name {
 	case "rm", "rmdir", "unlink":
-		ops = parseFlags(rmSpec, argv[1:]).operands
+		ops = specs.ParseFlags(rmSpec, argv[1:]).Operands
 	case "mv":
-		r := parseFlags(mvSpec, argv[1:])
-		ops = r.operands
-		if _, ok := r.value("t", "target-directory"); !ok && len(ops) > 0 {
+		r := specs.ParseFlags(mvSpec, argv[1:])
+		ops = r.Operands
+		if _, ok := r.Value("t", "target-directory"); !ok && len(ops) > 0 {
 			ops = ops[:len(ops)-1]
 		}
 	case "find":
@@ -785,9 +787,9 @@ func (an *analyzer) copyTargets(name string, args []word, l *leaf, hits []string
 	if name == "mv" {
 		spec = mvSpec
 	}
-	r := parseFlags(spec, args)
-	ops := r.operands
-	target, hasT := r.value("t", "target-directory")
+	r := specs.ParseFlags(spec, args)
+	ops := r.Operands
+	target, hasT := r.Value("t", "target-directory")
 	var tw word
 	if hasT {
 		tw = word{Value: target, Literal: true, Tilde: strings.HasPrefix(target, "~")}
@@ -797,7 +799,7 @@ func (an *analyzer) copyTargets(name string, args []word, l *leaf, hits []string
 		}
 		tw, ops = ops[len(ops)-1], ops[:len(ops)-1]
 	}
-	recursive := name == "mv" || r.has("r", "R", "recursive", "a", "archive")
+	recursive := name == "mv" || r.Has("r", "R", "recursive", "a", "archive")
 	tx := an.judge(tw, l)
 	intoDir := hasT || len(ops) > 1 || tx.unknown == "" && tx.Exists && an.isDir(tx.Resolved.Path)
 	for _, src := range ops {
@@ -837,7 +839,7 @@ func wordCandidates(w word, fn func(word) bool) bool {
 		if s[i] == '=' || s[i] == ':' || s[i] == '@' {
 			v := w
 			v.Value = s[i+1:]
-			v.Pat = escapeGlob(v.Value)
+			v.Pat = unquote.EscapeGlob(v.Value)
 			v.Glob = false
 			v.Tilde = strings.HasPrefix(v.Value, "~")
 			if v.Value != "" && fn(v) {
@@ -848,7 +850,7 @@ func wordCandidates(w word, fn func(word) bool) bool {
 	if len(s) > 2 && s[0] == '-' && s[1] != '-' {
 		v := w
 		v.Value = s[2:]
-		v.Pat = escapeGlob(v.Value)
+		v.Pat = unquote.EscapeGlob(v.Value)
 		v.Glob = false
 		v.Tilde = strings.HasPrefix(v.Value, "~")
 		if fn(v) {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/toolscope/toolscope/internal/pathpolicy"
 	"github.com/toolscope/toolscope/shell/internal/gitrepo"
+	"github.com/toolscope/toolscope/shell/internal/specs"
+	"github.com/toolscope/toolscope/shell/internal/unquote"
 )
 
 // Git: what makes a git command line read-only (its global options, its
@@ -30,7 +32,7 @@ var harmlessGitKey = regexp.MustCompile(`(?i)^(user\.(name|email|signingkey)|ini
 // gitDenied returns the options the audited table refuses for a git
 // subcommand: long names (without dashes) and short letters.
 func gitDenied(sub string) (long []string, short string) {
-	spec := subTable("git " + sub)
+	spec := specs.Sub("git " + sub)
 	if spec == nil {
 		return gitDeniedLong, "Oh"
 	}
@@ -52,10 +54,10 @@ type gitDeniedOpts struct {
 	short string
 }
 
-func gitDeniedOf(spec *progSpec) (long []string, short string) {
+func gitDeniedOf(spec *specs.Spec) (long []string, short string) {
 	long = gitDeniedLong
-	for k, kind := range spec.opts {
-		if kind != oDeny {
+	for k, kind := range spec.Opts {
+		if kind != specs.OptDeny {
 			continue
 		}
 		if strings.HasPrefix(k, "--") {
@@ -81,31 +83,31 @@ var gitROSubs = map[string]bool{
 	"check-attr": true, "show-branch": true, "cherry": true, "version": true,
 }
 
-var gitBranchSpec = &flagSpec{
-	short:       shorts("larvi", "", ""),
-	long:        longs("list all remotes verbose show-current no-color no-column no-abbrev ignore-case omit-empty", "format sort contains no-contains merged no-merged points-at", ""),
-	strictShort: true, strictLong: true,
+var gitBranchSpec = &specs.Flags{
+	Short:       specs.Shorts("larvi", "", ""),
+	Long:        specs.Longs("list all remotes verbose show-current no-color no-column no-abbrev ignore-case omit-empty", "format sort contains no-contains merged no-merged points-at", ""),
+	StrictShort: true, StrictLong: true,
 }
 
-var gitTagSpec = &flagSpec{
-	short:       shorts("li", "", ""),
-	long:        longs("list ignore-case omit-empty no-column no-color", "sort contains no-contains merged no-merged points-at format", ""),
-	strictShort: true, strictLong: true,
+var gitTagSpec = &specs.Flags{
+	Short:       specs.Shorts("li", "", ""),
+	Long:        specs.Longs("list ignore-case omit-empty no-column no-color", "sort contains no-contains merged no-merged points-at format", ""),
+	StrictShort: true, StrictLong: true,
 }
 
-var gitConfigSpec = &flagSpec{
-	short:       shorts("lz", "f", ""),
-	long:        longs("get get-all get-regexp get-urlmatch list show-origin show-scope global local system worktree name-only null bool int bool-or-int path expiry-date includes no-includes", "file blob type default", ""),
-	strictShort: true, strictLong: true,
+var gitConfigSpec = &specs.Flags{
+	Short:       specs.Shorts("lz", "f", ""),
+	Long:        specs.Longs("get get-all get-regexp get-urlmatch list show-origin show-scope global local system worktree name-only null bool int bool-or-int path expiry-date includes no-includes", "file blob type default", ""),
+	StrictShort: true, StrictLong: true,
 }
 
 func init() {
 	for _, n := range []string{"color", "column", "abbrev"} {
-		gitBranchSpec.long[n] = fOptValue
+		gitBranchSpec.Long[n] = specs.ArgOptional
 	}
-	gitTagSpec.long["color"] = fOptValue
-	gitTagSpec.long["column"] = fOptValue
-	gitTagSpec.short['n'] = fOptValue
+	gitTagSpec.Long["color"] = specs.ArgOptional
+	gitTagSpec.Long["column"] = specs.ArgOptional
+	gitTagSpec.Short['n'] = specs.ArgOptional
 }
 
 // planGit judges git: global options, the subcommand and its options, and
@@ -133,7 +135,7 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 			continue
 		case strings.HasPrefix(a, "-C") && len(a) > 2:
 			w := args[i]
-			w.Value, w.Pat, w.Tilde = a[2:], escapeGlob(a[2:]), false
+			w.Value, w.Pat, w.Tilde = a[2:], unquote.EscapeGlob(a[2:]), false
 			dir = &w
 		case gitGlobalOK[a]:
 		case a == "--version":
@@ -275,13 +277,13 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 // file it reads (oRead in its table), in any spelling git accepts: --name
 // VALUE, --name=VALUE, an unambiguous prefix of the name, -xVALUE, -x VALUE.
 func gitReadValues(sub string, rest []word) []word {
-	spec := subTable("git " + sub)
+	spec := specs.Sub("git " + sub)
 	if spec == nil {
 		return nil
 	}
 	var out []word
 	value := func(w word, v string) word {
-		w.Value, w.Pat, w.Tilde = v, escapeGlob(v), strings.HasPrefix(v, "~")
+		w.Value, w.Pat, w.Tilde = v, unquote.EscapeGlob(v), strings.HasPrefix(v, "~")
 		return w
 	}
 	for i := 0; i < len(rest); i++ {
@@ -296,8 +298,8 @@ func gitReadValues(sub string, rest []word) []word {
 				continue
 			}
 			reads := false
-			for k, kind := range spec.opts {
-				if kind == oRead && strings.HasPrefix(k, "--"+name) {
+			for k, kind := range spec.Opts {
+				if kind == specs.OptRead && strings.HasPrefix(k, "--"+name) {
 					reads = true
 				}
 			}
@@ -310,7 +312,7 @@ func gitReadValues(sub string, rest []word) []word {
 				out = append(out, rest[i+1])
 				i++
 			}
-		case len(a) >= 2 && a[0] == '-' && spec.opts[a[:2]] == oRead:
+		case len(a) >= 2 && a[0] == '-' && spec.Opts[a[:2]] == specs.OptRead:
 			if len(a) > 2 {
 				out = append(out, value(rest[i], a[2:]))
 			} else if i+1 < len(rest) {
@@ -389,20 +391,20 @@ func gitSub(sub string, rest []word) string {
 			return ""
 		}
 	case "branch":
-		r := parseFlags(gitBranchSpec, rest)
-		if r.bad != "" {
-			return "git branch " + r.bad + " is not read-only"
+		r := specs.ParseFlags(gitBranchSpec, rest)
+		if r.Bad != "" {
+			return "git branch " + r.Bad + " is not read-only"
 		}
-		if len(r.operands) > 0 && !r.has("list", "l") {
+		if len(r.Operands) > 0 && !r.Has("list", "l") {
 			return "git branch with operands creates a branch"
 		}
 		return ""
 	case "tag":
-		r := parseFlags(gitTagSpec, rest)
-		if r.bad != "" {
-			return "git tag " + r.bad + " is not read-only"
+		r := specs.ParseFlags(gitTagSpec, rest)
+		if r.Bad != "" {
+			return "git tag " + r.Bad + " is not read-only"
 		}
-		if len(r.operands) > 0 && !r.has("list", "l") {
+		if len(r.Operands) > 0 && !r.Has("list", "l") {
 			return "git tag with operands creates a tag"
 		}
 		return ""
@@ -437,28 +439,28 @@ func gitSub(sub string, rest []word) string {
 		if len(args) > 0 && (args[0].Value == "get" || args[0].Value == "list") {
 			action, args = args[0].Value, args[1:]
 		}
-		r := parseFlags(gitConfigSpec, args)
-		if r.bad != "" {
-			return "git config " + r.bad + " is not read-only"
+		r := specs.ParseFlags(gitConfigSpec, args)
+		if r.Bad != "" {
+			return "git config " + r.Bad + " is not read-only"
 		}
-		list := action == "list" || r.has("list", "l")
-		get := action == "get" || r.has("get", "get-all", "get-regexp", "get-urlmatch")
+		list := action == "list" || r.Has("list", "l")
+		get := action == "get" || r.Has("get", "get-all", "get-regexp", "get-urlmatch")
 		switch {
-		case list && len(r.operands) == 0:
-		case get && len(r.operands) >= 1 && len(r.operands) <= 2:
+		case list && len(r.Operands) == 0:
+		case get && len(r.Operands) >= 1 && len(r.Operands) <= 2:
 		default:
 			return "git config without --get/--list may write"
 		}
-		if r.has("global", "system") {
+		if r.Has("global", "system") {
 			return "git config --global/--system prints configuration outside the working directories"
 		}
-		if r.has("local", "worktree", "file", "f", "blob") {
+		if r.Has("local", "worktree", "file", "f", "blob") {
 			return "" // the repository's own configuration (a --file is judged as a read)
 		}
 		// Every scope: the user's and the system's configuration too, which
 		// may hold credentials (http.extraHeader, url.<token>.insteadOf).
-		if list || r.has("get-regexp", "get-urlmatch") || action == "get" && len(r.operands) != 1 ||
-			len(r.operands) != 1 || !harmlessGitKey.MatchString(r.operands[0].Value) {
+		if list || r.Has("get-regexp", "get-urlmatch") || action == "get" && len(r.Operands) != 1 ||
+			len(r.Operands) != 1 || !harmlessGitKey.MatchString(r.Operands[0].Value) {
 			return "git config reads the user's and the system's configuration, which may hold credentials (add --local)"
 		}
 		return ""

@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolscope/toolscope/internal/bashglob"
 	"github.com/toolscope/toolscope/internal/pathpolicy"
+	"github.com/toolscope/toolscope/shell/internal/unquote"
 )
 
 // pathInfo is what the analyser knows of a path word.
@@ -114,13 +115,13 @@ func (an *analyzer) absPattern(w word, l *leaf) (string, string) {
 		if !ok {
 			return "", "it starts with a ~ form whose directory is unknown"
 		}
-		pat = escapeGlob(t) + pat[tildeLen(w.Value):]
+		pat = unquote.EscapeGlob(t) + pat[tildeLen(w.Value):]
 	}
 	if !strings.HasPrefix(pat, "/") {
 		if l.cwdUnknown {
 			return "", "the working directory is unknown after cd"
 		}
-		pat = escapeGlob(l.cwd) + "/" + pat
+		pat = unquote.EscapeGlob(l.cwd) + "/" + pat
 	}
 	return pat, ""
 }
@@ -130,21 +131,6 @@ func tildeLen(s string) int {
 		return i
 	}
 	return len(s)
-}
-
-func escapeGlob(s string) string {
-	if !strings.ContainsAny(s, `*?[]\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '*', '?', '[', ']', '\\':
-			b.WriteByte('\\')
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 // judge classifies a path word for leaf l. The answers are remembered for

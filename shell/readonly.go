@@ -7,6 +7,8 @@ import (
 
 	"github.com/toolscope/toolscope/internal/bashglob"
 	"github.com/toolscope/toolscope/internal/pathpolicy"
+	"github.com/toolscope/toolscope/shell/internal/specs"
+	"github.com/toolscope/toolscope/shell/internal/unquote"
 )
 
 // leafKind is what a simple command does to the filesystem, judged before
@@ -77,8 +79,8 @@ func (an *analyzer) kindOf(l *leaf) leafKind {
 			return kindEdit
 		}
 	case "cp":
-		r := parseFlags(cpSpec, l.args[1:])
-		if r.bad == "" && !r.has("r", "R", "recursive", "a", "archive", "d", "P", "no-dereference", "s", "symbolic-link", "l", "link", "preserve") {
+		r := specs.ParseFlags(cpSpec, l.args[1:])
+		if r.Bad == "" && !r.Has("r", "R", "recursive", "a", "archive", "d", "P", "no-dereference", "s", "symbolic-link", "l", "link", "preserve") {
 			return kindEdit // copies regular files' contents only
 		}
 	}
@@ -244,80 +246,80 @@ func (an *analyzer) planUncached(l *leaf) roPlan {
 	if h := roHandlers[name]; h != nil {
 		return h(an, l, args)
 	}
-	if spec := progTable(name); spec != nil {
+	if spec := specs.Prog(name); spec != nil {
 		return specPlan(spec, args, name)
 	}
 	return roPlan{why: name + " is not a read-only command"}
 }
 
 // specPlan judges a command by its progSpec.
-func specPlan(spec *progSpec, args []word, name string) roPlan {
-	pa := spec.parse(args)
-	if pa.bad != "" {
-		return roPlan{why: name + ": " + pa.bad + " is not read-only"}
+func specPlan(spec *specs.Spec, args []word, name string) roPlan {
+	pa := spec.Parse(args)
+	if pa.Bad != "" {
+		return roPlan{why: name + ": " + pa.Bad + " is not read-only"}
 	}
-	ops := pa.operands
+	ops := pa.Operands
 	var pat []word
-	if spec.operands == opPatternThenFiles && !pa.has(spec.patternOpts...) && len(ops) > 0 {
+	if spec.Operands == specs.OperandsPatternThenFiles && !pa.Has(spec.PatternOpts...) && len(ops) > 0 {
 		pat, ops = ops[:1], ops[1:]
 		_ = pat
 	}
-	if spec.operands == opNone {
+	if spec.Operands == specs.OperandsNone {
 		ops = nil
 	}
-	nops := len(pa.operands)
-	if spec.stdoutSecond && nops == 2 && pa.operands[1].Value == "-" {
+	nops := len(pa.Operands)
+	if spec.StdoutSecond && nops == 2 && pa.Operands[1].Value == "-" {
 		nops, ops = 1, ops[:len(ops)-1]
 	}
-	if spec.maxOperands >= 0 && nops > spec.maxOperands {
-		return roPlan{why: name + " with more than " + itoa(spec.maxOperands) + " operands writes its output to a file (or does not only read)"}
+	if spec.MaxOperands >= 0 && nops > spec.MaxOperands {
+		return roPlan{why: name + " with more than " + itoa(spec.MaxOperands) + " operands writes its output to a file (or does not only read)"}
 	}
-	if spec.outputOperand {
+	if spec.OutputOperand {
 		// A glob is one word here and any number of operands to the
 		// program: xxd d/* with two files in d writes the second.
-		for _, o := range pa.operands {
+		for _, o := range pa.Operands {
 			if o.Glob {
-				return roPlan{why: name + " " + o.Value + ": a glob may give more than " + itoa(spec.maxOperands) + " operands, and " + name + " then writes its output to a file (or does not only read)"}
+				return roPlan{why: name + " " + o.Value + ": a glob may give more than " + itoa(spec.MaxOperands) + " operands, and " + name + " then writes its output to a file (or does not only read)"}
 			}
 		}
 	}
-	if spec.responseFiles {
+	if spec.ResponseFiles {
 		for _, o := range ops {
 			if strings.HasPrefix(o.Value, "@") {
 				return roPlan{why: name + " " + o.Value + " reads further arguments (and files) from a file"}
 			}
 		}
 	}
-	p := roPlan{names: spec.namesOnly}
-	p.reads = append(append(p.reads, ops...), pa.reads()...)
-	recursive := matchAny(&pa, spec.recursive)
-	for _, o := range pa.opts {
-		for _, k := range spec.recurseValue {
-			if o.key == k && (len(o.vals) == 0 || o.vals[0].Value != "read" && o.vals[0].Value != "skip") {
+	p := roPlan{names: spec.NamesOnly}
+	p.reads = append(append(p.reads, ops...), pa.Reads()...)
+	recursive := matchAny(&pa, spec.Recursive)
+	for _, o := range pa.Opts {
+		for _, k := range spec.RecurseValue {
+			if o.Key == k && (len(o.Vals) == 0 || o.Vals[0].Value != "read" && o.Vals[0].Value != "skip") {
 				recursive = true // -d recurse, --directories=rec (argmatch takes prefixes)
 			}
 		}
 	}
-	if len(ops) == 0 && (spec.defaultDot || recursive && spec.dotIfRecursive) {
+	if len(ops) == 0 && (spec.DefaultDot || recursive && spec.DotIfRecursive) {
 		ops = []word{{Value: ".", Pat: ".", Literal: true}}
 		p.reads = append(p.reads, ops...)
 	}
 	if recursive {
 		p.trees = ops
 	}
-	p.tree.Hidden = matchAny(&pa, spec.hidden)
-	p.tree.Follow = matchAny(&pa, spec.follow)
-	for i, o := range pa.operands {
-		if i < pa.dashes && o.Glob {
+	p.tree.Hidden = matchAny(&pa, spec.Hidden)
+	p.tree.Follow = matchAny(&pa, spec.Follow)
+	for i, o := range pa.Operands {
+		if i < pa.Dashes && o.Glob {
 			p.dashable = append(p.dashable, o)
 		}
 	}
 	return p
 }
 
-func matchAny(pa *progArgs, keys []string) bool {
+func matchAny(pa *specs.Args, keys []string) bool {
 	for _, k := range keys {
-		if k == "*" || pa.has(k) {
+		if k == "*" || pa.Has(k) {
 			return true
 		}
 	}
@@ -582,17 +584,17 @@ func planRust(an *analyzer, l *leaf, args []word) roPlan {
 }
 
 func planDate(_ *analyzer, _ *leaf, args []word) roPlan {
-	p := specPlan(progTable("date"), args, "date")
+	p := specPlan(specs.Prog("date"), args, "date")
 	if p.why != "" {
 		return p
 	}
-	pa := progTable("date").parse(args)
-	for _, o := range pa.operands {
+	pa := specs.Prog("date").Parse(args)
+	for _, o := range pa.Operands {
 		if !strings.HasPrefix(o.Value, "+") {
 			return roPlan{why: "date with an operand sets the clock"}
 		}
 	}
-	p.reads = pa.reads()
+	p.reads = pa.Reads()
 	return p
 }
 
@@ -613,7 +615,7 @@ func planPs(_ *analyzer, _ *leaf, args []word) roPlan {
 		}
 		rest = append(rest, a)
 	}
-	p := specPlan(progTable("ps"), rest, "ps")
+	p := specPlan(specs.Prog("ps"), rest, "ps")
 	p.reads = nil // ps operands are process selectors
 	return p
 }
@@ -630,12 +632,12 @@ func planJq(_ *analyzer, _ *leaf, args []word) roPlan {
 			}
 		}
 	}
-	p := specPlan(progTable("jq"), args, "jq")
+	p := specPlan(specs.Prog("jq"), args, "jq")
 	if p.why != "" {
 		return p
 	}
-	pa := progTable("jq").parse(args)
-	if pa.has("-f", "--from-file", "-L", "--run-tests") {
+	pa := specs.Prog("jq").Parse(args)
+	if pa.Has("-f", "--from-file", "-L", "--run-tests") {
 		return roPlan{why: "jq reads its program or modules from a file"}
 	}
 	return p
@@ -657,13 +659,13 @@ func planSub(tool string) func(*analyzer, *leaf, []word) roPlan {
 		if tool == "docker" && sub == "logs" {
 			return roPlan{why: "docker logs prints what containers printed, secrets included"}
 		}
-		if spec := subTable(tool + " " + sub); spec != nil {
+		if spec := specs.Sub(tool + " " + sub); spec != nil {
 			p := specPlan(spec, args[1:], tool+" "+sub)
 			if tool == "docker" || tool == "pip" || tool == "npm" || tool == "gh" {
 				// Operands are container or package names; option values
 				// that name files (pip freeze -r FILE, --path DIR) are read.
-				pa := spec.parse(args[1:])
-				p.reads = pa.reads()
+				pa := spec.Parse(args[1:])
+				p.reads = pa.Reads()
 			}
 			p.needsEnv = tool == "pip"
 			return p
@@ -708,10 +710,10 @@ func planGh(an *analyzer, l *leaf, args []word) roPlan {
 		return roPlan{why: why}
 	}
 	if len(args) >= 2 {
-		if spec := subTable("gh " + args[0].Value + " " + args[1].Value); spec != nil {
+		if spec := specs.Sub("gh " + args[0].Value + " " + args[1].Value); spec != nil {
 			p := specPlan(spec, args[2:], "gh "+args[0].Value+" "+args[1].Value)
-			pa := spec.parse(args[2:])
-			p.reads = pa.reads() // operands are names, numbers, URLs
+			pa := spec.Parse(args[2:])
+			p.reads = pa.Reads() // operands are names, numbers, URLs
 			return p
 		}
 	}
@@ -756,7 +758,7 @@ func planGo(an *analyzer, l *leaf, args []word) roPlan {
 	}
 	switch args[0].Value {
 	case "version", "env":
-		p := specPlan(subTable("go "+args[0].Value), args[1:], "go "+args[0].Value)
+		p := specPlan(specs.Sub("go "+args[0].Value), args[1:], "go "+args[0].Value)
 		p.needsEnv = true
 		return p
 	}
@@ -979,7 +981,7 @@ func (an *analyzer) dashGlob(w word, l *leaf) bool {
 	if l.cwdUnknown {
 		return true
 	}
-	matches, err := an.cfg.policy.Expand(escapeGlob(l.cwd)+"/"+first, 10000, 10000)
+	matches, err := an.cfg.policy.Expand(unquote.EscapeGlob(l.cwd)+"/"+first, 10000, 10000)
 	if err != nil {
 		return true
 	}

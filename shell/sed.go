@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/toolscope/toolscope/shell/internal/specs"
+	"github.com/toolscope/toolscope/shell/internal/unquote"
 )
 
 type sedResult struct {
@@ -15,13 +18,13 @@ type sedResult struct {
 	printOnly bool   // -n with only N p / N,M p expressions
 }
 
-var sedLongs = map[string]argKind{
-	"quiet": fNone, "silent": fNone, "expression": fValue, "in-place": fOptValue, "regexp-extended": fNone,
-	"posix": fNone, "separate": fNone, "null-data": fNone, "zero-terminated": fNone, "sandbox": fNone, "debug": fNone,
-	"line-length": fValue, "unbuffered": fNone, "follow-symlinks": fNone, "file": fDeny,
+var sedLongs = map[string]specs.ArgKind{
+	"quiet": specs.ArgNone, "silent": specs.ArgNone, "expression": specs.ArgValue, "in-place": specs.ArgOptional, "regexp-extended": specs.ArgNone,
+	"posix": specs.ArgNone, "separate": specs.ArgNone, "null-data": specs.ArgNone, "zero-terminated": specs.ArgNone, "sandbox": specs.ArgNone, "debug": specs.ArgNone,
+	"line-length": specs.ArgValue, "unbuffered": specs.ArgNone, "follow-symlinks": specs.ArgNone, "file": specs.ArgDeny,
 }
 
-var sedLongSpec = &flagSpec{long: sedLongs}
+var sedLongSpec = &specs.Flags{Long: sedLongs}
 
 // sedCheck applies the reference sed constraints to sed's arguments, and
 // works out the files -i writes: the operands and their backups.
@@ -46,8 +49,8 @@ func (an *analyzer) sedCheck(args []word, l *leaf) sedResult {
 			if eq := strings.IndexByte(name, '='); eq >= 0 {
 				name, val, hasVal = name[:eq], name[eq+1:], true
 			}
-			canon, kind, ok := sedLongSpec.resolveLong(name)
-			if !ok || kind == fDeny {
+			canon, kind, ok := sedLongSpec.ResolveLong(name)
+			if !ok || kind == specs.ArgDeny {
 				r.err = fmt.Sprintf("sed flag --%s not allowed", name)
 				return r
 			}
@@ -144,7 +147,7 @@ func sedBackup(f word, suffix string) word {
 		b.Value = strings.ReplaceAll(suffix, "*", filepath.Base(f.Value))
 		b.Tilde = false // the suffix is part of the option word: no ~ expansion
 	}
-	b.Pat = escapeGlob(b.Value)
+	b.Pat = unquote.EscapeGlob(b.Value)
 	b.Glob = false
 	return b
 }

@@ -10,6 +10,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/toolscope/toolscope/shell/internal/specs"
 	"github.com/toolscope/toolscope/shell/internal/unquote"
 )
 
@@ -96,7 +97,7 @@ func TestFlagParsing(t *testing.T) {
 		return out
 	}
 	sortSpec := func(_, _ any, args []word) (bool, string) {
-		p := specPlan(progTable("sort"), args, "sort")
+		p := specPlan(specs.Prog("sort"), args, "sort")
 		return p.why == "", p.why
 	}
 	for _, tc := range []struct {
@@ -123,29 +124,29 @@ func TestFlagParsing(t *testing.T) {
 			t.Errorf("sort %q: ok=%v, want %v", tc.args, ok, tc.ok)
 		}
 	}
-	r := parseFlags(rmSpec, w("-rfv", "--", "-x", "y"))
-	if !r.has("r") || !r.has("f") || len(r.operands) != 2 {
+	r := specs.ParseFlags(rmSpec, w("-rfv", "--", "-x", "y"))
+	if !r.Has("r") || !r.Has("f") || len(r.Operands) != 2 {
 		t.Errorf("rm cluster: %+v", r)
 	}
-	r = parseFlags(rmSpec, w("--rec", "--fo", "x"))
-	if !r.has("recursive") || !r.has("force") {
+	r = specs.ParseFlags(rmSpec, w("--rec", "--fo", "x"))
+	if !r.Has("recursive") || !r.Has("force") {
 		t.Errorf("rm abbreviations: %+v", r)
 	}
-	r = parseFlags(cpSpec, w("-tdir", "a"))
-	if v, _ := r.value("t"); v != "dir" {
+	r = specs.ParseFlags(cpSpec, w("-tdir", "a"))
+	if v, _ := r.Value("t"); v != "dir" {
 		t.Errorf("attached value: %+v", r)
 	}
-	r = parseFlags(cpSpec, w("--target=dir", "a"))
-	if v, _ := r.value("target-directory"); v != "dir" {
+	r = specs.ParseFlags(cpSpec, w("--target=dir", "a"))
+	if v, _ := r.Value("target-directory"); v != "dir" {
 		t.Errorf("abbreviated long with value: %+v", r)
 	}
-	if r := parseFlags(cpSpec, w("-s", "a", "b")); r.bad != "-s" {
+	if r := specs.ParseFlags(cpSpec, w("-s", "a", "b")); r.Bad != "-s" {
 		t.Errorf("cp -s should be refused: %+v", r)
 	}
-	if p := specPlan(progTable("rg"), w("-ez", "x"), "rg"); p.why != "" {
+	if p := specPlan(specs.Prog("rg"), w("-ez", "x"), "rg"); p.why != "" {
 		t.Error("rg -ez: z is the pattern of -e")
 	}
-	if p := specPlan(progTable("rg"), w("-nz", "x"), "rg"); p.why == "" {
+	if p := specPlan(specs.Prog("rg"), w("-nz", "x"), "rg"); p.why == "" {
 		t.Error("rg -nz: z in cluster")
 	}
 	if p := planDate(nil, nil, w("-us")); p.why == "" {
