@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolscope/toolscope/internal/counters"
 	"github.com/toolscope/toolscope/internal/pathpolicy"
+	"github.com/toolscope/toolscope/shell/internal/fastparse"
 	"github.com/toolscope/toolscope/shell/internal/gitrepo"
 	"github.com/toolscope/toolscope/shell/internal/outside"
 	"github.com/toolscope/toolscope/shell/internal/unquote"
@@ -140,7 +141,7 @@ func analyze(command string, cfg *config, depth int, b *budget) (res *Analysis) 
 	if depth == 0 {
 		counters.ShellParses.Add(1)
 	}
-	if ff, ok := fastParse(command); ok {
+	if ff, ok := fastparse.Parse(command); ok {
 		// One simple command of plain words: what scanAll would find.
 		f, kind, n, substs = ff, "", 1, false
 	} else {
@@ -204,7 +205,7 @@ func injectionAsk(kind string) *Analysis {
 }
 
 func parse(command string) (*syntax.File, error) {
-	if f, ok := fastParse(command); ok {
+	if f, ok := fastparse.Parse(command); ok {
 		return f, nil
 	}
 	return slowParse(command)
