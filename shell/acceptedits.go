@@ -4,28 +4,30 @@ import (
 	"strings"
 
 	"github.com/toolscope/toolscope/internal/pathpolicy"
+	"github.com/toolscope/toolscope/shell/internal/specs"
+	"github.com/toolscope/toolscope/shell/internal/unquote"
 )
 
 var (
-	mkdirSpec = &flagSpec{short: shorts("pvZ", "m", ""), long: longs("parents verbose help version", "mode", ""), strictShort: true, strictLong: true}
-	touchSpec = &flagSpec{short: shorts("acmfh", "drt", ""), long: longs("no-create no-dereference help version", "date reference time", ""), strictShort: true, strictLong: true}
-	rmEdit    = &flagSpec{short: shorts("rRfiIdv", "", ""), long: longs("recursive force one-file-system dir verbose help version", "", "no-preserve-root"), strictShort: true, strictLong: true}
-	rmdirSpec = &flagSpec{short: shorts("pv", "", ""), long: longs("parents verbose ignore-fail-on-non-empty help version", "", ""), strictShort: true, strictLong: true}
-	mvSpec    = &flagSpec{short: shorts("finvubTZ", "tS", ""), long: longs("force interactive no-clobber verbose strip-trailing-slashes no-target-directory exchange no-copy debug help version", "target-directory suffix", ""), strictShort: true, strictLong: true}
-	cpSpec    = &flagSpec{short: shorts("aRrfinvupPLHdlxbTZ", "tS", "s"), long: longs("archive recursive force interactive no-clobber verbose dereference no-dereference link one-file-system parents remove-destination attributes-only copy-contents strip-trailing-slashes no-target-directory debug help version", "target-directory suffix sparse no-preserve", "symbolic-link"), strictShort: true, strictLong: true}
+	mkdirSpec = &specs.Flags{Short: specs.Shorts("pvZ", "m", ""), Long: specs.Longs("parents verbose help version", "mode", ""), StrictShort: true, StrictLong: true}
+	touchSpec = &specs.Flags{Short: specs.Shorts("acmfh", "drt", ""), Long: specs.Longs("no-create no-dereference help version", "date reference time", ""), StrictShort: true, StrictLong: true}
+	rmEdit    = &specs.Flags{Short: specs.Shorts("rRfiIdv", "", ""), Long: specs.Longs("recursive force one-file-system dir verbose help version", "", "no-preserve-root"), StrictShort: true, StrictLong: true}
+	rmdirSpec = &specs.Flags{Short: specs.Shorts("pv", "", ""), Long: specs.Longs("parents verbose ignore-fail-on-non-empty help version", "", ""), StrictShort: true, StrictLong: true}
+	mvSpec    = &specs.Flags{Short: specs.Shorts("finvubTZ", "tS", ""), Long: specs.Longs("force interactive no-clobber verbose strip-trailing-slashes no-target-directory exchange no-copy debug help version", "target-directory suffix", ""), StrictShort: true, StrictLong: true}
+	cpSpec    = &specs.Flags{Short: specs.Shorts("aRrfinvupPLHdlxbTZ", "tS", "s"), Long: specs.Longs("archive recursive force interactive no-clobber verbose dereference no-dereference link one-file-system parents remove-destination attributes-only copy-contents strip-trailing-slashes no-target-directory debug help version", "target-directory suffix sparse no-preserve", "symbolic-link"), StrictShort: true, StrictLong: true}
 )
 
 func init() {
-	mkdirSpec.long["context"] = fOptValue
-	rmEdit.long["interactive"] = fOptValue
-	rmEdit.long["preserve-root"] = fOptValue
+	mkdirSpec.Long["context"] = specs.ArgOptional
+	rmEdit.Long["interactive"] = specs.ArgOptional
+	rmEdit.Long["preserve-root"] = specs.ArgOptional
 	for _, n := range []string{"backup", "update", "context"} {
-		mvSpec.long[n] = fOptValue
-		cpSpec.long[n] = fOptValue
+		mvSpec.Long[n] = specs.ArgOptional
+		cpSpec.Long[n] = specs.ArgOptional
 	}
-	cpSpec.long["preserve"] = fOptValue
-	cpSpec.long["reflink"] = fOptValue
-	rmSpec.long["interactive"] = fOptValue
+	cpSpec.Long["preserve"] = specs.ArgOptional
+	cpSpec.Long["reflink"] = specs.ArgOptional
+	rmSpec.Long["interactive"] = specs.ArgOptional
 }
 
 type editPath struct {
@@ -43,7 +45,7 @@ func (an *analyzer) editPaths(l *leaf, redirOnly bool) (string, []editPath, bool
 	var paths []editPath
 	for _, r := range l.redirs {
 		for _, w := range r.ws {
-			if !r.hdoc && isWriteRedir(r.op, w.s) && !exemptDev(w.s) {
+			if !r.hdoc && isWriteRedir(r.op, w.Value) && !exemptDev(w.Value) {
 				paths = append(paths, editPath{w: w})
 			}
 		}
@@ -51,16 +53,16 @@ func (an *analyzer) editPaths(l *leaf, redirOnly bool) (string, []editPath, bool
 	if l.emptyCmd || redirOnly {
 		name := "redirect"
 		if len(l.args) > 0 {
-			name = l.args[0].s
+			name = l.args[0].Value
 		}
 		return name, paths, len(paths) > 0
 	}
 	if len(l.args) == 0 || len(l.assigns) > 0 || l.background {
 		return "", nil, false
 	}
-	name := l.args[0].s
+	name := l.args[0].Value
 	args := l.args[1:]
-	var spec *flagSpec
+	var spec *specs.Flags
 	switch name {
 	case "mkdir":
 		spec = mkdirSpec
@@ -86,38 +88,38 @@ func (an *analyzer) editPaths(l *leaf, redirOnly bool) (string, []editPath, bool
 	default:
 		return "", nil, false
 	}
-	r := parseFlags(spec, args)
-	if r.bad != "" || len(r.operands) == 0 {
+	r := specs.ParseFlags(spec, args)
+	if r.Bad != "" || len(r.Operands) == 0 {
 		return "", nil, false
 	}
 	for _, w := range l.args[1:] {
-		if !w.literal {
+		if !w.Literal {
 			return "", nil, false
 		}
 	}
-	target, hasT := r.value("t", "target-directory")
+	target, hasT := r.Value("t", "target-directory")
 	if hasT {
 		paths = append(paths, editPath{w: optWord(target)})
 	}
-	if ref, ok := r.value("r", "reference"); ok && name == "touch" {
+	if ref, ok := r.Value("r", "reference"); ok && name == "touch" {
 		paths = append(paths, editPath{w: optWord(ref)})
 	}
-	for i, o := range r.operands {
+	for i, o := range r.Operands {
 		ep := editPath{w: o}
 		switch name {
 		case "rm", "rmdir":
 			ep.forbidTop = true
 		case "mv":
-			ep.forbidTop = hasT || i < len(r.operands)-1
+			ep.forbidTop = hasT || i < len(r.Operands)-1
 		}
 		paths = append(paths, ep)
 	}
-	if name == "cp" && r.has("r", "R", "a", "recursive", "archive") && r.has("L", "dereference") {
+	if name == "cp" && r.Has("r", "R", "a", "recursive", "archive") && r.Has("L", "dereference") {
 		// cp -rL copies what every link in the tree leads to: a link to
 		// ~/.ssh brings the keys into the project, where later commands
 		// read them under new names. The sources' trees, links followed,
 		// must stay inside and hold no secret.
-		sources := r.operands
+		sources := r.Operands
 		if !hasT {
 			sources = sources[:len(sources)-1]
 		}
@@ -155,7 +157,7 @@ func (an *analyzer) followedTreeInside(w word, l *leaf) bool {
 // optWord is the word of an option's value (no ~ or glob expansion inside
 // an option word, except GNU's --opt=~/x, which bash does expand).
 func optWord(s string) word {
-	return word{s: s, pat: escapeGlob(s), literal: true, tilde: strings.HasPrefix(s, "~/") || s == "~"}
+	return word{Value: s, Pat: unquote.EscapeGlob(s), Literal: true, Tilde: strings.HasPrefix(s, "~/") || s == "~"}
 }
 
 // acceptEdits upgrades filesystem commands to Allow when every command in
@@ -166,7 +168,7 @@ func (an *analyzer) acceptEdits(res *Analysis, redirOnly []bool) {
 		return
 	}
 	for _, l := range an.leaves {
-		if len(l.args) > 0 && (l.args[0].s == "ln" || l.args[0].s == "link") {
+		if len(l.args) > 0 && (l.args[0].Value == "ln" || l.args[0].Value == "link") {
 			return
 		}
 	}

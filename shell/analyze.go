@@ -12,6 +12,10 @@ import (
 
 	"github.com/toolscope/toolscope/internal/counters"
 	"github.com/toolscope/toolscope/internal/pathpolicy"
+	"github.com/toolscope/toolscope/shell/internal/fastparse"
+	"github.com/toolscope/toolscope/shell/internal/gitrepo"
+	"github.com/toolscope/toolscope/shell/internal/outside"
+	"github.com/toolscope/toolscope/shell/internal/unquote"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -40,6 +44,7 @@ type config struct {
 	acceptEdits bool
 	hardened    bool
 	policy      *pathpolicy.Policy // &pol
+	access      outside.Access     // every other look outside the command line
 
 	pol     pathpolicy.Policy
 	cwdOnly [1]string    // workDirs when only the cwd
@@ -55,6 +60,10 @@ func newConfig(o *Options) *config {
 	c.mode = o.Mode
 	c.acceptEdits = o.Mode == "accept_edits" || o.Mode == "dont_ask"
 	c.hardened = o.HardenedEnv
+	c.access = o.access
+	if c.access == nil {
+		c.access = outside.System{}
+	}
 	c.cwd = o.Cwd
 	if c.cwd == "" {
 		c.cwd, _ = os.Getwd()
@@ -132,7 +141,7 @@ func analyze(command string, cfg *config, depth int, b *budget) (res *Analysis) 
 	if depth == 0 {
 		counters.ShellParses.Add(1)
 	}
-	if ff, ok := fastParse(command); ok {
+	if ff, ok := fastparse.Parse(command); ok {
 		// One simple command of plain words: what scanAll would find.
 		f, kind, n, substs = ff, "", 1, false
 	} else {
@@ -196,7 +205,7 @@ func injectionAsk(kind string) *Analysis {
 }
 
 func parse(command string) (*syntax.File, error) {
-	if f, ok := fastParse(command); ok {
+	if f, ok := fastparse.Parse(command); ok {
 		return f, nil
 	}
 	return slowParse(command)
@@ -353,8 +362,8 @@ type analyzer struct {
 	substs      bool // the command holds a substitution (see walker.words)
 	cfg         *config
 	judged      []judgment
-	gitRepos    []gitRepoMemo
-	gitViews    []dirView // directories git discovery listed
+	views       outside.Views // directories listed (by git discovery, by above)
+	git         gitrepo.Repos // the repositories of the line's git commands
 	src         string
 	depth       int
 	leaves      []*leaf
@@ -364,6 +373,22 @@ type analyzer struct {
 	judgedBuf   [2]judgment
 	words       int  // words of the leaves walked so far
 	wordsOver   bool // a brace expansion would take them past wordBudget
+}
+
+// dirViews returns the line's directory listings, ready to use.
+func (an *analyzer) dirViews() *outside.Views {
+	if an.views.Access == nil {
+		an.views.Access = an.cfg.access
+	}
+	return &an.views
+}
+
+// repos returns the judge of the line's git repositories, ready to use.
+func (an *analyzer) repos() *gitrepo.Repos {
+	if an.git.Views == nil {
+		an.git = gitrepo.Repos{Policy: an.cfg.policy, Views: an.dirViews()}
+	}
+	return &an.git
 }
 
 // wordBudget is the most words, after brace expansion, that the leaves of
@@ -376,12 +401,12 @@ func (an *analyzer) unsupportedf(format string, args ...any) {
 	}
 }
 
-func (an *analyzer) unquoter(binds map[string]binding) *unquoter {
-	return &unquoter{src: an.src, binds: binds}
+func (an *analyzer) unquoter(binds map[string]unquote.Binding) *unquote.Unquoter {
+	return &unquote.Unquoter{Src: an.src, Binds: binds}
 }
 
 func (an *analyzer) stmtText(st *syntax.Stmt) string {
-	t := nodeText(an.src, st)
+	t := unquote.NodeText(an.src, st)
 	return strings.TrimRight(strings.TrimSpace(t), ";&| \t\n")
 }
 
@@ -406,7 +431,7 @@ func (an *analyzer) callText(st *syntax.Stmt, c *syntax.CallExpr) string {
 func argvStrings(ws []word) []string {
 	out := make([]string, len(ws))
 	for i, w := range ws {
-		out[i] = w.s
+		out[i] = w.Value
 	}
 	return out
 }

@@ -1,18 +1,11 @@
 package shell
 
 import (
-	"archive/tar"
-	"archive/zip"
-	"bufio"
-	"bytes"
-	"compress/bzip2"
-	"compress/gzip"
-	"errors"
-	"io"
-	"os"
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/toolscope/toolscope/shell/internal/archivelist"
 )
 
 // Extracting an archive writes the paths its members name, which the
@@ -31,15 +24,6 @@ import (
 //     line, one too large, name rewriting with --transform) is opaque: a
 //     wildcard allow rule (Bash(tar:*)) does not cover it, as it does not
 //     cover the options that run another program.
-const (
-	// maxArchiveMembers bounds the members read.
-	maxArchiveMembers = 4096
-	// maxArchiveRead bounds the bytes read from a compressed archive,
-	// which must be decompressed to reach its headers (about a
-	// millisecond of gzip per 300 KB); an uncompressed tar is read header
-	// by header, seeking over the contents.
-	maxArchiveRead = 2 << 20
-)
 
 // extraction is what an archive extractor was asked to do.
 type extraction struct {
@@ -70,7 +54,7 @@ func tarExtraction(args []word) (e extraction, ok bool) {
 	dests := 0
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		s := a.s
+		s := a.Value
 		next := func() (word, bool) {
 			if i+1 < len(args) {
 				i++
@@ -107,9 +91,9 @@ func tarExtraction(args []word) (e extraction, ok bool) {
 				}
 			case is("strip-components", 3):
 				w, _ := getVal()
-				n, err := strconv.Atoi(w.s)
+				n, err := strconv.Atoi(w.Value)
 				if err != nil || n < 0 {
-					e.opaque = "tar --strip-components " + w.s
+					e.opaque = "tar --strip-components " + w.Value
 				}
 				e.strip = n
 			case is("absolute-names", 3):
@@ -156,10 +140,10 @@ func tarExtraction(args []word) (e extraction, ok bool) {
 		return e, false
 	}
 	switch {
-	case !haveFile || e.archive.s == "-" || e.archive.s == "":
+	case !haveFile || e.archive.Value == "-" || e.archive.Value == "":
 		e.opaque = "tar reads the archive from standard input or a tape"
-	case strings.Contains(e.archive.s, ":") && !strings.HasPrefix(e.archive.s, "/") && !strings.HasPrefix(e.archive.s, "."):
-		e.opaque = "tar reads a remote archive " + e.archive.s
+	case strings.Contains(e.archive.Value, ":") && !strings.HasPrefix(e.archive.Value, "/") && !strings.HasPrefix(e.archive.Value, "."):
+		e.opaque = "tar reads a remote archive " + e.archive.Value
 	case dests > 1:
 		e.opaque = "tar -C given more than once"
 	}
@@ -168,7 +152,7 @@ func tarExtraction(args []word) (e extraction, ok bool) {
 
 func unzipExtraction(args []word) (e extraction, ok bool) {
 	for i := 0; i < len(args); i++ {
-		s := args[i].s
+		s := args[i].Value
 		switch {
 		case s == "-P":
 			i++ // the password
@@ -187,183 +171,14 @@ func unzipExtraction(args []word) (e extraction, ok bool) {
 			if strings.ContainsAny(s[1:], "lvtzZ") {
 				return e, false // lists or tests, writes nothing
 			}
-		case e.archive.s == "":
+		case e.archive.Value == "":
 			e.archive = args[i]
 		}
 	}
-	if e.archive.s == "" || e.archive.s == "-" {
+	if e.archive.Value == "" || e.archive.Value == "-" {
 		e.opaque = "unzip without a readable archive"
 	}
 	return e, true
-}
-
-// archiveMember is one member's name and, for a link, its target.
-type archiveMember struct {
-	name     string
-	link     string
-	symlink  bool
-	hardlink bool
-}
-
-var errArchiveTooLarge = errors.New("archive too large to inspect")
-
-// archiveMembers reads the member list of the archive at p.
-func archiveMembers(p string) ([]archiveMember, error) {
-	f, fi, err := openRegular(p) // never waits on a FIFO named like an archive
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var magic [262]byte
-	n, _ := io.ReadFull(f, magic[:])
-	head := magic[:n]
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, err
-	}
-	switch {
-	case bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.HasPrefix(head, []byte("PK\x05\x06")):
-		return zipMembers(f, fi.Size())
-	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
-		zr, err := gzip.NewReader(&budgetReader{r: bufio.NewReader(f), left: maxArchiveRead})
-		if err != nil {
-			return nil, err
-		}
-		return tarMembers(zr)
-	case bytes.HasPrefix(head, []byte("BZh")):
-		return tarMembers(bzip2.NewReader(&budgetReader{r: bufio.NewReader(f), left: maxArchiveRead}))
-	case len(head) >= 262 && string(head[257:262]) == "ustar":
-		return tarMembers(f) // *os.File seeks over the contents
-	}
-	return nil, errors.New("compression or format not inspected")
-}
-
-func zipMembers(f *os.File, size int64) ([]archiveMember, error) {
-	zr, err := zip.NewReader(f, size)
-	if err != nil {
-		return nil, err
-	}
-	if len(zr.File) > maxArchiveMembers {
-		return nil, errArchiveTooLarge
-	}
-	var out []archiveMember
-	for _, zf := range zr.File {
-		m := archiveMember{name: zf.Name}
-		if zf.Mode()&os.ModeSymlink != 0 {
-			// The target is the member's content: read it, bounded.
-			m.symlink = true
-			if zf.UncompressedSize64 > 4096 {
-				return nil, errArchiveTooLarge
-			}
-			rc, err := zf.Open()
-			if err != nil {
-				return nil, err
-			}
-			b, err := io.ReadAll(io.LimitReader(rc, 4097))
-			rc.Close()
-			if err != nil {
-				return nil, err
-			}
-			m.link = string(b)
-		}
-		out = append(out, m)
-	}
-	return out, nil
-}
-
-func tarMembers(r io.Reader) ([]archiveMember, error) {
-	tr := tar.NewReader(r)
-	var out []archiveMember
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			if errors.Is(err, errArchiveTooLarge) {
-				return nil, err
-			}
-			return nil, err
-		}
-		if len(out) >= maxArchiveMembers {
-			return nil, errArchiveTooLarge
-		}
-		m := archiveMember{name: h.Name, link: h.Linkname}
-		switch h.Typeflag {
-		case tar.TypeSymlink:
-			m.symlink = true
-		case tar.TypeLink:
-			m.hardlink = true
-		}
-		out = append(out, m)
-	}
-}
-
-// budgetReader fails with errArchiveTooLarge after left bytes.
-type budgetReader struct {
-	r    io.Reader
-	left int
-}
-
-func (b *budgetReader) Read(p []byte) (int, error) {
-	if b.left <= 0 {
-		return 0, errArchiveTooLarge
-	}
-	if len(p) > b.left {
-		p = p[:b.left]
-	}
-	n, err := b.r.Read(p)
-	b.left -= n
-	return n, err
-}
-
-// memberPath returns where a member lands relative to the extraction
-// directory, and whether it stays below it (a member named ../x or, unless
-// kept with -P, /etc/x as tar strips the slash).
-func memberPath(name string, strip int, abs bool) (rel string, absolute string, inside bool) {
-	if strings.HasPrefix(name, "/") {
-		if abs {
-			return "", path.Clean(name), false
-		}
-		name = strings.TrimLeft(name, "/")
-	}
-	parts := strings.Split(name, "/")
-	var kept []string
-	for _, p := range parts {
-		if p == "" || p == "." {
-			continue
-		}
-		kept = append(kept, p)
-	}
-	if strip > 0 {
-		if strip >= len(kept) {
-			return "", "", true // dropped
-		}
-		kept = kept[strip:]
-	}
-	depth := 0
-	for _, p := range kept {
-		if p == ".." {
-			if depth--; depth < 0 {
-				return "", "", false
-			}
-		} else {
-			depth++
-		}
-	}
-	return path.Clean(strings.Join(kept, "/")), "", true
-}
-
-// linkLeadsOut reports whether a link member at rel, with target t, leads
-// out of the extraction directory.
-func linkLeadsOut(rel, t string) bool {
-	if t == "" {
-		return false
-	}
-	if strings.HasPrefix(t, "/") {
-		return true
-	}
-	_, _, in := memberPath(path.Join(path.Dir(rel), t), 0, false)
-	return !in || strings.HasPrefix(path.Clean(path.Join(path.Dir(rel), t)), "..")
 }
 
 // extractionHits judges the members of an extraction as writes. It returns
@@ -373,7 +188,7 @@ func (an *analyzer) extractionHits(e extraction, l *leaf) (hits []string, opaque
 	if e.opaque != "" {
 		return nil, e.opaque
 	}
-	if !e.archive.literal || e.archive.glob || !e.dest.literal && e.dest.s != "" {
+	if !e.archive.Literal || e.archive.Glob || !e.dest.Literal && e.dest.Value != "" {
 		return nil, "the archive or the directory is known only at run time"
 	}
 	if l.tainted || l.afterEdit {
@@ -381,55 +196,55 @@ func (an *analyzer) extractionHits(e extraction, l *leaf) (hits []string, opaque
 	}
 	ax := an.judge(e.archive, l)
 	if ax.Path.Err != nil || !ax.Resolved.Exists {
-		return nil, "the archive " + e.archive.s + " cannot be read now"
+		return nil, "the archive " + e.archive.Value + " cannot be read now"
 	}
-	members, err := archiveMembers(ax.Resolved.Path)
+	members, err := archivelist.Members(an.cfg.access, ax.Resolved.Path)
 	if err != nil {
-		return nil, "the members of " + e.archive.s + " cannot be listed (" + err.Error() + ")"
+		return nil, "the members of " + e.archive.Value + " cannot be listed (" + err.Error() + ")"
 	}
 	dest := l.cwd
-	if e.dest.s != "" {
+	if e.dest.Value != "" {
 		dx := an.judge(e.dest, l)
 		if dx.Path.Err != nil {
-			return nil, "the directory " + e.dest.s + " cannot be resolved"
+			return nil, "the directory " + e.dest.Value + " cannot be resolved"
 		}
 		dest = dx.Resolved.Path
 	}
 	for _, m := range members {
-		rel, abs, inside := memberPath(m.name, e.strip, e.abs)
+		rel, abs, inside := archivelist.Path(m.Name, e.strip, e.abs)
 		switch {
 		case abs != "":
-			hits = appendUnique(hits, e.archive.s+" (writes "+abs+")")
+			hits = appendUnique(hits, e.archive.Value+" (writes "+abs+")")
 			continue
 		case !inside:
-			hits = appendUnique(hits, e.archive.s+" (writes "+m.name+", outside "+dest+")")
+			hits = appendUnique(hits, e.archive.Value+" (writes "+m.Name+", outside "+dest+")")
 			continue
 		case rel == "" || rel == ".":
 			continue
 		}
-		if m.hardlink {
+		if m.Hardlink {
 			// A hard link names another member, from the extraction
 			// directory; one named /etc/x or ../x links a file outside,
 			// which a later member of the same name then overwrites.
-			if _, labs, lin := memberPath(m.link, 0, e.abs); labs != "" || !lin || strings.HasPrefix(m.link, "/") {
-				hits = appendUnique(hits, e.archive.s+" (links "+m.name+" to "+m.link+")")
+			if _, labs, lin := archivelist.Path(m.Link, 0, e.abs); labs != "" || !lin || strings.HasPrefix(m.Link, "/") {
+				hits = appendUnique(hits, e.archive.Value+" (links "+m.Name+" to "+m.Link+")")
 				continue
 			}
 		}
-		if m.symlink {
-			if linkLeadsOut(rel, m.link) {
-				hits = appendUnique(hits, e.archive.s+" (links "+m.name+" to "+m.link+")")
+		if m.Symlink {
+			if archivelist.LinkLeadsOut(rel, m.Link) {
+				hits = appendUnique(hits, e.archive.Value+" (links "+m.Name+" to "+m.Link+")")
 				continue
 			}
 			// A link to a protected place inside (hooks -> .git/hooks).
-			if t := an.cfg.policy.Classify(dest + "/" + path.Join(path.Dir(rel), m.link)); t.Protected || t.Secret {
-				hits = appendUnique(hits, e.archive.s+" (links "+m.name+" to "+m.link+")")
+			if t := an.cfg.policy.Classify(dest + "/" + path.Join(path.Dir(rel), m.Link)); t.Protected || t.Secret {
+				hits = appendUnique(hits, e.archive.Value+" (links "+m.Name+" to "+m.Link+")")
 				continue
 			}
 		}
 		x := an.cfg.policy.Classify(dest + "/" + rel)
 		if x.Protected || x.Secret {
-			hits = appendUnique(hits, e.archive.s+" (writes "+m.name+")")
+			hits = appendUnique(hits, e.archive.Value+" (writes "+m.Name+")")
 		}
 	}
 	return hits, ""

@@ -3,6 +3,8 @@ package shell
 import (
 	"fmt"
 	"github.com/toolscope/toolscope/internal/pathpolicy"
+	"github.com/toolscope/toolscope/shell/internal/specs"
+	"github.com/toolscope/toolscope/shell/internal/unquote"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -21,13 +23,13 @@ func (an *analyzer) checkLeaf(l *leaf) *finding {
 	if l.testClause {
 		return nil
 	}
-	if len(l.args) > 0 && (!l.args[0].literal || l.args[0].glob) {
-		return injectionFinding("dynamic command name " + l.args[0].s)
+	if len(l.args) > 0 && (!l.args[0].Literal || l.args[0].Glob) {
+		return injectionFinding("dynamic command name " + l.args[0].Value)
 	}
-	if len(l.args) > 0 && (l.args[0].s == "test" || l.args[0].s == "[") {
+	if len(l.args) > 0 && (l.args[0].Value == "test" || l.args[0].Value == "[") {
 		for _, a := range l.args[1:] {
-			if (a.s == "-v" || a.s == "-R") && len(l.args) > 2 {
-				return injectionFinding("test " + a.s + ", which evaluates an array subscript")
+			if (a.Value == "-v" || a.Value == "-R") && len(l.args) > 2 {
+				return injectionFinding("test " + a.Value + ", which evaluates an array subscript")
 			}
 		}
 	}
@@ -43,7 +45,7 @@ func (an *analyzer) checkLeaf(l *leaf) *finding {
 	if len(l.args) > 0 && shells[cmdName(l.args[0])] {
 		for _, r := range l.redirs {
 			if r.hdoc {
-				p.scripts = append(p.scripts, r.body.s)
+				p.scripts = append(p.scripts, r.body.Value)
 			}
 		}
 	}
@@ -113,14 +115,14 @@ func dangerFinding(pat string) *finding {
 		"Permission required: Command contains dangerous pattern: " + pat}
 }
 
-var rmSpec = &flagSpec{
-	short: shorts("rRfiIdv", "", ""),
-	long:  longs("recursive force one-file-system no-preserve-root dir verbose help version", "", ""),
+var rmSpec = &specs.Flags{
+	Short: specs.Shorts("rRfiIdv", "", ""),
+	Long:  specs.Longs("recursive force one-file-system no-preserve-root dir verbose help version", "", ""),
 }
 
 func init() {
-	rmSpec.long["interactive"] = fOptValue
-	rmSpec.long["preserve-root"] = fOptValue
+	rmSpec.Long["interactive"] = specs.ArgOptional
+	rmSpec.Long["preserve-root"] = specs.ArgOptional
 }
 
 // dangerousPattern returns the name of a dangerous pattern in argv, or "".
@@ -136,32 +138,32 @@ func dangerousPattern(argv []word, sudo bool) string {
 			return "sudo rm"
 		}
 		for _, a := range args {
-			if strings.HasPrefix(a.s, "-") && a.glob {
+			if strings.HasPrefix(a.Value, "-") && a.Glob {
 				return "rm -rf" // a globbed option may expand to -rf
 			}
 		}
-		r := parseFlags(rmSpec, args)
-		if r.has("no-preserve-root") {
+		r := specs.ParseFlags(rmSpec, args)
+		if r.Has("no-preserve-root") {
 			return "rm --no-preserve-root"
 		}
-		if r.has("r", "R", "recursive") && r.has("f", "force") {
+		if r.Has("r", "R", "recursive") && r.Has("f", "force") {
 			return "rm -rf"
 		}
 	case name == "chmod":
 		rec := false
 		for _, a := range args {
-			if a.s == "-R" || strings.HasPrefix(a.s, "--rec") {
+			if a.Value == "-R" || strings.HasPrefix(a.Value, "--rec") {
 				rec = true
 			}
 		}
 		for _, a := range args {
-			if strings.HasPrefix(a.s, "--reference") {
+			if strings.HasPrefix(a.Value, "--reference") {
 				break
 			}
-			if strings.HasPrefix(a.s, "-") && dangerousMode(a.s[1:]) == "" && a.s != "-" {
+			if strings.HasPrefix(a.Value, "-") && dangerousMode(a.Value[1:]) == "" && a.Value != "-" {
 				continue
 			}
-			if m := dangerousMode(a.s); m != "" {
+			if m := dangerousMode(a.Value); m != "" {
 				if rec {
 					return "chmod -R " + m
 				}
@@ -171,7 +173,7 @@ func dangerousPattern(argv []word, sudo bool) string {
 		}
 	case name == "chown" || name == "chgrp":
 		for _, a := range args {
-			s := a.s
+			s := a.Value
 			if s == "--" {
 				break
 			}
@@ -201,7 +203,7 @@ func dangerousPattern(argv []word, sudo bool) string {
 		}
 		if name == "kill" {
 			for i, a := range args {
-				if a.s == "--" && i+1 < len(args) && args[i+1].s == "-1" {
+				if a.Value == "--" && i+1 < len(args) && args[i+1].Value == "-1" {
 					return "kill -1"
 				}
 			}
@@ -218,13 +220,13 @@ func isKillSig(s string) bool {
 
 func killsHard(args []word) bool {
 	for i, a := range args {
-		s := a.s
+		s := a.Value
 		if s == "--" {
 			return false
 		}
 		next := ""
 		if i+1 < len(args) {
-			next = args[i+1].s
+			next = args[i+1].Value
 		}
 		switch {
 		case s == "-s" || s == "-n" || s == "--signal":
@@ -307,7 +309,7 @@ func (an *analyzer) redirectDanger(l *leaf) *finding {
 			continue
 		}
 		for _, w := range r.ws {
-			t := w.s
+			t := w.Value
 			if strings.HasPrefix(t, "/dev/tcp/") || strings.HasPrefix(t, "/dev/udp/") {
 				return dangerFinding("network redirect " + t)
 			}
@@ -403,7 +405,7 @@ func fileRedirs(l *leaf) []word {
 			continue
 		}
 		for _, w := range r.ws {
-			if (isWriteRedir(r.op, w.s) || isReadRedir(r.op, w.s)) && !exemptDev(w.s) && !reopens(w.s) {
+			if (isWriteRedir(r.op, w.Value) || isReadRedir(r.op, w.Value)) && !exemptDev(w.Value) && !reopens(w.Value) {
 				out = append(out, w)
 			}
 		}
@@ -416,7 +418,7 @@ func fileRedirs(l *leaf) []word {
 func reopenWrite(l *leaf) bool {
 	for _, r := range l.redirs {
 		for _, w := range r.ws {
-			if isWriteRedir(r.op, w.s) && reopens(w.s) {
+			if isWriteRedir(r.op, w.Value) && reopens(w.Value) {
 				return len(fileRedirs(l)) > 0
 			}
 		}
@@ -436,17 +438,17 @@ func (an *analyzer) removal(argv []word, l *leaf) (string, bool) {
 	var ops []word
 	switch name {
 	case "rm", "rmdir", "unlink":
-		ops = parseFlags(rmSpec, argv[1:]).operands
+		ops = specs.ParseFlags(rmSpec, argv[1:]).Operands
 	case "mv":
-		r := parseFlags(mvSpec, argv[1:])
-		ops = r.operands
-		if _, ok := r.value("t", "target-directory"); !ok && len(ops) > 0 {
+		r := specs.ParseFlags(mvSpec, argv[1:])
+		ops = r.Operands
+		if _, ok := r.Value("t", "target-directory"); !ok && len(ops) > 0 {
 			ops = ops[:len(ops)-1]
 		}
 	case "find":
 		del := false
 		for _, a := range argv[1:] {
-			if a.s == "-delete" {
+			if a.Value == "-delete" {
 				del = true
 			}
 		}
@@ -454,7 +456,7 @@ func (an *analyzer) removal(argv []word, l *leaf) (string, bool) {
 			return "", false
 		}
 		for _, a := range argv[1:] {
-			if strings.HasPrefix(a.s, "-") || a.s == "(" || a.s == "!" {
+			if strings.HasPrefix(a.Value, "-") || a.Value == "(" || a.Value == "!" {
 				break
 			}
 			ops = append(ops, a)
@@ -463,15 +465,15 @@ func (an *analyzer) removal(argv []word, l *leaf) (string, bool) {
 		return "", false
 	}
 	for _, op := range ops {
-		s := op.s
-		if !op.literal {
+		s := op.Value
+		if !op.Literal {
 			return s, true
 		}
-		if op.tilde && !strings.HasPrefix(s, "~/") && s != "~" {
+		if op.Tilde && !strings.HasPrefix(s, "~/") && s != "~" {
 			return s, true // ~user, ~+, ~-
 		}
-		if op.glob {
-			if broadGlob(op.pat) {
+		if op.Glob {
+			if broadGlob(op.Pat) {
 				return s, true
 			}
 			i := strings.IndexAny(s, "*?[")
@@ -481,7 +483,7 @@ func (an *analyzer) removal(argv []word, l *leaf) (string, bool) {
 				dir = prefix[:j+1]
 			}
 			w := op
-			w.s, w.glob = dir, false
+			w.Value, w.Glob = dir, false
 			if p, ok := an.lexical(w, l); !ok || p == "/" || p == an.cfg.home {
 				return s, true
 			}
@@ -567,22 +569,22 @@ func (an *analyzer) sensitive(l *leaf, p *peeled) []string {
 			continue
 		}
 		for _, w := range r.ws {
-			if exemptDev(w.s) && !(reopen && isWriteRedir(r.op, w.s)) {
+			if exemptDev(w.Value) && !(reopen && isWriteRedir(r.op, w.Value)) {
 				continue
 			}
-			write := isWriteRedir(r.op, w.s)
-			if !write && !isReadRedir(r.op, w.s) {
+			write := isWriteRedir(r.op, w.Value)
+			if !write && !isReadRedir(r.op, w.Value) {
 				continue
 			}
 			x := an.judgeName(w, l)
 			if x.Secret || write && x.Protected || reopen && x.Protected {
-				hits = appendUnique(hits, w.s)
+				hits = appendUnique(hits, w.Value)
 			}
 		}
 	}
 	for _, v := range l.assignVals {
 		if wordCandidates(v, func(w word) bool { return an.judgeName(w, l).Secret }) {
-			hits = appendUnique(hits, v.s)
+			hits = appendUnique(hits, v.Value)
 		}
 	}
 	for _, argv := range p.argvs {
@@ -595,7 +597,7 @@ func (an *analyzer) sensitive(l *leaf, p *peeled) []string {
 		}
 		for _, w := range derefCopySources(argv) {
 			if s := an.followedTreeSecret(w, l); s != "" {
-				hits = appendUnique(hits, w.s+" (holds "+s+")")
+				hits = appendUnique(hits, w.Value+" (holds "+s+")")
 			}
 		}
 	}
@@ -614,7 +616,7 @@ func derefCopySources(argv []word) []word {
 	name := cmdName(argv[0])
 	has := func(short byte, longs ...string) bool {
 		for _, a := range argv[1:] {
-			s := a.s
+			s := a.Value
 			if s == "--" {
 				return false
 			}
@@ -651,7 +653,7 @@ func derefCopySources(argv []word) []word {
 	}
 	var out []word
 	for _, a := range argv[1:] {
-		if a.literal && !strings.HasPrefix(a.s, "-") {
+		if a.Literal && !strings.HasPrefix(a.Value, "-") {
 			out = append(out, a)
 		}
 	}
@@ -684,8 +686,8 @@ func (an *analyzer) followedTreeSecret(w word, l *leaf) string {
 // judgeName judges a word as a path; a non-literal word is judged on its
 // spelling alone ($HOME/.ssh/id_rsa is secret).
 func (an *analyzer) judgeName(w word, l *leaf) pathInfo {
-	if !w.literal && !w.procPath {
-		x := an.cfg.policy.Classify("/" + strings.TrimLeft(w.s, "/"))
+	if !w.Literal && !w.ProcPath {
+		x := an.cfg.policy.Classify("/" + strings.TrimLeft(w.Value, "/"))
 		x.Err = nil
 		return pathInfo{Path: x, unknown: "dynamic"}
 	}
@@ -709,7 +711,7 @@ func (an *analyzer) sensitiveArgs(argv []word, l *leaf, hits []string, paths pat
 		if sc := an.sedCheck(argv[1:], l); sc.inPlace {
 			for _, f := range append(sc.files, sc.backups...) {
 				if an.judgeName(f, l).Protected {
-					hits = appendUnique(hits, f.s)
+					hits = appendUnique(hits, f.Value)
 				}
 			}
 		}
@@ -730,24 +732,24 @@ func (an *analyzer) sensitiveArgs(argv []word, l *leaf, hits []string, paths pat
 		// The word itself is judged as written and where it leads; the
 		// values inside it (--file=.env, HEAD:.env, -f.env) by spelling.
 		var x pathInfo
-		if strings.HasPrefix(a.s, "-") || paths != nil && !paths.has(a.s) && a.literal && !a.glob {
-			x.Secret, x.Protected = an.cfg.policy.Spelling(a.s)
+		if strings.HasPrefix(a.Value, "-") || paths != nil && !paths.has(a.Value) && a.Literal && !a.Glob {
+			x.Secret, x.Protected = an.cfg.policy.Spelling(a.Value)
 		} else {
 			x = an.judgeName(a, l)
 		}
 		if mayWrite && x.Protected || !noReadCmds[name] && x.Secret {
-			hits = appendUnique(hits, a.s)
+			hits = appendUnique(hits, a.Value)
 			continue
 		}
 		if wordCandidates(a, func(w word) bool {
-			sec, prot := an.cfg.policy.Spelling(w.s)
+			sec, prot := an.cfg.policy.Spelling(w.Value)
 			return mayWrite && prot || !noReadCmds[name] && sec
 		}) {
-			hits = appendUnique(hits, a.s)
+			hits = appendUnique(hits, a.Value)
 			continue
 		}
-		if mayWrite && an.scriptNamesProtected(a.s) {
-			hits = appendUnique(hits, a.s)
+		if mayWrite && an.scriptNamesProtected(a.Value) {
+			hits = appendUnique(hits, a.Value)
 		}
 	}
 	if name == "git" {
@@ -785,31 +787,31 @@ func (an *analyzer) copyTargets(name string, args []word, l *leaf, hits []string
 	if name == "mv" {
 		spec = mvSpec
 	}
-	r := parseFlags(spec, args)
-	ops := r.operands
-	target, hasT := r.value("t", "target-directory")
+	r := specs.ParseFlags(spec, args)
+	ops := r.Operands
+	target, hasT := r.Value("t", "target-directory")
 	var tw word
 	if hasT {
-		tw = word{s: target, literal: true, tilde: strings.HasPrefix(target, "~")}
+		tw = word{Value: target, Literal: true, Tilde: strings.HasPrefix(target, "~")}
 	} else {
 		if len(ops) < 2 {
 			return hits
 		}
 		tw, ops = ops[len(ops)-1], ops[:len(ops)-1]
 	}
-	recursive := name == "mv" || r.has("r", "R", "recursive", "a", "archive")
+	recursive := name == "mv" || r.Has("r", "R", "recursive", "a", "archive")
 	tx := an.judge(tw, l)
 	intoDir := hasT || len(ops) > 1 || tx.unknown == "" && tx.Exists && an.isDir(tx.Resolved.Path)
 	for _, src := range ops {
-		if !src.literal || src.glob {
+		if !src.Literal || src.Glob {
 			continue
 		}
 		if intoDir && tx.unknown == "" {
-			base := filepath.Base(src.s)
+			base := filepath.Base(src.Value)
 			if base != "." && base != ".." && base != "/" {
-				dest := word{s: tx.Resolved.Path + "/" + base, literal: true}
+				dest := word{Value: tx.Resolved.Path + "/" + base, Literal: true}
 				if an.judge(dest, l).Protected {
-					hits = appendUnique(hits, tw.s+"/"+base)
+					hits = appendUnique(hits, tw.Value+"/"+base)
 				}
 			}
 		}
@@ -817,7 +819,7 @@ func (an *analyzer) copyTargets(name string, args []word, l *leaf, hits []string
 			sx := an.judge(src, l)
 			if sx.unknown == "" && sx.Exists && an.isDir(sx.Resolved.Path) {
 				if bad := an.cfg.policy.ProtectedIn(sx.Resolved.Path); bad != "" {
-					hits = appendUnique(hits, src.s+" (brings "+bad+")")
+					hits = appendUnique(hits, src.Value+" (brings "+bad+")")
 				}
 			}
 		}
@@ -832,25 +834,25 @@ func wordCandidates(w word, fn func(word) bool) bool {
 	if fn(w) {
 		return true
 	}
-	s := w.s
+	s := w.Value
 	for i := 0; i < len(s); i++ {
 		if s[i] == '=' || s[i] == ':' || s[i] == '@' {
 			v := w
-			v.s = s[i+1:]
-			v.pat = escapeGlob(v.s)
-			v.glob = false
-			v.tilde = strings.HasPrefix(v.s, "~")
-			if v.s != "" && fn(v) {
+			v.Value = s[i+1:]
+			v.Pat = unquote.EscapeGlob(v.Value)
+			v.Glob = false
+			v.Tilde = strings.HasPrefix(v.Value, "~")
+			if v.Value != "" && fn(v) {
 				return true
 			}
 		}
 	}
 	if len(s) > 2 && s[0] == '-' && s[1] != '-' {
 		v := w
-		v.s = s[2:]
-		v.pat = escapeGlob(v.s)
-		v.glob = false
-		v.tilde = strings.HasPrefix(v.s, "~")
+		v.Value = s[2:]
+		v.Pat = unquote.EscapeGlob(v.Value)
+		v.Glob = false
+		v.Tilde = strings.HasPrefix(v.Value, "~")
 		if fn(v) {
 			return true
 		}
@@ -865,9 +867,9 @@ func (an *analyzer) redirectDynamic(l *leaf) *finding {
 			continue
 		}
 		for _, w := range r.ws {
-			if !w.literal && !w.procPath && (isWriteRedir(r.op, w.s) || r.op == syntax.DplOut || r.op == syntax.DplIn) {
-				return &finding{Ask, false, LayerSensitive, "redirect target " + w.s + " is not literal",
-					fmt.Sprintf("Permission required: Bash command redirects to a dynamic target: %s", w.s)}
+			if !w.Literal && !w.ProcPath && (isWriteRedir(r.op, w.Value) || r.op == syntax.DplOut || r.op == syntax.DplIn) {
+				return &finding{Ask, false, LayerSensitive, "redirect target " + w.Value + " is not literal",
+					fmt.Sprintf("Permission required: Bash command redirects to a dynamic target: %s", w.Value)}
 			}
 		}
 	}

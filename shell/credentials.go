@@ -19,7 +19,7 @@ func credentialPrinter(argv []word) string {
 	default:
 		if strings.HasPrefix(name, "docker-credential-") || strings.HasPrefix(name, "git-credential-") {
 			for _, a := range argv[1:] {
-				if a.s == "get" {
+				if a.Value == "get" {
 					return name + " get prints a stored credential"
 				}
 			}
@@ -36,11 +36,11 @@ func credentialPrinter(argv []word) string {
 	}
 	has := func(opts ...string) bool {
 		for _, a := range args {
-			if a.s == "--" {
+			if a.Value == "--" {
 				return false
 			}
 			for _, o := range opts {
-				if a.s == o || strings.HasPrefix(o, "--") && strings.HasPrefix(a.s, o+"=") {
+				if a.Value == o || strings.HasPrefix(o, "--") && strings.HasPrefix(a.Value, o+"=") {
 					return true
 				}
 			}
@@ -168,7 +168,7 @@ func secretKeyName(k string) bool {
 func positionals(args []word, n int) []string {
 	var out []string
 	for i := 0; i < len(args) && len(out) < n; i++ {
-		s := args[i].s
+		s := args[i].Value
 		if s == "--" {
 			continue
 		}

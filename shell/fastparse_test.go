@@ -6,12 +6,14 @@ import (
 	"testing"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/toolscope/toolscope/shell/internal/fastparse"
 )
 
 // checkFastParse fails when fastParse accepts src and its tree differs in
 // anything from the parser's.
 func checkFastParse(t *testing.T, src string) bool {
-	fast, ok := fastParse(src)
+	fast, ok := fastparse.Parse(src)
 	if !ok {
 		return false
 	}
@@ -45,7 +47,7 @@ func TestFastParse(t *testing.T) {
 	for _, src := range []string{"", "   ", "a=b cmd", "time ls", "export X", "let x", "if", "ls *(x)", "ls ?(a)", "ls $x",
 		"'ls' x", "ls 'a", "ls 'a\nb'", "ls 'é'", "ls 'a\tb'", "ls\tx", "ls\nx", "ls # c", "a;b", "a|b", "a&", "ls > x", "echo {a,b}", "ls [a]", "ls a\\ b",
 		"one two three four five six seven eight nine", "!", "ls é", "cmd ^x"} {
-		if _, ok := fastParse(src); ok {
+		if _, ok := fastparse.Parse(src); ok {
 			t.Errorf("fastParse accepted %q", src)
 		}
 	}

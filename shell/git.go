@@ -7,6 +7,9 @@ import (
 	"sync"
 
 	"github.com/toolscope/toolscope/internal/pathpolicy"
+	"github.com/toolscope/toolscope/shell/internal/gitrepo"
+	"github.com/toolscope/toolscope/shell/internal/specs"
+	"github.com/toolscope/toolscope/shell/internal/unquote"
 )
 
 // Git: what makes a git command line read-only (its global options, its
@@ -21,10 +24,6 @@ var gitGlobalOK = map[string]bool{
 	"--html-path": true, "--man-path": true, "--info-path": true,
 }
 
-// gitSignatureFormat matches a pretty format that asks for a signature
-// (%G?, %GK, also %+G?, %-G?, % G?): git then runs gpg.
-var gitSignatureFormat = regexp.MustCompile(`%[-+ ]?G`)
-
 // harmlessGitKey are configuration keys git config may read from every
 // scope: names, defaults and switches, no URL or header that could carry a
 // token.
@@ -33,7 +32,7 @@ var harmlessGitKey = regexp.MustCompile(`(?i)^(user\.(name|email|signingkey)|ini
 // gitDenied returns the options the audited table refuses for a git
 // subcommand: long names (without dashes) and short letters.
 func gitDenied(sub string) (long []string, short string) {
-	spec := subTable("git " + sub)
+	spec := specs.Sub("git " + sub)
 	if spec == nil {
 		return gitDeniedLong, "Oh"
 	}
@@ -55,10 +54,10 @@ type gitDeniedOpts struct {
 	short string
 }
 
-func gitDeniedOf(spec *progSpec) (long []string, short string) {
+func gitDeniedOf(spec *specs.Spec) (long []string, short string) {
 	long = gitDeniedLong
-	for k, kind := range spec.opts {
-		if kind != oDeny {
+	for k, kind := range spec.Opts {
+		if kind != specs.OptDeny {
 			continue
 		}
 		if strings.HasPrefix(k, "--") {
@@ -84,31 +83,31 @@ var gitROSubs = map[string]bool{
 	"check-attr": true, "show-branch": true, "cherry": true, "version": true,
 }
 
-var gitBranchSpec = &flagSpec{
-	short:       shorts("larvi", "", ""),
-	long:        longs("list all remotes verbose show-current no-color no-column no-abbrev ignore-case omit-empty", "format sort contains no-contains merged no-merged points-at", ""),
-	strictShort: true, strictLong: true,
+var gitBranchSpec = &specs.Flags{
+	Short:       specs.Shorts("larvi", "", ""),
+	Long:        specs.Longs("list all remotes verbose show-current no-color no-column no-abbrev ignore-case omit-empty", "format sort contains no-contains merged no-merged points-at", ""),
+	StrictShort: true, StrictLong: true,
 }
 
-var gitTagSpec = &flagSpec{
-	short:       shorts("li", "", ""),
-	long:        longs("list ignore-case omit-empty no-column no-color", "sort contains no-contains merged no-merged points-at format", ""),
-	strictShort: true, strictLong: true,
+var gitTagSpec = &specs.Flags{
+	Short:       specs.Shorts("li", "", ""),
+	Long:        specs.Longs("list ignore-case omit-empty no-column no-color", "sort contains no-contains merged no-merged points-at format", ""),
+	StrictShort: true, StrictLong: true,
 }
 
-var gitConfigSpec = &flagSpec{
-	short:       shorts("lz", "f", ""),
-	long:        longs("get get-all get-regexp get-urlmatch list show-origin show-scope global local system worktree name-only null bool int bool-or-int path expiry-date includes no-includes", "file blob type default", ""),
-	strictShort: true, strictLong: true,
+var gitConfigSpec = &specs.Flags{
+	Short:       specs.Shorts("lz", "f", ""),
+	Long:        specs.Longs("get get-all get-regexp get-urlmatch list show-origin show-scope global local system worktree name-only null bool int bool-or-int path expiry-date includes no-includes", "file blob type default", ""),
+	StrictShort: true, StrictLong: true,
 }
 
 func init() {
 	for _, n := range []string{"color", "column", "abbrev"} {
-		gitBranchSpec.long[n] = fOptValue
+		gitBranchSpec.Long[n] = specs.ArgOptional
 	}
-	gitTagSpec.long["color"] = fOptValue
-	gitTagSpec.long["column"] = fOptValue
-	gitTagSpec.short['n'] = fOptValue
+	gitTagSpec.Long["color"] = specs.ArgOptional
+	gitTagSpec.Long["column"] = specs.ArgOptional
+	gitTagSpec.Short['n'] = specs.ArgOptional
 }
 
 // planGit judges git: global options, the subcommand and its options, and
@@ -124,7 +123,7 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 	version := false
 	var dir *word
 	for i < len(args) {
-		a := args[i].s
+		a := args[i].Value
 		if !strings.HasPrefix(a, "-") {
 			break
 		}
@@ -136,7 +135,7 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 			continue
 		case strings.HasPrefix(a, "-C") && len(a) > 2:
 			w := args[i]
-			w.s, w.pat, w.tilde = a[2:], escapeGlob(a[2:]), false
+			w.Value, w.Pat, w.Tilde = a[2:], unquote.EscapeGlob(a[2:]), false
 			dir = &w
 		case gitGlobalOK[a]:
 		case a == "--version":
@@ -152,13 +151,13 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 		}
 		return roPlan{why: "no git subcommand"}
 	}
-	sub := args[i].s
+	sub := args[i].Value
 	rest := args[i+1:]
 	p := roPlan{}
 	noIndex := false
 	deniedLong, deniedShort := gitDenied(sub)
 	for _, w := range rest {
-		a := w.s
+		a := w.Value
 		if a == "--" {
 			break
 		}
@@ -176,7 +175,7 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 					return roPlan{why: "git option --" + name + " is not read-only"}
 				}
 			}
-			if gitSignatureFormat.MatchString(val) {
+			if gitrepo.SignatureFormat.MatchString(val) {
 				return roPlan{why: "signature placeholders run gpg"}
 			}
 		} else if strings.HasPrefix(a, "-") && strings.ContainsAny(a[1:], deniedShort) && sub != "branch" && sub != "tag" && sub != "config" {
@@ -192,7 +191,7 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 	// that name a file git reads (blame --ignore-revs-file, ls-files
 	// --exclude-from, config --file).
 	for _, w := range rest {
-		if !strings.HasPrefix(w.s, "-") || w.s == "-" {
+		if !strings.HasPrefix(w.Value, "-") || w.Value == "-" {
 			p.reads = append(p.reads, w)
 		}
 	}
@@ -206,7 +205,7 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 		if sub == "grep" && !gitGrepHasPath(rest) {
 			// Without a path, git grep --no-index searches the working
 			// directory, untracked files included.
-			p.trees = append(p.trees, word{s: ".", pat: ".", literal: true})
+			p.trees = append(p.trees, word{Value: ".", Pat: ".", Literal: true})
 		}
 	}
 	if dir != nil {
@@ -222,13 +221,13 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 		if dir != nil {
 			x := an.judge(*dir, l)
 			if x.unknown != "" || x.Path.Err != nil || x.Inside == "" {
-				return "git -C " + dir.s + " leaves the working directories", nil
+				return "git -C " + dir.Value + " leaves the working directories", nil
 			}
 			start = x.Resolved.Path
 		} else if l.cwdUnknown {
 			return "the working directory is unknown", nil
 		}
-		why, repos := an.gitRepoCheck(start)
+		why, repos := an.repos().Check(start)
 		if why != "" {
 			return why, nil
 		}
@@ -236,14 +235,14 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 			// Outside a repository, or with a path outside it, git diff
 			// compares the two paths as diff -r does.
 			for _, w := range operands {
-				if w.s == "--" {
+				if w.Value == "--" {
 					continue
 				}
 				x := an.judge(w, l)
 				if x.unknown != "" || x.glob {
 					return readWhy(w, x), nil
 				}
-				if why, f := an.treeCheck(x.Given, roPlan{tree: pathpolicy.TreeOptions{Hidden: true}}, w.s); why != "" || f != nil {
+				if why, f := an.treeCheck(x.Given, roPlan{tree: pathpolicy.TreeOptions{Hidden: true}}, w.Value); why != "" || f != nil {
 					return why, f
 				}
 			}
@@ -252,11 +251,11 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 			// git remote -v and git config --local -l print remote URLs,
 			// with the token some carry.
 			for _, c := range repos {
-				for i, d := range []string{c.dir, commonDir(c.dir)} {
-					if i == 1 && d == c.dir {
+				for i, d := range []string{c.Dir, an.repos().CommonDir(c.Dir)} {
+					if i == 1 && d == c.Dir {
 						break // not a linked work tree: one config
 					}
-					if gitConfigCreds(filepath.Join(d, "config")) {
+					if an.repos().ConfigCreds(filepath.Join(d, "config")) {
 						return "", sensitiveFinding([]string{"git " + sub + " prints remote URLs, and " + d + "/config has one with a password or token"})
 					}
 				}
@@ -264,7 +263,7 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 		}
 		if printsContent(sub, rest) {
 			for _, c := range repos {
-				if s := an.gitTrackedSecret(c.dir); s != "" {
+				if s := an.repos().TrackedSecret(c.Dir); s != "" {
 					return "", sensitiveFinding([]string{"git " + sub + " prints tracked files, and the repository tracks " + s})
 				}
 			}
@@ -278,17 +277,17 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 // file it reads (oRead in its table), in any spelling git accepts: --name
 // VALUE, --name=VALUE, an unambiguous prefix of the name, -xVALUE, -x VALUE.
 func gitReadValues(sub string, rest []word) []word {
-	spec := subTable("git " + sub)
+	spec := specs.Sub("git " + sub)
 	if spec == nil {
 		return nil
 	}
 	var out []word
 	value := func(w word, v string) word {
-		w.s, w.pat, w.tilde = v, escapeGlob(v), strings.HasPrefix(v, "~")
+		w.Value, w.Pat, w.Tilde = v, unquote.EscapeGlob(v), strings.HasPrefix(v, "~")
 		return w
 	}
 	for i := 0; i < len(rest); i++ {
-		a := rest[i].s
+		a := rest[i].Value
 		if a == "--" {
 			break
 		}
@@ -299,8 +298,8 @@ func gitReadValues(sub string, rest []word) []word {
 				continue
 			}
 			reads := false
-			for k, kind := range spec.opts {
-				if kind == oRead && strings.HasPrefix(k, "--"+name) {
+			for k, kind := range spec.Opts {
+				if kind == specs.OptRead && strings.HasPrefix(k, "--"+name) {
 					reads = true
 				}
 			}
@@ -313,7 +312,7 @@ func gitReadValues(sub string, rest []word) []word {
 				out = append(out, rest[i+1])
 				i++
 			}
-		case len(a) >= 2 && a[0] == '-' && spec.opts[a[:2]] == oRead:
+		case len(a) >= 2 && a[0] == '-' && spec.Opts[a[:2]] == specs.OptRead:
 			if len(a) > 2 {
 				out = append(out, value(rest[i], a[2:]))
 			} else if i+1 < len(rest) {
@@ -332,7 +331,7 @@ func gitGrepHasPath(rest []word) bool {
 	patternGiven := false
 	var words []word
 	for i := 0; i < len(rest); i++ {
-		a := rest[i].s
+		a := rest[i].Value
 		if a == "--" {
 			return i+1 < len(rest)
 		}
@@ -362,7 +361,7 @@ func gitGrepHasPath(rest []word) bool {
 // into such comparisons than git does, never fewer.
 func maybeOutsidePair(rest []word) bool {
 	i := 0
-	for i < len(rest) && strings.HasPrefix(rest[i].s, "-") && rest[i].s != "--" && rest[i].s != "-" {
+	for i < len(rest) && strings.HasPrefix(rest[i].Value, "-") && rest[i].Value != "--" && rest[i].Value != "-" {
 		i++
 	}
 	ws := rest[i:]
@@ -370,8 +369,8 @@ func maybeOutsidePair(rest []word) bool {
 		return false
 	}
 	for _, w := range ws {
-		s := w.s
-		if strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") || w.tilde || !w.literal {
+		s := w.Value
+		if strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") || w.Tilde || !w.Literal {
 			return true
 		}
 		if c := filepath.Clean(s); c == ".." || strings.HasPrefix(c, "../") {
@@ -388,35 +387,35 @@ func gitSub(sub string, rest []word) string {
 	}
 	switch sub {
 	case "reflog":
-		if len(rest) == 0 || rest[0].s == "show" || strings.HasPrefix(rest[0].s, "-") {
+		if len(rest) == 0 || rest[0].Value == "show" || strings.HasPrefix(rest[0].Value, "-") {
 			return ""
 		}
 	case "branch":
-		r := parseFlags(gitBranchSpec, rest)
-		if r.bad != "" {
-			return "git branch " + r.bad + " is not read-only"
+		r := specs.ParseFlags(gitBranchSpec, rest)
+		if r.Bad != "" {
+			return "git branch " + r.Bad + " is not read-only"
 		}
-		if len(r.operands) > 0 && !r.has("list", "l") {
+		if len(r.Operands) > 0 && !r.Has("list", "l") {
 			return "git branch with operands creates a branch"
 		}
 		return ""
 	case "tag":
-		r := parseFlags(gitTagSpec, rest)
-		if r.bad != "" {
-			return "git tag " + r.bad + " is not read-only"
+		r := specs.ParseFlags(gitTagSpec, rest)
+		if r.Bad != "" {
+			return "git tag " + r.Bad + " is not read-only"
 		}
-		if len(r.operands) > 0 && !r.has("list", "l") {
+		if len(r.Operands) > 0 && !r.Has("list", "l") {
 			return "git tag with operands creates a tag"
 		}
 		return ""
 	case "remote":
-		if len(rest) == 0 || len(rest) == 1 && (rest[0].s == "-v" || rest[0].s == "--verbose") {
+		if len(rest) == 0 || len(rest) == 1 && (rest[0].Value == "-v" || rest[0].Value == "--verbose") {
 			return ""
 		}
-		switch rest[0].s {
+		switch rest[0].Value {
 		case "get-url":
 			for _, w := range rest[1:] {
-				if strings.HasPrefix(w.s, "-") && w.s != "--push" && w.s != "--all" {
+				if strings.HasPrefix(w.Value, "-") && w.Value != "--push" && w.Value != "--all" {
 					return "git remote get-url option"
 				}
 			}
@@ -424,9 +423,9 @@ func gitSub(sub string, rest []word) string {
 		case "show":
 			hasN := false
 			for _, w := range rest[1:] {
-				if w.s == "-n" {
+				if w.Value == "-n" {
 					hasN = true
-				} else if strings.HasPrefix(w.s, "-") {
+				} else if strings.HasPrefix(w.Value, "-") {
 					return "git remote show option"
 				}
 			}
@@ -437,40 +436,40 @@ func gitSub(sub string, rest []word) string {
 		}
 	case "config":
 		args, action := rest, ""
-		if len(args) > 0 && (args[0].s == "get" || args[0].s == "list") {
-			action, args = args[0].s, args[1:]
+		if len(args) > 0 && (args[0].Value == "get" || args[0].Value == "list") {
+			action, args = args[0].Value, args[1:]
 		}
-		r := parseFlags(gitConfigSpec, args)
-		if r.bad != "" {
-			return "git config " + r.bad + " is not read-only"
+		r := specs.ParseFlags(gitConfigSpec, args)
+		if r.Bad != "" {
+			return "git config " + r.Bad + " is not read-only"
 		}
-		list := action == "list" || r.has("list", "l")
-		get := action == "get" || r.has("get", "get-all", "get-regexp", "get-urlmatch")
+		list := action == "list" || r.Has("list", "l")
+		get := action == "get" || r.Has("get", "get-all", "get-regexp", "get-urlmatch")
 		switch {
-		case list && len(r.operands) == 0:
-		case get && len(r.operands) >= 1 && len(r.operands) <= 2:
+		case list && len(r.Operands) == 0:
+		case get && len(r.Operands) >= 1 && len(r.Operands) <= 2:
 		default:
 			return "git config without --get/--list may write"
 		}
-		if r.has("global", "system") {
+		if r.Has("global", "system") {
 			return "git config --global/--system prints configuration outside the working directories"
 		}
-		if r.has("local", "worktree", "file", "f", "blob") {
+		if r.Has("local", "worktree", "file", "f", "blob") {
 			return "" // the repository's own configuration (a --file is judged as a read)
 		}
 		// Every scope: the user's and the system's configuration too, which
 		// may hold credentials (http.extraHeader, url.<token>.insteadOf).
-		if list || r.has("get-regexp", "get-urlmatch") || action == "get" && len(r.operands) != 1 ||
-			len(r.operands) != 1 || !harmlessGitKey.MatchString(r.operands[0].s) {
+		if list || r.Has("get-regexp", "get-urlmatch") || action == "get" && len(r.Operands) != 1 ||
+			len(r.Operands) != 1 || !harmlessGitKey.MatchString(r.Operands[0].Value) {
 			return "git config reads the user's and the system's configuration, which may hold credentials (add --local)"
 		}
 		return ""
 	case "stash":
-		if len(rest) > 0 && (rest[0].s == "list" || rest[0].s == "show") {
+		if len(rest) > 0 && (rest[0].Value == "list" || rest[0].Value == "show") {
 			return ""
 		}
 	case "worktree":
-		if len(rest) > 0 && rest[0].s == "list" {
+		if len(rest) > 0 && rest[0].Value == "list" {
 			return ""
 		}
 	}
@@ -484,24 +483,24 @@ func gitSub(sub string, rest []word) string {
 // command line ("" otherwise).
 func gitConfigSetKey(args []word) string {
 	i := 0
-	for i < len(args) && strings.HasPrefix(args[i].s, "-") {
-		if args[i].s == "-c" || args[i].s == "-C" {
+	for i < len(args) && strings.HasPrefix(args[i].Value, "-") {
+		if args[i].Value == "-c" || args[i].Value == "-C" {
 			i++
 		}
 		i++
 	}
-	if i >= len(args) || args[i].s != "config" {
+	if i >= len(args) || args[i].Value != "config" {
 		return ""
 	}
 	for _, a := range args[i+1:] {
-		switch a.s {
+		switch a.Value {
 		case "get", "list", "--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "--show-origin",
 			"--show-scope", "--name-only":
 			return "" // a read
 		}
 	}
 	for _, a := range args[i+1:] {
-		k := strings.ToLower(a.s)
+		k := strings.ToLower(a.Value)
 		if strings.HasPrefix(k, "-") || !strings.Contains(k, ".") {
 			continue
 		}
@@ -512,11 +511,11 @@ func gitConfigSetKey(args []word) string {
 			sub = k[first+1 : last]
 		}
 		switch {
-		case runsProgram(section, name), readsFile(section, name), section == "include", section == "includeif",
+		case gitrepo.RunsProgram(section, name), gitrepo.ReadsFile(section, name), section == "include", section == "includeif",
 			section == "filter", section == "diff" && sub != "", k == "diff.external", k == "core.fsmonitor",
 			k == "core.hookspath", k == "core.pager", k == "core.worktree", section == "alias", section == "pager",
 			section == "gpg", name == "promisor", k == "extensions.partialclone":
-			return a.s
+			return a.Value
 		}
 		return "" // the first key-like word is the key
 	}
@@ -542,12 +541,51 @@ func gitWithoutGlobals(s []string) []string {
 // git itself).
 func gitArgsAfterGlobals(args []word) []word {
 	i := 0
-	for i < len(args) && strings.HasPrefix(args[i].s, "-") {
-		switch args[i].s {
+	for i < len(args) && strings.HasPrefix(args[i].Value, "-") {
+		switch args[i].Value {
 		case "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path":
 			i++
 		}
 		i++
 	}
 	return args[min(i, len(args)):]
+}
+
+// gitContentSubs print the content of files the repository tracks (or
+// tracked): with a secret in the index, they print it.
+var gitContentSubs = map[string]bool{
+	"show": true, "diff": true, "grep": true, "cat-file": true, "blame": true, "annotate": true, "range-diff": true,
+}
+
+// gitPatchSubs print file contents only with a patch option.
+var gitPatchSubs = map[string]bool{"log": true, "whatchanged": true, "reflog": true, "stash": true}
+
+// printsContent reports whether git sub with args prints tracked files'
+// contents.
+func printsContent(sub string, args []word) bool {
+	if gitContentSubs[sub] {
+		return true
+	}
+	if !gitPatchSubs[sub] {
+		return false
+	}
+	for _, a := range args {
+		s := a.Value
+		if s == "--" {
+			break
+		}
+		if strings.HasPrefix(s, "--") {
+			for _, p := range []string{"--patch", "--cc", "--dd", "--word-diff", "--color-words", "--binary", "--unified",
+				"--remerge-diff", "--full-diff", "--diff-merges", "--function-context", "--textconv", "--ext-diff"} {
+				if strings.HasPrefix(s, p) {
+					return true
+				}
+			}
+			continue
+		}
+		if strings.HasPrefix(s, "-") && strings.ContainsAny(s[1:], "pucLUmW") {
+			return true
+		}
+	}
+	return false
 }

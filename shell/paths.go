@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolscope/toolscope/internal/bashglob"
 	"github.com/toolscope/toolscope/internal/pathpolicy"
+	"github.com/toolscope/toolscope/shell/internal/unquote"
 )
 
 // pathInfo is what the analyser knows of a path word.
@@ -79,17 +80,17 @@ func (an *analyzer) expandTilde(s string, l *leaf) (string, bool) {
 // cleaning (".." is resolved later, the way the kernel does). ok is false
 // when the word is not literal or its base is unknown.
 func (an *analyzer) abs(w word, l *leaf) (string, string) {
-	if !w.literal {
-		if w.procPath {
+	if !w.Literal {
+		if w.ProcPath {
 			return "/dev/fd/63", "" // a pipe
 		}
 		return "", "its value is known only at run time"
 	}
-	s := w.s
+	s := w.Value
 	if s == "" {
 		return "", "an empty path"
 	}
-	if w.tilde {
+	if w.Tilde {
 		t, ok := an.expandTilde(s, l)
 		if !ok {
 			return "", "it starts with a ~ form whose directory is unknown"
@@ -108,19 +109,19 @@ func (an *analyzer) abs(w word, l *leaf) (string, string) {
 // absPattern is abs for a glob word: the pattern with its base made
 // absolute (the base's own characters escaped).
 func (an *analyzer) absPattern(w word, l *leaf) (string, string) {
-	pat := w.pat
-	if w.tilde {
-		t, ok := an.expandTilde(w.s[:tildeLen(w.s)], l)
+	pat := w.Pat
+	if w.Tilde {
+		t, ok := an.expandTilde(w.Value[:tildeLen(w.Value)], l)
 		if !ok {
 			return "", "it starts with a ~ form whose directory is unknown"
 		}
-		pat = escapeGlob(t) + pat[tildeLen(w.s):]
+		pat = unquote.EscapeGlob(t) + pat[tildeLen(w.Value):]
 	}
 	if !strings.HasPrefix(pat, "/") {
 		if l.cwdUnknown {
 			return "", "the working directory is unknown after cd"
 		}
-		pat = escapeGlob(l.cwd) + "/" + pat
+		pat = unquote.EscapeGlob(l.cwd) + "/" + pat
 	}
 	return pat, ""
 }
@@ -132,26 +133,11 @@ func tildeLen(s string) int {
 	return len(s)
 }
 
-func escapeGlob(s string) string {
-	if !strings.ContainsAny(s, `*?[]\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '*', '?', '[', ']', '\\':
-			b.WriteByte('\\')
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
 // judge classifies a path word for leaf l. The answers are remembered for
 // the analysis: several layers ask about the same words.
 func (an *analyzer) judge(w word, l *leaf) pathInfo {
-	key := judgeKey{cwd: l.cwd, pwd: l.pwd, s: w.s, pat: w.pat,
-		flags: b2u(l.cwdUnknown) | b2u(w.literal)<<1 | b2u(w.glob)<<2 | b2u(w.tilde)<<3 | b2u(w.procPath)<<4}
+	key := judgeKey{cwd: l.cwd, pwd: l.pwd, s: w.Value, pat: w.Pat,
+		flags: b2u(l.cwdUnknown) | b2u(w.Literal)<<1 | b2u(w.Glob)<<2 | b2u(w.Tilde)<<3 | b2u(w.ProcPath)<<4}
 	for i := range an.judged {
 		if an.judged[i].key == key {
 			return an.judged[i].info
@@ -190,7 +176,7 @@ func b2u(b bool) uint8 {
 }
 
 func (an *analyzer) judgeUncached(w word, l *leaf) pathInfo {
-	if w.glob && w.literal && bashglob.HasMeta(w.pat) {
+	if w.Glob && w.Literal && bashglob.HasMeta(w.Pat) {
 		pat, why := an.absPattern(w, l)
 		if why != "" {
 			return pathInfo{unknown: why}
@@ -207,7 +193,7 @@ func (an *analyzer) judgeUncached(w word, l *leaf) pathInfo {
 	abs, why := an.abs(w, l)
 	if why != "" {
 		// Judge what is spelled: ~root/.ssh/id_rsa is secret wherever ~root is.
-		x := an.cfg.policy.Classify("/" + strings.TrimLeft(w.s, "~/"))
+		x := an.cfg.policy.Classify("/" + strings.TrimLeft(w.Value, "~/"))
 		return pathInfo{unknown: why, Path: pathpolicy.Path{Secret: x.Secret, Protected: x.Protected}}
 	}
 	return pathInfo{Path: an.cfg.policy.Classify(abs)}
@@ -238,8 +224,8 @@ func (an *analyzer) cd(l *leaf, before cwdState) outcome {
 	unknown := outcome{ok: cwdState{unknown: true, dir: before.dir, pwd: before.pwd}, fail: before}
 	ops := l.args[1:]
 	physical := false
-	for len(ops) > 0 && len(ops[0].s) > 1 && ops[0].s[0] == '-' && ops[0].s != "--" {
-		for _, c := range ops[0].s[1:] {
+	for len(ops) > 0 && len(ops[0].Value) > 1 && ops[0].Value[0] == '-' && ops[0].Value != "--" {
+		for _, c := range ops[0].Value[1:] {
 			switch c {
 			case 'P':
 				physical = true
@@ -251,7 +237,7 @@ func (an *analyzer) cd(l *leaf, before cwdState) outcome {
 		}
 		ops = ops[1:]
 	}
-	if len(ops) > 0 && ops[0].s == "--" {
+	if len(ops) > 0 && ops[0].Value == "--" {
 		ops = ops[1:]
 	}
 	var target string
@@ -261,11 +247,11 @@ func (an *analyzer) cd(l *leaf, before cwdState) outcome {
 			return unknown
 		}
 		target = an.cfg.home
-	case len(ops) > 1 || !ops[0].literal || ops[0].glob || ops[0].s == "-" || ops[0].s == "":
+	case len(ops) > 1 || !ops[0].Literal || ops[0].Glob || ops[0].Value == "-" || ops[0].Value == "":
 		return unknown
 	default:
-		s := ops[0].s
-		if ops[0].tilde {
+		s := ops[0].Value
+		if ops[0].Tilde {
 			t, ok := an.expandTilde(s, &leaf{pwd: before.pwd, cwdUnknown: before.unknown})
 			if !ok {
 				return unknown

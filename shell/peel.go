@@ -7,7 +7,7 @@ import (
 // cmdName is the command name used by the deny-side checks: the base name,
 // so /bin/rm and ./rm are judged like rm.
 func cmdName(w word) string {
-	s := w.s
+	s := w.Value
 	if i := strings.LastIndexByte(s, '/'); i >= 0 {
 		s = s[i+1:]
 	}
@@ -42,8 +42,8 @@ func (an *analyzer) gather(argv []word, p *peeled, depth int, sudo bool) {
 		if len(in) == 0 {
 			continue
 		}
-		if (!in[0].literal || in[0].glob) && p.dynamic == "" {
-			p.dynamic = in[0].s
+		if (!in[0].Literal || in[0].Glob) && p.dynamic == "" {
+			p.dynamic = in[0].Value
 		}
 		an.gather(in, p, depth+1, sudo || name == "sudo" || name == "doas")
 	}
@@ -53,7 +53,7 @@ func (an *analyzer) gather(argv []word, p *peeled, depth int, sudo bool) {
 // taking a value; longVal lists long options taking a value in the next word.
 func skipOpts(args []word, withVal, longVal string) []word {
 	for len(args) > 0 {
-		a := args[0].s
+		a := args[0].Value
 		if a == "--" {
 			return args[1:]
 		}
@@ -80,7 +80,7 @@ func skipOpts(args []word, withVal, longVal string) []word {
 }
 
 func skipAssigns(args []word) []word {
-	for len(args) > 0 && isAssignWord(args[0].s) {
+	for len(args) > 0 && isAssignWord(args[0].Value) {
 		args = args[1:]
 	}
 	return args
@@ -114,7 +114,7 @@ func peelOne(name string, args []word) ([][]word, []string) {
 		var scripts []string
 		rest := args
 		for len(rest) > 0 {
-			a := rest[0].s
+			a := rest[0].Value
 			if a == "-S" || a == "--split-string" {
 				if len(rest) > 1 {
 					scripts = append(scripts, joinWords(rest[1:]))
@@ -148,10 +148,10 @@ func peelOne(name string, args []word) ([][]word, []string) {
 		return one(skipOpts(args, "ioe", "input output error")), nil
 	case "command":
 		for _, a := range args {
-			if a.s == "-v" || a.s == "-V" {
+			if a.Value == "-v" || a.Value == "-V" {
 				return nil, nil
 			}
-			if !strings.HasPrefix(a.s, "-") {
+			if !strings.HasPrefix(a.Value, "-") {
 				break
 			}
 		}
@@ -171,8 +171,8 @@ func peelOne(name string, args []word) ([][]word, []string) {
 	case "flock":
 		r := skipOpts(args, "wEc", "timeout conflict-exit-code command")
 		for i, a := range args {
-			if (a.s == "-c" || a.s == "--command") && i+1 < len(args) {
-				return nil, []string{args[i+1].s}
+			if (a.Value == "-c" || a.Value == "--command") && i+1 < len(args) {
+				return nil, []string{args[i+1].Value}
 			}
 		}
 		if len(r) > 0 {
@@ -200,21 +200,21 @@ func peelOne(name string, args []word) ([][]word, []string) {
 		return nil, nil
 	case "su", "runuser", "sg", "script":
 		for i, a := range args {
-			if (a.s == "-c" || a.s == "--command") && i+1 < len(args) {
-				return nil, []string{args[i+1].s}
+			if (a.Value == "-c" || a.Value == "--command") && i+1 < len(args) {
+				return nil, []string{args[i+1].Value}
 			}
-			if strings.HasPrefix(a.s, "--command=") {
-				return nil, []string{strings.TrimPrefix(a.s, "--command=")}
+			if strings.HasPrefix(a.Value, "--command=") {
+				return nil, []string{strings.TrimPrefix(a.Value, "--command=")}
 			}
 		}
 		return nil, nil
 	case "find":
 		var out [][]word
 		for i := 0; i < len(args); i++ {
-			switch args[i].s {
+			switch args[i].Value {
 			case "-exec", "-execdir", "-ok", "-okdir":
 				j := i + 1
-				for j < len(args) && args[j].s != ";" && args[j].s != "+" {
+				for j < len(args) && args[j].Value != ";" && args[j].Value != "+" {
 					j++
 				}
 				out = append(out, args[i+1:j])
@@ -226,11 +226,11 @@ func peelOne(name string, args []word) ([][]word, []string) {
 	if shells[name] {
 		hasC := false
 		for i := 0; i < len(args); i++ {
-			s := args[i].s
+			s := args[i].Value
 			switch {
 			case s == "--":
 				if hasC && i+1 < len(args) {
-					return nil, []string{args[i+1].s}
+					return nil, []string{args[i+1].Value}
 				}
 				return nil, nil
 			case s == "-o" || s == "+o" || s == "-O" || s == "+O" || s == "--rcfile" || s == "--init-file":

@@ -1,13 +1,14 @@
 package shell
 
 import (
-	"errors"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/toolscope/toolscope/internal/bashglob"
 	"github.com/toolscope/toolscope/internal/pathpolicy"
+	"github.com/toolscope/toolscope/shell/internal/specs"
+	"github.com/toolscope/toolscope/shell/internal/unquote"
 )
 
 // leafKind is what a simple command does to the filesystem, judged before
@@ -68,7 +69,7 @@ func (an *analyzer) kindOf(l *leaf) leafKind {
 		}
 		return kindRead
 	}
-	switch l.args[0].s {
+	switch l.args[0].Value {
 	case "cd", "pushd", "popd":
 		return kindCd
 	case "mkdir", "touch", "rm", "rmdir", "unlink", "truncate", "chmod":
@@ -78,8 +79,8 @@ func (an *analyzer) kindOf(l *leaf) leafKind {
 			return kindEdit
 		}
 	case "cp":
-		r := parseFlags(cpSpec, l.args[1:])
-		if r.bad == "" && !r.has("r", "R", "recursive", "a", "archive", "d", "P", "no-dereference", "s", "symbolic-link", "l", "link", "preserve") {
+		r := specs.ParseFlags(cpSpec, l.args[1:])
+		if r.Bad == "" && !r.Has("r", "R", "recursive", "a", "archive", "d", "P", "no-dereference", "s", "symbolic-link", "l", "link", "preserve") {
 			return kindEdit // copies regular files' contents only
 		}
 	}
@@ -91,7 +92,7 @@ func (an *analyzer) kindOf(l *leaf) leafKind {
 
 func hasFollow(args []word) bool {
 	for _, a := range args {
-		if strings.HasPrefix(a.s, "--fo") {
+		if strings.HasPrefix(a.Value, "--fo") {
 			return true
 		}
 	}
@@ -145,8 +146,8 @@ func afterEditWhy(l *leaf) string {
 		return "an earlier command may write the project configuration " + name + " reads"
 	}
 	for _, w := range l.args[1:] {
-		if w.glob || w.fromGlob {
-			return "an earlier command may create files its glob " + w.s + " matches"
+		if w.Glob || w.FromGlob {
+			return "an earlier command may create files its glob " + w.Value + " matches"
 		}
 	}
 	return ""
@@ -167,9 +168,9 @@ func shareGroup(a, b []int) bool {
 // command X runs X (skipping functions; the analyser refuses their
 // definitions), and /bin/X and /usr/bin/X are X.
 func runName(argv []word) (string, []word) {
-	name, args := argv[0].s, argv[1:]
-	if name == "command" && len(args) > 0 && !strings.HasPrefix(args[0].s, "-") && !stateBuiltins[args[0].s] {
-		name, args = args[0].s, args[1:]
+	name, args := argv[0].Value, argv[1:]
+	if name == "command" && len(args) > 0 && !strings.HasPrefix(args[0].Value, "-") && !stateBuiltins[args[0].Value] {
+		name, args = args[0].Value, args[1:]
 	}
 	for _, dir := range []string{"/usr/bin/", "/bin/"} {
 		if base, ok := strings.CutPrefix(name, dir); ok && base != "" && base != "." && base != ".." && !strings.ContainsRune(base, '/') {
@@ -213,7 +214,7 @@ func (an *analyzer) pathWords(l *leaf) (pathSet, bool) {
 	set := make(pathSet, 0, len(p.reads)+len(p.trees)+len(p.dashable)+1)
 	for _, ws := range [][]word{p.reads, p.trees, p.dashable} {
 		for _, w := range ws {
-			set = append(set, w.s)
+			set = append(set, w.Value)
 		}
 	}
 	if len(set) == 0 {
@@ -245,80 +246,80 @@ func (an *analyzer) planUncached(l *leaf) roPlan {
 	if h := roHandlers[name]; h != nil {
 		return h(an, l, args)
 	}
-	if spec := progTable(name); spec != nil {
+	if spec := specs.Prog(name); spec != nil {
 		return specPlan(spec, args, name)
 	}
 	return roPlan{why: name + " is not a read-only command"}
 }
 
 // specPlan judges a command by its progSpec.
-func specPlan(spec *progSpec, args []word, name string) roPlan {
-	pa := spec.parse(args)
-	if pa.bad != "" {
-		return roPlan{why: name + ": " + pa.bad + " is not read-only"}
+func specPlan(spec *specs.Spec, args []word, name string) roPlan {
+	pa := spec.Parse(args)
+	if pa.Bad != "" {
+		return roPlan{why: name + ": " + pa.Bad + " is not read-only"}
 	}
-	ops := pa.operands
+	ops := pa.Operands
 	var pat []word
-	if spec.operands == opPatternThenFiles && !pa.has(spec.patternOpts...) && len(ops) > 0 {
+	if spec.Operands == specs.OperandsPatternThenFiles && !pa.Has(spec.PatternOpts...) && len(ops) > 0 {
 		pat, ops = ops[:1], ops[1:]
 		_ = pat
 	}
-	if spec.operands == opNone {
+	if spec.Operands == specs.OperandsNone {
 		ops = nil
 	}
-	nops := len(pa.operands)
-	if spec.stdoutSecond && nops == 2 && pa.operands[1].s == "-" {
+	nops := len(pa.Operands)
+	if spec.StdoutSecond && nops == 2 && pa.Operands[1].Value == "-" {
 		nops, ops = 1, ops[:len(ops)-1]
 	}
-	if spec.maxOperands >= 0 && nops > spec.maxOperands {
-		return roPlan{why: name + " with more than " + itoa(spec.maxOperands) + " operands writes its output to a file (or does not only read)"}
+	if spec.MaxOperands >= 0 && nops > spec.MaxOperands {
+		return roPlan{why: name + " with more than " + itoa(spec.MaxOperands) + " operands writes its output to a file (or does not only read)"}
 	}
-	if spec.outputOperand {
+	if spec.OutputOperand {
 		// A glob is one word here and any number of operands to the
 		// program: xxd d/* with two files in d writes the second.
-		for _, o := range pa.operands {
-			if o.glob {
-				return roPlan{why: name + " " + o.s + ": a glob may give more than " + itoa(spec.maxOperands) + " operands, and " + name + " then writes its output to a file (or does not only read)"}
+		for _, o := range pa.Operands {
+			if o.Glob {
+				return roPlan{why: name + " " + o.Value + ": a glob may give more than " + itoa(spec.MaxOperands) + " operands, and " + name + " then writes its output to a file (or does not only read)"}
 			}
 		}
 	}
-	if spec.responseFiles {
+	if spec.ResponseFiles {
 		for _, o := range ops {
-			if strings.HasPrefix(o.s, "@") {
-				return roPlan{why: name + " " + o.s + " reads further arguments (and files) from a file"}
+			if strings.HasPrefix(o.Value, "@") {
+				return roPlan{why: name + " " + o.Value + " reads further arguments (and files) from a file"}
 			}
 		}
 	}
-	p := roPlan{names: spec.namesOnly}
-	p.reads = append(append(p.reads, ops...), pa.reads()...)
-	recursive := matchAny(&pa, spec.recursive)
-	for _, o := range pa.opts {
-		for _, k := range spec.recurseValue {
-			if o.key == k && (len(o.vals) == 0 || o.vals[0].s != "read" && o.vals[0].s != "skip") {
+	p := roPlan{names: spec.NamesOnly}
+	p.reads = append(append(p.reads, ops...), pa.Reads()...)
+	recursive := matchAny(&pa, spec.Recursive)
+	for _, o := range pa.Opts {
+		for _, k := range spec.RecurseValue {
+			if o.Key == k && (len(o.Vals) == 0 || o.Vals[0].Value != "read" && o.Vals[0].Value != "skip") {
 				recursive = true // -d recurse, --directories=rec (argmatch takes prefixes)
 			}
 		}
 	}
-	if len(ops) == 0 && (spec.defaultDot || recursive && spec.dotIfRecursive) {
-		ops = []word{{s: ".", pat: ".", literal: true}}
+	if len(ops) == 0 && (spec.DefaultDot || recursive && spec.DotIfRecursive) {
+		ops = []word{{Value: ".", Pat: ".", Literal: true}}
 		p.reads = append(p.reads, ops...)
 	}
 	if recursive {
 		p.trees = ops
 	}
-	p.tree.Hidden = matchAny(&pa, spec.hidden)
-	p.tree.Follow = matchAny(&pa, spec.follow)
-	for i, o := range pa.operands {
-		if i < pa.dashes && o.glob {
+	p.tree.Hidden = matchAny(&pa, spec.Hidden)
+	p.tree.Follow = matchAny(&pa, spec.Follow)
+	for i, o := range pa.Operands {
+		if i < pa.Dashes && o.Glob {
 			p.dashable = append(p.dashable, o)
 		}
 	}
 	return p
 }
 
-func matchAny(pa *progArgs, keys []string) bool {
+func matchAny(pa *specs.Args, keys []string) bool {
 	for _, k := range keys {
-		if k == "*" || pa.has(k) {
+		if k == "*" || pa.Has(k) {
 			return true
 		}
 	}
@@ -347,7 +348,7 @@ func planEcho(_ *analyzer, _ *leaf, args []word) roPlan {
 func globWords(args []word) []word {
 	var out []word
 	for _, a := range args {
-		if a.literal && (a.glob || a.fromGlob) {
+		if a.Literal && (a.Glob || a.FromGlob) {
 			out = append(out, a)
 		}
 	}
@@ -356,13 +357,13 @@ func globWords(args []word) []word {
 
 func planPrintf(_ *analyzer, _ *leaf, args []word) roPlan {
 	for _, a := range args {
-		if a.s == "--" {
+		if a.Value == "--" {
 			break
 		}
-		if strings.HasPrefix(a.s, "-v") {
+		if strings.HasPrefix(a.Value, "-v") {
 			return roPlan{why: "printf -v assigns a variable"}
 		}
-		if !strings.HasPrefix(a.s, "-") {
+		if !strings.HasPrefix(a.Value, "-") {
 			break
 		}
 	}
@@ -372,7 +373,7 @@ func planPrintf(_ *analyzer, _ *leaf, args []word) roPlan {
 func planCd(_ *analyzer, _ *leaf, args []word) roPlan {
 	n := 0
 	for _, a := range args {
-		if a.s != "-P" && a.s != "-L" && a.s != "--" {
+		if a.Value != "-P" && a.Value != "-L" && a.Value != "--" {
 			n++
 		}
 	}
@@ -386,8 +387,8 @@ func planCd(_ *analyzer, _ *leaf, args []word) roPlan {
 // subscript, which can run code.
 func planTest(_ *analyzer, _ *leaf, args []word) roPlan {
 	for _, a := range args {
-		if a.s == "-v" || a.s == "-R" {
-			return roPlan{why: "test " + a.s + " evaluates a variable reference"}
+		if a.Value == "-v" || a.Value == "-R" {
+			return roPlan{why: "test " + a.Value + " evaluates a variable reference"}
 		}
 	}
 	return roPlan{}
@@ -398,14 +399,14 @@ func planTest(_ *analyzer, _ *leaf, args []word) roPlan {
 func planRead(_ *analyzer, _ *leaf, args []word) roPlan {
 	withVal := "adinNptu"
 	for i := 0; i < len(args); i++ {
-		a := args[i].s
+		a := args[i].Value
 		if strings.HasPrefix(a, "-") && len(a) > 1 {
 			for j := 1; j < len(a); j++ {
 				if strings.IndexByte(withVal, a[j]) >= 0 {
 					if j == len(a)-1 && i+1 < len(args) {
 						i++
-						if a[j] == 'a' && steering(args[i].s) {
-							return roPlan{why: "read assigns " + args[i].s}
+						if a[j] == 'a' && steering(args[i].Value) {
+							return roPlan{why: "read assigns " + args[i].Value}
 						}
 					}
 					break
@@ -447,7 +448,7 @@ func planFind(_ *analyzer, _ *leaf, args []word) roPlan {
 	p := roPlan{names: true}
 	i := 0
 	for i < len(args) {
-		a := args[i].s
+		a := args[i].Value
 		switch {
 		case findLeading[a]:
 			p.tree.Follow = a == "-L"
@@ -463,22 +464,22 @@ func planFind(_ *analyzer, _ *leaf, args []word) roPlan {
 		break
 	}
 	for ; i < len(args); i++ {
-		a := args[i].s
+		a := args[i].Value
 		if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == ")" || a == "," {
 			break
 		}
 		p.reads = append(p.reads, args[i])
-		if args[i].glob {
+		if args[i].Glob {
 			p.dashable = append(p.dashable, args[i])
 		}
 	}
 	if len(p.reads) == 0 {
-		p.reads = []word{{s: ".", pat: ".", literal: true}}
+		p.reads = []word{{Value: ".", Pat: ".", Literal: true}}
 	}
 	p.trees = p.reads
 	p.tree.Hidden = true
 	for ; i < len(args); i++ {
-		a := args[i].s
+		a := args[i].Value
 		switch {
 		case findNoArg[a]:
 			if a == "-follow" {
@@ -514,7 +515,7 @@ func planVersion(flags ...string) func(*analyzer, *leaf, []word) roPlan {
 	return func(_ *analyzer, _ *leaf, args []word) roPlan {
 		if len(args) == 1 {
 			for _, f := range flags {
-				if args[0].s == f {
+				if args[0].Value == f {
 					return roPlan{extra: versionFiles}
 				}
 			}
@@ -546,7 +547,7 @@ func versionFiles(an *analyzer, l *leaf) (string, *finding) {
 	if x.Err != nil || x.Secret || !x.Exists {
 		return f + " cannot be checked", nil
 	}
-	b, err := readSmall(x.Resolved.Path, 4096)
+	b, err := an.cfg.access.ReadFile(x.Resolved.Path, 4096, true)
 	if err != nil {
 		return f + " cannot be checked: " + err.Error(), nil
 	}
@@ -562,14 +563,6 @@ func versionFiles(an *analyzer, l *leaf) (string, *finding) {
 	}
 	return "", nil
 }
-
-// readSmall reads a regular file of at most max bytes, following links.
-func readSmall(path string, max int64) ([]byte, error) { return readRegular(path, max, false) }
-
-// errNotSmallRegular is readSmall's error for anything but a small regular
-// file.
-var errNotSmallRegular = errors.New("not a small regular file")
-var errNotRegular = errors.New("not a regular file")
 
 // planRust is a version query that a rust-toolchain file in the directory
 // or above may redirect to any program (rustup's toolchain "path").
@@ -591,17 +584,17 @@ func planRust(an *analyzer, l *leaf, args []word) roPlan {
 }
 
 func planDate(_ *analyzer, _ *leaf, args []word) roPlan {
-	p := specPlan(progTable("date"), args, "date")
+	p := specPlan(specs.Prog("date"), args, "date")
 	if p.why != "" {
 		return p
 	}
-	pa := progTable("date").parse(args)
-	for _, o := range pa.operands {
-		if !strings.HasPrefix(o.s, "+") {
+	pa := specs.Prog("date").Parse(args)
+	for _, o := range pa.Operands {
+		if !strings.HasPrefix(o.Value, "+") {
 			return roPlan{why: "date with an operand sets the clock"}
 		}
 	}
-	p.reads = pa.reads()
+	p.reads = pa.Reads()
 	return p
 }
 
@@ -611,18 +604,18 @@ func planDate(_ *analyzer, _ *leaf, args []word) roPlan {
 func planPs(_ *analyzer, _ *leaf, args []word) roPlan {
 	var rest []word
 	for _, a := range args {
-		if strings.Contains(strings.ToLower(a.s), "environ") {
+		if strings.Contains(strings.ToLower(a.Value), "environ") {
 			return roPlan{why: "ps environ shows process environments"}
 		}
-		if !strings.HasPrefix(a.s, "-") {
-			if strings.ContainsAny(a.s, "eE") {
+		if !strings.HasPrefix(a.Value, "-") {
+			if strings.ContainsAny(a.Value, "eE") {
 				return roPlan{why: "ps e shows process environments"}
 			}
 			continue // BSD options and their values
 		}
 		rest = append(rest, a)
 	}
-	p := specPlan(progTable("ps"), rest, "ps")
+	p := specPlan(specs.Prog("ps"), rest, "ps")
 	p.reads = nil // ps operands are process selectors
 	return p
 }
@@ -632,19 +625,19 @@ func planPs(_ *analyzer, _ *leaf, args []word) roPlan {
 // and -L take a program or modules from files the analyser does not see.
 func planJq(_ *analyzer, _ *leaf, args []word) roPlan {
 	for _, a := range args {
-		low := strings.ToLower(a.s)
+		low := strings.ToLower(a.Value)
 		for _, bad := range []string{"env", "import", "include", "modulemeta", "$__loc__", "input_filename", "$__prog"} {
 			if strings.Contains(low, bad) {
 				return roPlan{why: "the jq program uses " + bad + ", which reads the environment or files"}
 			}
 		}
 	}
-	p := specPlan(progTable("jq"), args, "jq")
+	p := specPlan(specs.Prog("jq"), args, "jq")
 	if p.why != "" {
 		return p
 	}
-	pa := progTable("jq").parse(args)
-	if pa.has("-f", "--from-file", "-L", "--run-tests") {
+	pa := specs.Prog("jq").Parse(args)
+	if pa.Has("-f", "--from-file", "-L", "--run-tests") {
 		return roPlan{why: "jq reads its program or modules from a file"}
 	}
 	return p
@@ -659,20 +652,20 @@ func planSub(tool string) func(*analyzer, *leaf, []word) roPlan {
 		if len(args) == 0 {
 			return roPlan{why: "no subcommand"}
 		}
-		sub := args[0].s
+		sub := args[0].Value
 		if tool == "docker" && sub == "inspect" {
 			return roPlan{why: "docker inspect prints containers' environment variables"}
 		}
 		if tool == "docker" && sub == "logs" {
 			return roPlan{why: "docker logs prints what containers printed, secrets included"}
 		}
-		if spec := subTable(tool + " " + sub); spec != nil {
+		if spec := specs.Sub(tool + " " + sub); spec != nil {
 			p := specPlan(spec, args[1:], tool+" "+sub)
 			if tool == "docker" || tool == "pip" || tool == "npm" || tool == "gh" {
 				// Operands are container or package names; option values
 				// that name files (pip freeze -r FILE, --path DIR) are read.
-				pa := spec.parse(args[1:])
-				p.reads = pa.reads()
+				pa := spec.Parse(args[1:])
+				p.reads = pa.Reads()
 			}
 			p.needsEnv = tool == "pip"
 			return p
@@ -706,9 +699,9 @@ func planNpm(an *analyzer, l *leaf, args []word) roPlan {
 }
 
 func planGh(an *analyzer, l *leaf, args []word) roPlan {
-	if len(args) >= 2 && args[0].s == "auth" && args[1].s == "status" {
+	if len(args) >= 2 && args[0].Value == "auth" && args[1].Value == "status" {
 		for _, a := range args[2:] {
-			if a.s == "-t" || strings.HasPrefix(a.s, "--show-t") || strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "--") && strings.Contains(a.s, "t") {
+			if a.Value == "-t" || strings.HasPrefix(a.Value, "--show-t") || strings.HasPrefix(a.Value, "-") && !strings.HasPrefix(a.Value, "--") && strings.Contains(a.Value, "t") {
 				return roPlan{why: "gh auth status --show-token prints a credential"}
 			}
 		}
@@ -717,10 +710,10 @@ func planGh(an *analyzer, l *leaf, args []word) roPlan {
 		return roPlan{why: why}
 	}
 	if len(args) >= 2 {
-		if spec := subTable("gh " + args[0].s + " " + args[1].s); spec != nil {
-			p := specPlan(spec, args[2:], "gh "+args[0].s+" "+args[1].s)
-			pa := spec.parse(args[2:])
-			p.reads = pa.reads() // operands are names, numbers, URLs
+		if spec := specs.Sub("gh " + args[0].Value + " " + args[1].Value); spec != nil {
+			p := specPlan(spec, args[2:], "gh "+args[0].Value+" "+args[1].Value)
+			pa := spec.Parse(args[2:])
+			p.reads = pa.Reads() // operands are names, numbers, URLs
 			return p
 		}
 	}
@@ -733,12 +726,12 @@ func planGh(an *analyzer, l *leaf, args []word) roPlan {
 func ghRepoHost(args []word) string {
 	for i, a := range args {
 		var v string
-		switch s := a.s; {
+		switch s := a.Value; {
 		case s == "-R" || s == "--repo":
 			if i+1 >= len(args) {
 				return ""
 			}
-			v = args[i+1].s
+			v = args[i+1].Value
 		case strings.HasPrefix(s, "--repo="):
 			v = s[len("--repo="):]
 		case strings.HasPrefix(s, "-R"):
@@ -763,13 +756,13 @@ func planGo(an *analyzer, l *leaf, args []word) roPlan {
 	if len(args) == 0 {
 		return roPlan{why: "no subcommand"}
 	}
-	switch args[0].s {
+	switch args[0].Value {
 	case "version", "env":
-		p := specPlan(subTable("go "+args[0].s), args[1:], "go "+args[0].s)
+		p := specPlan(specs.Sub("go "+args[0].Value), args[1:], "go "+args[0].Value)
 		p.needsEnv = true
 		return p
 	}
-	return roPlan{why: "go " + args[0].s + " is not read-only"}
+	return roPlan{why: "go " + args[0].Value + " is not read-only"}
 }
 
 // above returns the first of names found in dir or one of its ancestors.
@@ -781,16 +774,16 @@ func (an *analyzer) above(dir string, names ...string) string {
 		// is looked up.
 		listed := false
 		if len(names) > 3 {
-			v := an.view(d)
+			v := an.dirViews().View(d)
 			switch {
-			case v.missing:
+			case v.Missing:
 				listed = true
-			case v.l == nil:
+			case v.Listing == nil:
 				return d // unreadable: the caller cannot check it
-			case v.ascii:
+			case v.ASCII:
 				listed = true
 				for _, n := range names {
-					if !v.absent(n) {
+					if !v.Absent(n) {
 						return strings.TrimSuffix(d, "/") + "/" + n
 					}
 				}
@@ -824,7 +817,7 @@ func (an *analyzer) readOnly(l *leaf) (ro, redirOnly bool, why string, f *findin
 	writes := false
 	for _, r := range l.redirs {
 		for _, w := range r.ws {
-			if !r.hdoc && isWriteRedir(r.op, w.s) && !exemptDev(w.s) && !w.procPath {
+			if !r.hdoc && isWriteRedir(r.op, w.Value) && !exemptDev(w.Value) && !w.ProcPath {
 				writes = true
 			}
 		}
@@ -853,7 +846,7 @@ func (an *analyzer) readOnly(l *leaf) (ro, redirOnly bool, why string, f *findin
 		return false, false, "no command", nil
 	}
 	for _, w := range l.args {
-		if w.obscured {
+		if w.Obscured {
 			return false, false, "argument uses $'...' or $\"...\" quoting", nil
 		}
 	}
@@ -866,27 +859,27 @@ func (an *analyzer) readOnly(l *leaf) (ro, redirOnly bool, why string, f *findin
 	}
 	l.needsEnv = p.needsEnv
 	for _, w := range l.args[1:] {
-		if w.literal || w.procPath {
+		if w.Literal || w.ProcPath {
 			continue
 		}
 		if !p.dynamic {
-			return false, false, "argument " + w.s + " is known only at run time", nil
+			return false, false, "argument " + w.Value + " is known only at run time", nil
 		}
-		if w.badParam {
-			return false, false, "prints " + w.s + ", which may hold a secret", nil
+		if w.BadParam {
+			return false, false, "prints " + w.Value + ", which may hold a secret", nil
 		}
 	}
 	// Here-documents and here-strings: stdin text that may print secrets.
 	for _, r := range l.redirs {
-		if r.hdoc && r.body.badParam {
-			return false, false, "its input expands " + r.body.s + ", which may hold a secret", nil
+		if r.hdoc && r.body.BadParam {
+			return false, false, "its input expands " + r.body.Value + ", which may hold a secret", nil
 		}
 	}
 	// What it reads: its paths, its input redirections.
 	reads := p.reads
 	for _, r := range l.redirs {
 		for _, w := range r.ws {
-			if !r.hdoc && isReadRedir(r.op, w.s) {
+			if !r.hdoc && isReadRedir(r.op, w.Value) {
 				reads = append(reads, w)
 			}
 		}
@@ -899,7 +892,7 @@ func (an *analyzer) readOnly(l *leaf) (ro, redirOnly bool, why string, f *findin
 		if x.unknown != "" || x.glob {
 			if x.glob {
 				for _, m := range x.matches {
-					if why, f := an.treeCheck(m.Given, p, w.s); why != "" || f != nil {
+					if why, f := an.treeCheck(m.Given, p, w.Value); why != "" || f != nil {
 						return false, false, why, f
 					}
 				}
@@ -907,13 +900,13 @@ func (an *analyzer) readOnly(l *leaf) (ro, redirOnly bool, why string, f *findin
 			}
 			return false, false, readWhy(w, x), nil
 		}
-		if why, f := an.treeCheck(x.Given, p, w.s); why != "" || f != nil {
+		if why, f := an.treeCheck(x.Given, p, w.Value); why != "" || f != nil {
 			return false, false, why, f
 		}
 	}
 
 	for _, w := range reads {
-		if w.procPath {
+		if w.ProcPath {
 			continue
 		}
 		x := an.judge(w, l)
@@ -923,7 +916,7 @@ func (an *analyzer) readOnly(l *leaf) (ro, redirOnly bool, why string, f *findin
 	}
 	for _, w := range p.dashable {
 		if an.dashGlob(w, l) {
-			return false, false, "the glob " + w.s + " may expand to a word starting with -, which the command would take for an option", nil
+			return false, false, "the glob " + w.Value + " may expand to a word starting with -, which the command would take for an option", nil
 		}
 	}
 	if p.extra != nil {
@@ -964,21 +957,21 @@ func (an *analyzer) treeCheck(root string, p roPlan, spelled string) (string, *f
 func readWhy(w word, x pathInfo) string {
 	switch {
 	case x.unknown != "":
-		return "it reads " + w.s + ": " + x.unknown
+		return "it reads " + w.Value + ": " + x.unknown
 	case x.Path.Err != nil:
-		return "it reads " + w.s + ", which cannot be resolved (" + x.Path.Err.Error() + ")"
+		return "it reads " + w.Value + ", which cannot be resolved (" + x.Path.Err.Error() + ")"
 	}
-	return "it reads " + w.s + ", outside the working directories"
+	return "it reads " + w.Value + ", outside the working directories"
 }
 
 // dashGlob reports whether a relative glob operand could expand to a word
 // that starts with "-" (a file named --pre=sh makes rg x * run sh): its
 // first component can match such a name and one exists now.
 func (an *analyzer) dashGlob(w word, l *leaf) bool {
-	if w.tilde || strings.HasPrefix(w.s, "/") {
+	if w.Tilde || strings.HasPrefix(w.Value, "/") {
 		return false
 	}
-	first := w.pat
+	first := w.Pat
 	if i := strings.IndexByte(first, '/'); i >= 0 {
 		first = first[:i]
 	}
@@ -988,7 +981,7 @@ func (an *analyzer) dashGlob(w word, l *leaf) bool {
 	if l.cwdUnknown {
 		return true
 	}
-	matches, err := an.cfg.policy.Expand(escapeGlob(l.cwd)+"/"+first, 10000, 10000)
+	matches, err := an.cfg.policy.Expand(unquote.EscapeGlob(l.cwd)+"/"+first, 10000, 10000)
 	if err != nil {
 		return true
 	}

@@ -259,14 +259,14 @@ func (m *ruleMatcher) matchGlobbed(argv []word) bool {
 	}
 	globbed := false
 	for i, w := range argv {
-		globbed = globbed || w.glob || i < len(m.lits) && !w.literal
+		globbed = globbed || w.Glob || i < len(m.lits) && !w.Literal
 	}
 	if !globbed {
 		return false
 	}
 	sub := make([]string, len(argv))
 	for i, w := range argv {
-		sub[i] = w.s
+		sub[i] = w.Value
 		if i < len(m.lits) && patternCovers(w, m.lits[i], i == 0) {
 			sub[i] = m.lits[i]
 		}
@@ -277,8 +277,8 @@ func (m *ruleMatcher) matchGlobbed(argv []word) bool {
 	// g?t -C dir p*sh: git's global options come before the subcommand.
 	if m.lits[0] == "git" && patternCovers(argv[0], "git", true) {
 		i := 1
-		for i < len(argv) && strings.HasPrefix(argv[i].s, "-") {
-			switch argv[i].s {
+		for i < len(argv) && strings.HasPrefix(argv[i].Value, "-") {
+			switch argv[i].Value {
 			case "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path":
 				i++
 			}
@@ -294,20 +294,20 @@ func (m *ruleMatcher) matchGlobbed(argv []word) bool {
 // patternCovers reports whether the word may stand for lit: it is lit, or
 // a pattern lit matches; a command name (name) by its base name as well.
 func patternCovers(w word, lit string, name bool) bool {
-	if w.s == lit || name && cmdName(w) == lit {
+	if w.Value == lit || name && cmdName(w) == lit {
 		return true
 	}
-	if !w.literal {
+	if !w.Literal {
 		return true // known only at run time ("git $sub", "rm $flags x")
 	}
-	if !w.glob {
+	if !w.Glob {
 		return false
 	}
-	if bashglob.Match(w.pat, lit, nil) {
+	if bashglob.Match(w.Pat, lit, nil) {
 		return true
 	}
 	if name {
-		if i := strings.LastIndexByte(w.pat, '/'); i >= 0 && bashglob.Match(w.pat[i+1:], lit, nil) {
+		if i := strings.LastIndexByte(w.Pat, '/'); i >= 0 && bashglob.Match(w.Pat[i+1:], lit, nil) {
 			return true
 		}
 	}
@@ -358,7 +358,7 @@ func (m *ruleMatcher) matchUnparsed(command string) bool {
 // by an allow rule (a dynamic command name, a brace expansion that could
 // not be verified).
 func ruleForm(l *leaf) ([]string, bool) {
-	ok := l.badWords == "" && !l.testClause && !l.emptyCmd && len(l.args) > 0 && l.args[0].literal && !l.args[0].glob
+	ok := l.badWords == "" && !l.testClause && !l.emptyCmd && len(l.args) > 0 && l.args[0].Literal && !l.args[0].Glob
 	var words []string
 	for i, name := range l.assigns {
 		if safeEnvVars[name] {
@@ -367,12 +367,12 @@ func ruleForm(l *leaf) ([]string, bool) {
 		ok = false
 		v := ""
 		if i < len(l.assignVals) {
-			v = l.assignVals[i].s
+			v = l.assignVals[i].Value
 		}
 		words = append(words, name+"="+v)
 	}
 	for _, w := range l.args {
-		words = append(words, w.s)
+		words = append(words, w.Value)
 	}
 	return words, ok
 }
@@ -391,7 +391,7 @@ func (an *analyzer) denyForms(l *leaf) [][]string {
 		}
 		s := argvStrings(argv)
 		forms = append(forms, s)
-		if base := cmdName(argv[0]); base != argv[0].s {
+		if base := cmdName(argv[0]); base != argv[0].Value {
 			forms = append(forms, append([]string{base}, s[1:]...))
 		}
 		if cmdName(argv[0]) == "git" {
@@ -579,7 +579,7 @@ func matchLeaves(m *ruleMatcher, command string, an *analyzer, ok, unsupported b
 				fromText := false
 				for _, r := range l.redirs {
 					if r.hdoc {
-						p.scripts = append(p.scripts, r.body.s)
+						p.scripts = append(p.scripts, r.body.Value)
 						fromText = true
 					}
 				}
@@ -616,7 +616,7 @@ func matchLeaves(m *ruleMatcher, command string, an *analyzer, ok, unsupported b
 func writesFile(l *leaf) bool {
 	for _, r := range l.redirs {
 		for _, w := range r.ws {
-			if !r.hdoc && isWriteRedir(r.op, w.s) && !exemptDev(w.s) {
+			if !r.hdoc && isWriteRedir(r.op, w.Value) && !exemptDev(w.Value) {
 				return true
 			}
 		}
@@ -722,7 +722,7 @@ func isExtraction(l *leaf) bool {
 		return false
 	}
 	name, args := runName(l.args)
-	_, ok := extractionOf(append([]word{{s: name}}, args...))
+	_, ok := extractionOf(append([]word{{Value: name}}, args...))
 	return ok
 }
 
@@ -752,8 +752,8 @@ func codeOption(l *leaf) string {
 		prefixes = []string{"--upload-pack", "--receive-pack", "--exec", "--config", "-c", "-u", "-x", "--extcmd", "--tool"}
 	case "make", "gmake":
 		for _, a := range args {
-			if strings.Contains(a.s, "=") && !strings.HasPrefix(a.s, "-") {
-				return a.s // a variable: recipes expand it (CC=, SHELL=)
+			if strings.Contains(a.Value, "=") && !strings.HasPrefix(a.Value, "-") {
+				return a.Value // a variable: recipes expand it (CC=, SHELL=)
 			}
 		}
 		prefixes = []string{"--eval", "-E", "-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir"}
@@ -803,20 +803,20 @@ func codeOption(l *leaf) string {
 		}
 	}
 	for _, a := range args {
-		if a.s == "--" {
+		if a.Value == "--" {
 			break
 		}
 		for _, p := range prefixes {
-			if a.s == p || strings.HasPrefix(a.s, p+"=") || len(p) == 2 && strings.HasPrefix(a.s, p) && !strings.HasPrefix(a.s, "--") {
-				return a.s
+			if a.Value == p || strings.HasPrefix(a.Value, p+"=") || len(p) == 2 && strings.HasPrefix(a.Value, p) && !strings.HasPrefix(a.Value, "--") {
+				return a.Value
 			}
 			// getopt_long, git and npm take an unambiguous prefix of a long
 			// option (tar --to-com=CMD is --to-command=CMD): a prefix of a
 			// risky option counts as it.
-			if strings.HasPrefix(p, "--") && strings.HasPrefix(a.s, "--") {
-				name, _, _ := strings.Cut(a.s, "=")
+			if strings.HasPrefix(p, "--") && strings.HasPrefix(a.Value, "--") {
+				name, _, _ := strings.Cut(a.Value, "=")
 				if len(name) >= 4 && strings.HasPrefix(p, name) {
-					return a.s
+					return a.Value
 				}
 			}
 		}
@@ -837,18 +837,18 @@ func stdinScript(l *leaf) bool {
 	}
 	switch {
 	case name == "source" || name == ".":
-		return len(args) > 0 && isStdin(args[0].s)
-	case shells[cmdName(word{s: name})]:
+		return len(args) > 0 && isStdin(args[0].Value)
+	case shells[cmdName(word{Value: name})]:
 		for i := 0; i < len(args); i++ {
 			a := args[i]
 			switch {
-			case a.s == "-o" || a.s == "+o" || a.s == "-O" || a.s == "+O" || a.s == "--rcfile" || a.s == "--init-file":
+			case a.Value == "-o" || a.Value == "+o" || a.Value == "-O" || a.Value == "+O" || a.Value == "--rcfile" || a.Value == "--init-file":
 				i++ // the option's value
-			case a.s == "-c" || strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "--") && strings.ContainsRune(a.s[1:], 'c'):
+			case a.Value == "-c" || strings.HasPrefix(a.Value, "-") && !strings.HasPrefix(a.Value, "--") && strings.ContainsRune(a.Value[1:], 'c'):
 				return false
-			case a.s == "-s" || isStdin(a.s):
+			case a.Value == "-s" || isStdin(a.Value):
 				return true
-			case strings.HasPrefix(a.s, "-") || strings.HasPrefix(a.s, "+"):
+			case strings.HasPrefix(a.Value, "-") || strings.HasPrefix(a.Value, "+"):
 			default:
 				return false // a script file
 			}
@@ -878,10 +878,10 @@ func (m *ruleMatcher) matchMade(l *leaf, depth int) bool {
 		if cmdName(w) == lit || patternCovers(w, lit, true) {
 			return true
 		}
-		if w.literal {
+		if w.Literal {
 			return false
 		}
-		for _, f := range strings.FieldsFunc(w.s, func(r rune) bool {
+		for _, f := range strings.FieldsFunc(w.Value, func(r rune) bool {
 			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.+", r))
 		}) {
 			if f == lit {
@@ -893,7 +893,7 @@ func (m *ruleMatcher) matchMade(l *leaf, depth int) bool {
 	switch name {
 	case "alias":
 		for _, a := range args {
-			_, v, ok := strings.Cut(a.s, "=")
+			_, v, ok := strings.Cut(a.Value, "=")
 			if !ok {
 				continue
 			}
@@ -908,7 +908,7 @@ func (m *ruleMatcher) matchMade(l *leaf, depth int) bool {
 		}
 	case "ln", "link", "cp", "install", "mv", "rsync":
 		for _, a := range args {
-			if !strings.HasPrefix(a.s, "-") && mentions(a) {
+			if !strings.HasPrefix(a.Value, "-") && mentions(a) {
 				return true
 			}
 		}
@@ -916,7 +916,7 @@ func (m *ruleMatcher) matchMade(l *leaf, depth int) bool {
 		var body string
 		for _, r := range l.redirs {
 			if r.hdoc {
-				body += r.body.s + "\n"
+				body += r.body.Value + "\n"
 			}
 		}
 		if body == "" || depth >= maxScriptDepth {
@@ -925,12 +925,12 @@ func (m *ruleMatcher) matchMade(l *leaf, depth int) bool {
 		replace := ""
 		for i, a := range args {
 			switch {
-			case (a.s == "-I" || a.s == "--replace") && i+1 < len(args):
-				replace = args[i+1].s
-			case strings.HasPrefix(a.s, "-I") && len(a.s) > 2:
-				replace = a.s[2:]
-			case a.s == "-i" || a.s == "--replace=" || strings.HasPrefix(a.s, "--replace="):
-				replace = strings.TrimPrefix(strings.TrimPrefix(a.s, "--replace="), "-i")
+			case (a.Value == "-I" || a.Value == "--replace") && i+1 < len(args):
+				replace = args[i+1].Value
+			case strings.HasPrefix(a.Value, "-I") && len(a.Value) > 2:
+				replace = a.Value[2:]
+			case a.Value == "-i" || a.Value == "--replace=" || strings.HasPrefix(a.Value, "--replace="):
+				replace = strings.TrimPrefix(strings.TrimPrefix(a.Value, "--replace="), "-i")
 				if replace == "" {
 					replace = "{}"
 				}
@@ -943,7 +943,7 @@ func (m *ruleMatcher) matchMade(l *leaf, depth int) bool {
 				if i > 0 {
 					b.WriteByte(' ')
 				}
-				v := w.s
+				v := w.Value
 				if replace != "" {
 					v = strings.ReplaceAll(v, replace, line)
 				}
@@ -965,7 +965,7 @@ func (m *ruleMatcher) matchMade(l *leaf, depth int) bool {
 // FILE, scp -S PROGRAM), or "".
 func sshCodeOption(name string, args []word) string {
 	for i := 0; i < len(args); i++ {
-		a := args[i].s
+		a := args[i].Value
 		if a == "--" || !strings.HasPrefix(a, "-") {
 			if name == "ssh" {
 				return "" // the destination: what follows is the remote command
@@ -975,7 +975,7 @@ func sshCodeOption(name string, args []word) string {
 		var val string
 		switch {
 		case a == "-o" && i+1 < len(args):
-			val = args[i+1].s
+			val = args[i+1].Value
 		case strings.HasPrefix(a, "-o"):
 			val = a[2:]
 		case a == "-F" || strings.HasPrefix(a, "-F"), name != "ssh" && (a == "-S" || strings.HasPrefix(a, "-S")),
@@ -1002,7 +1002,7 @@ func sshCodeOption(name string, args []word) string {
 // git -c alias.r='!rm x' r, parallel ::: 'rm x'); and git -c alias.NAME,
 // which can rename any git command.
 func (m *ruleMatcher) matchHidden(l *leaf, form []string, depth int) bool {
-	if len(l.args) > 0 && !l.args[0].literal {
+	if len(l.args) > 0 && !l.args[0].Literal {
 		return true
 	}
 	if m.matchMade(l, depth) {
@@ -1018,8 +1018,8 @@ func (m *ruleMatcher) matchHidden(l *leaf, form []string, depth int) bool {
 		}
 	}
 	for i, w := range l.args {
-		s := w.s
-		if i > 0 && l.args[0].s == "git" && strings.HasPrefix(strings.ToLower(s), "alias.") && l.args[i-1].s == "-c" {
+		s := w.Value
+		if i > 0 && l.args[0].Value == "git" && strings.HasPrefix(strings.ToLower(s), "alias.") && l.args[i-1].Value == "-c" {
 			return true
 		}
 		if depth >= maxScriptDepth || !strings.ContainsAny(s, " \t;&|\n") || message(i) || strings.HasPrefix(s, "--message=") {
@@ -1050,7 +1050,7 @@ func (a *Analysis) ruleCoverable(l *leaf) bool {
 	}
 	for _, r := range l.redirs {
 		for _, w := range r.ws {
-			if r.hdoc || !isWriteRedir(r.op, w.s) || exemptDev(w.s) {
+			if r.hdoc || !isWriteRedir(r.op, w.Value) || exemptDev(w.Value) {
 				continue
 			}
 			x := an.judge(w, l)

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/toolscope/toolscope/shell/internal/specs"
+	"github.com/toolscope/toolscope/shell/internal/unquote"
 )
 
 type sedResult struct {
@@ -15,13 +18,13 @@ type sedResult struct {
 	printOnly bool   // -n with only N p / N,M p expressions
 }
 
-var sedLongs = map[string]argKind{
-	"quiet": fNone, "silent": fNone, "expression": fValue, "in-place": fOptValue, "regexp-extended": fNone,
-	"posix": fNone, "separate": fNone, "null-data": fNone, "zero-terminated": fNone, "sandbox": fNone, "debug": fNone,
-	"line-length": fValue, "unbuffered": fNone, "follow-symlinks": fNone, "file": fDeny,
+var sedLongs = map[string]specs.ArgKind{
+	"quiet": specs.ArgNone, "silent": specs.ArgNone, "expression": specs.ArgValue, "in-place": specs.ArgOptional, "regexp-extended": specs.ArgNone,
+	"posix": specs.ArgNone, "separate": specs.ArgNone, "null-data": specs.ArgNone, "zero-terminated": specs.ArgNone, "sandbox": specs.ArgNone, "debug": specs.ArgNone,
+	"line-length": specs.ArgValue, "unbuffered": specs.ArgNone, "follow-symlinks": specs.ArgNone, "file": specs.ArgDeny,
 }
 
-var sedLongSpec = &flagSpec{long: sedLongs}
+var sedLongSpec = &specs.Flags{Long: sedLongs}
 
 // sedCheck applies the reference sed constraints to sed's arguments, and
 // works out the files -i writes: the operands and their backups.
@@ -32,7 +35,7 @@ func (an *analyzer) sedCheck(args []word, l *leaf) sedResult {
 	quiet, hasExpr, other := false, false, false
 	var operands []word
 	for i := 0; i < len(args); i++ {
-		a := args[i].s
+		a := args[i].Value
 		if a == "--" {
 			operands = append(operands, args[i+1:]...)
 			break
@@ -46,8 +49,8 @@ func (an *analyzer) sedCheck(args []word, l *leaf) sedResult {
 			if eq := strings.IndexByte(name, '='); eq >= 0 {
 				name, val, hasVal = name[:eq], name[eq+1:], true
 			}
-			canon, kind, ok := sedLongSpec.resolveLong(name)
-			if !ok || kind == fDeny {
+			canon, kind, ok := sedLongSpec.ResolveLong(name)
+			if !ok || kind == specs.ArgDeny {
 				r.err = fmt.Sprintf("sed flag --%s not allowed", name)
 				return r
 			}
@@ -57,7 +60,7 @@ func (an *analyzer) sedCheck(args []word, l *leaf) sedResult {
 			case "expression":
 				if !hasVal && i+1 < len(args) {
 					i++
-					val = args[i].s
+					val = args[i].Value
 				}
 				exprs = append(exprs, val)
 				hasExpr = true
@@ -81,7 +84,7 @@ func (an *analyzer) sedCheck(args []word, l *leaf) sedResult {
 				v := a[j+1:]
 				if v == "" && i+1 < len(args) {
 					i++
-					v = args[i].s
+					v = args[i].Value
 				}
 				exprs = append(exprs, v)
 				hasExpr = true
@@ -92,7 +95,7 @@ func (an *analyzer) sedCheck(args []word, l *leaf) sedResult {
 				r.inPlace = true
 				if suf := a[j+1:]; suf != "" {
 					suffixes = append(suffixes, suf)
-				} else if i+1 < len(args) && args[i+1].s == "" {
+				} else if i+1 < len(args) && args[i+1].Value == "" {
 					i++ // BSD sed -i ''
 				}
 				j = len(a)
@@ -107,7 +110,7 @@ func (an *analyzer) sedCheck(args []word, l *leaf) sedResult {
 			r.err = "sed command missing expression"
 			return r
 		}
-		exprs = append(exprs, operands[0].s)
+		exprs = append(exprs, operands[0].Value)
 		operands = operands[1:]
 	}
 	r.files = operands
@@ -139,13 +142,13 @@ func (an *analyzer) sedCheck(args []word, l *leaf) sedResult {
 func sedBackup(f word, suffix string) word {
 	b := f
 	if !strings.Contains(suffix, "*") {
-		b.s = f.s + suffix
+		b.Value = f.Value + suffix
 	} else {
-		b.s = strings.ReplaceAll(suffix, "*", filepath.Base(f.s))
-		b.tilde = false // the suffix is part of the option word: no ~ expansion
+		b.Value = strings.ReplaceAll(suffix, "*", filepath.Base(f.Value))
+		b.Tilde = false // the suffix is part of the option word: no ~ expansion
 	}
-	b.pat = escapeGlob(b.s)
-	b.glob = false
+	b.Pat = unquote.EscapeGlob(b.Value)
+	b.Glob = false
 	return b
 }
 

@@ -11,9 +11,11 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/toolscope/toolscope/shell/internal/specs"
 )
 
-// TestSpecsMatchHelp checks the option tables of specs/*.spec (progSpecs, and
+// TestSpecsMatchHelp checks the option tables of internal/specs/*.spec (progSpecs, and
 // the subSpecs of docker, gh, go and git's global options) against the
 // help of the programs installed here: every option the help lists must be
 // in the table, and the table must agree with the help on what the option
@@ -92,7 +94,7 @@ var ciPrograms = map[string]string{
 // helpTarget is a table checked against a help text.
 type helpTarget struct {
 	name string // progSpecs or subSpecs key
-	spec *progSpec
+	spec *specs.Spec
 	argv []string // the command that prints the help
 	f    helpFormat
 }
@@ -100,7 +102,7 @@ type helpTarget struct {
 // helpTargets lists the tables TestSpecsMatchHelp checks, sorted by name.
 func helpTargets(t *testing.T) []helpTarget {
 	var out []helpTarget
-	add := func(name string, spec *progSpec, sub bool) {
+	add := func(name string, spec *specs.Spec, sub bool) {
 		if _, skip := helpNotCovered[name]; skip {
 			return
 		}
@@ -120,11 +122,12 @@ func helpTargets(t *testing.T) []helpTarget {
 		}
 		out = append(out, helpTarget{name, spec, argv, f})
 	}
-	for n, s := range progSpecsAll() {
+	progs, subs := specs.All()
+	for n, s := range progs {
 		add(n, s, false)
 	}
-	for n, s := range subSpecsAll() {
-		if progTable(n) != nil {
+	for n, s := range subs {
+		if specs.Prog(n) != nil {
 			t.Errorf("%q is in both progSpecs and subSpecs", n)
 		}
 		add(n, s, true)
@@ -221,7 +224,7 @@ func TestSpecsMatchHelp(t *testing.T) {
 			t.Errorf("%s: no option found in the output of %s:\n%s", tg.name, strings.Join(tg.argv, " "), helps[i])
 			continue
 		}
-		for _, m := range compareHelp(tg.name, tg.spec.opts, help, helpExceptions, used) {
+		for _, m := range compareHelp(tg.name, tg.spec.Opts, help, helpExceptions, used) {
 			t.Error(m)
 		}
 	}
@@ -239,7 +242,7 @@ func TestSpecsMatchHelp(t *testing.T) {
 
 // compareHelp returns the disagreements between a program's help and its
 // option table; used collects the exceptions that applied.
-func compareHelp(prog string, opts map[string]optKind, help []helpOpt, exceptions map[string]string, used map[string]bool) []string {
+func compareHelp(prog string, opts map[string]specs.OptKind, help []helpOpt, exceptions map[string]string, used map[string]bool) []string {
 	var out []string
 	for _, h := range help {
 		key := prog + " " + h.name
@@ -270,40 +273,40 @@ func compareHelp(prog string, opts map[string]optKind, help []helpOpt, exception
 // only (--color[=WHEN] is oOptValue; oValue would take the next word). A
 // short alias of a long option with an optional value may be a switch (ls
 // -F is one) or take an attached value.
-func helpAgrees(a helpArity, k optKind) bool {
-	if k == oDeny {
+func helpAgrees(a helpArity, k specs.OptKind) bool {
+	if k == specs.OptDeny {
 		return true
 	}
 	switch a {
 	case hFlag:
-		return k == oFlag
+		return k == specs.OptFlag
 	case hRequired:
-		return k == oValue || k == oRead
+		return k == specs.OptValue || k == specs.OptRead
 	case hOptional:
-		return k == oOptValue
+		return k == specs.OptOptional
 	case hTwo:
-		return k == oValue2 || k == oRead2
+		return k == specs.OptValue2 || k == specs.OptRead2
 	case hShortOpt:
-		return k == oFlag || k == oOptValue
+		return k == specs.OptFlag || k == specs.OptOptional
 	}
 	return false
 }
 
-func optKindName(k optKind) string {
+func optKindName(k specs.OptKind) string {
 	switch k {
-	case oFlag:
+	case specs.OptFlag:
 		return "oFlag"
-	case oValue:
+	case specs.OptValue:
 		return "oValue"
-	case oOptValue:
+	case specs.OptOptional:
 		return "oOptValue"
-	case oRead:
+	case specs.OptRead:
 		return "oRead"
-	case oValue2:
+	case specs.OptValue2:
 		return "oValue2"
-	case oRead2:
+	case specs.OptRead2:
 		return "oRead2"
-	case oDeny:
+	case specs.OptDeny:
 		return "oDeny"
 	}
 	return fmt.Sprintf("optKind(%d)", k)
@@ -327,31 +330,35 @@ func TestHelpCompare(t *testing.T) {
 `
 	jqHelp := `  --arg a v        set variable $a to value <v>;
 `
-	clone := func(s *progSpec) map[string]optKind {
-		m := map[string]optKind{}
-		for k, v := range s.opts {
+	clone := func(s *specs.Spec) map[string]specs.OptKind {
+		m := map[string]specs.OptKind{}
+		for k, v := range s.Opts {
 			m[k] = v
 		}
 		return m
 	}
 	for _, c := range []struct {
 		prog, help string
-		opts       map[string]optKind
+		opts       map[string]specs.OptKind
 		want       []string // the options reported, in order
 	}{
-		{"xxd", xxdHelp, clone(progTable("xxd")), nil},
-		{"xxd", xxdHelp, func() map[string]optKind { m := clone(progTable("xxd")); m["-C"] = oValue; return m }(), []string{"-C"}},
-		{"xxd", xxdHelp, func() map[string]optKind { m := clone(progTable("xxd")); m["-c"] = oFlag; return m }(), []string{"-c"}},
-		{"xxd", xxdHelp, func() map[string]optKind { m := clone(progTable("xxd")); delete(m, "-E"); return m }(), []string{"-E"}},
-		{"tree", treeHelp, clone(progTable("tree")), nil},                                                                                        // -o is oDeny: compatible with anything
-		{"tree", treeHelp, func() map[string]optKind { m := clone(progTable("tree")); m["-o"] = oFlag; return m }(), []string{"-o"}},             // a value word taken as an operand
-		{"tree", treeHelp, func() map[string]optKind { m := clone(progTable("tree")); m["--du"] = oRead; return m }(), []string{"--du"}},         // an operand taken as a value
-		{"tree", treeHelp, func() map[string]optKind { m := clone(progTable("tree")); m["--sort"] = oOptValue; return m }(), []string{"--sort"}}, // --sort X: X would be an operand
-		{"ls", lsHelp, map[string]optKind{"--color": oOptValue, "-F": oFlag, "--classify": oOptValue}, nil},                                      // -F: a switch or -Fwhen
-		{"ls", lsHelp, map[string]optKind{"--color": oValue, "-F": oFlag, "--classify": oOptValue}, []string{"--color"}},                         // --color X would swallow X
-		{"ls", lsHelp, map[string]optKind{"--color": oOptValue, "-F": oValue, "--classify": oOptValue}, []string{"-F"}},                          // -F X would swallow X
-		{"jq", jqHelp, map[string]optKind{"--arg": oValue}, []string{"--arg"}},                                                                   // the second value would be an operand
-		{"jq", jqHelp, map[string]optKind{"--arg": oValue2}, nil},
+		{"xxd", xxdHelp, clone(specs.Prog("xxd")), nil},
+		{"xxd", xxdHelp, func() map[string]specs.OptKind { m := clone(specs.Prog("xxd")); m["-C"] = specs.OptValue; return m }(), []string{"-C"}},
+		{"xxd", xxdHelp, func() map[string]specs.OptKind { m := clone(specs.Prog("xxd")); m["-c"] = specs.OptFlag; return m }(), []string{"-c"}},
+		{"xxd", xxdHelp, func() map[string]specs.OptKind { m := clone(specs.Prog("xxd")); delete(m, "-E"); return m }(), []string{"-E"}},
+		{"tree", treeHelp, clone(specs.Prog("tree")), nil}, // -o is oDeny: compatible with anything
+		{"tree", treeHelp, func() map[string]specs.OptKind { m := clone(specs.Prog("tree")); m["-o"] = specs.OptFlag; return m }(), []string{"-o"}},     // a value word taken as an operand
+		{"tree", treeHelp, func() map[string]specs.OptKind { m := clone(specs.Prog("tree")); m["--du"] = specs.OptRead; return m }(), []string{"--du"}}, // an operand taken as a value
+		{"tree", treeHelp, func() map[string]specs.OptKind {
+			m := clone(specs.Prog("tree"))
+			m["--sort"] = specs.OptOptional
+			return m
+		}(), []string{"--sort"}}, // --sort X: X would be an operand
+		{"ls", lsHelp, map[string]specs.OptKind{"--color": specs.OptOptional, "-F": specs.OptFlag, "--classify": specs.OptOptional}, nil},              // -F: a switch or -Fwhen
+		{"ls", lsHelp, map[string]specs.OptKind{"--color": specs.OptValue, "-F": specs.OptFlag, "--classify": specs.OptOptional}, []string{"--color"}}, // --color X would swallow X
+		{"ls", lsHelp, map[string]specs.OptKind{"--color": specs.OptOptional, "-F": specs.OptValue, "--classify": specs.OptOptional}, []string{"-F"}},  // -F X would swallow X
+		{"jq", jqHelp, map[string]specs.OptKind{"--arg": specs.OptValue}, []string{"--arg"}},                                                           // the second value would be an operand
+		{"jq", jqHelp, map[string]specs.OptKind{"--arg": specs.OptValue2}, nil},
 	} {
 		help := parseHelp(c.help, helpFormats[c.prog])
 		var got []string
@@ -365,7 +372,7 @@ func TestHelpCompare(t *testing.T) {
 
 	// An exception silences its option and is marked used.
 	used := map[string]bool{}
-	opts := map[string]optKind{"-C": oValue}
+	opts := map[string]specs.OptKind{"-C": specs.OptValue}
 	if m := compareHelp("xxd", opts, parseHelp(xxdHelp, helpFormat{}), map[string]string{"xxd -C": "test", "xxd -c": "test", "xxd -E": "test"}, used); len(m) != 0 || !used["xxd -C"] {
 		t.Errorf("exceptions: %q, used %v", m, used)
 	}

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"github.com/toolscope/toolscope/internal/pathpolicy"
+	"github.com/toolscope/toolscope/shell/internal/outside"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -97,6 +98,10 @@ type Options struct {
 	// [Analysis.MatchRule] and [Analysis.MatchAnyRule]: a caller that
 	// matches rules against the command it analysed parses it once.
 	KeepParse bool
+
+	// access takes the analyser's looks outside the command line (nil:
+	// the real system); the tests install one that records or refuses.
+	access outside.Access
 }
 
 // DefaultDangerousFiles are the file names no shell command may write

@@ -9,6 +9,9 @@ import (
 	"testing"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/toolscope/toolscope/shell/internal/specs"
+	"github.com/toolscope/toolscope/shell/internal/unquote"
 )
 
 func parseArgs(t *testing.T, src string) []word {
@@ -21,7 +24,7 @@ func parseArgs(t *testing.T, src string) []word {
 	var out []word
 	for _, w := range call.Args {
 		var ok bool
-		out, ok = (&unquoter{src: src}).expandWord(w, out)
+		out, ok = (&unquote.Unquoter{Src: src}).ExpandWord(w, out)
 		if !ok {
 			t.Fatalf("expand %q failed", src)
 		}
@@ -56,16 +59,16 @@ func TestUnquote(t *testing.T) {
 		}
 	}
 	ws := parseArgs(t, `ls *.go '*.md' "$HOME" ~/x '~/y' $'\e'`)
-	if !ws[1].glob || ws[2].glob {
+	if !ws[1].Glob || ws[2].Glob {
 		t.Error("glob detection: unquoted * is a glob, quoted is not")
 	}
-	if ws[3].literal || !ws[3].param {
+	if ws[3].Literal || !ws[3].Param {
 		t.Error("$HOME is not literal")
 	}
-	if !ws[4].tilde || ws[5].tilde {
+	if !ws[4].Tilde || ws[5].Tilde {
 		t.Error("tilde only when unquoted")
 	}
-	if ws[6].literal || !ws[6].obscured {
+	if ws[6].Literal || !ws[6].Obscured {
 		t.Error("$'\\e' decodes to a control character: not literal")
 	}
 }
@@ -75,7 +78,7 @@ func TestBraceDifferential(t *testing.T) {
 		f, _ := syntax.NewParser().Parse(strings.NewReader(src), "")
 		ok := true
 		for _, w := range f.Stmts[0].Cmd.(*syntax.CallExpr).Args {
-			if _, good := (&unquoter{src: src}).expandWord(w, nil); !good {
+			if _, good := (&unquote.Unquoter{Src: src}).ExpandWord(w, nil); !good {
 				ok = false
 			}
 		}
@@ -89,12 +92,12 @@ func TestFlagParsing(t *testing.T) {
 	w := func(ss ...string) []word {
 		out := make([]word, len(ss))
 		for i, s := range ss {
-			out[i] = word{s: s, literal: true}
+			out[i] = word{Value: s, Literal: true}
 		}
 		return out
 	}
 	sortSpec := func(_, _ any, args []word) (bool, string) {
-		p := specPlan(progTable("sort"), args, "sort")
+		p := specPlan(specs.Prog("sort"), args, "sort")
 		return p.why == "", p.why
 	}
 	for _, tc := range []struct {
@@ -121,29 +124,29 @@ func TestFlagParsing(t *testing.T) {
 			t.Errorf("sort %q: ok=%v, want %v", tc.args, ok, tc.ok)
 		}
 	}
-	r := parseFlags(rmSpec, w("-rfv", "--", "-x", "y"))
-	if !r.has("r") || !r.has("f") || len(r.operands) != 2 {
+	r := specs.ParseFlags(rmSpec, w("-rfv", "--", "-x", "y"))
+	if !r.Has("r") || !r.Has("f") || len(r.Operands) != 2 {
 		t.Errorf("rm cluster: %+v", r)
 	}
-	r = parseFlags(rmSpec, w("--rec", "--fo", "x"))
-	if !r.has("recursive") || !r.has("force") {
+	r = specs.ParseFlags(rmSpec, w("--rec", "--fo", "x"))
+	if !r.Has("recursive") || !r.Has("force") {
 		t.Errorf("rm abbreviations: %+v", r)
 	}
-	r = parseFlags(cpSpec, w("-tdir", "a"))
-	if v, _ := r.value("t"); v != "dir" {
+	r = specs.ParseFlags(cpSpec, w("-tdir", "a"))
+	if v, _ := r.Value("t"); v != "dir" {
 		t.Errorf("attached value: %+v", r)
 	}
-	r = parseFlags(cpSpec, w("--target=dir", "a"))
-	if v, _ := r.value("target-directory"); v != "dir" {
+	r = specs.ParseFlags(cpSpec, w("--target=dir", "a"))
+	if v, _ := r.Value("target-directory"); v != "dir" {
 		t.Errorf("abbreviated long with value: %+v", r)
 	}
-	if r := parseFlags(cpSpec, w("-s", "a", "b")); r.bad != "-s" {
+	if r := specs.ParseFlags(cpSpec, w("-s", "a", "b")); r.Bad != "-s" {
 		t.Errorf("cp -s should be refused: %+v", r)
 	}
-	if p := specPlan(progTable("rg"), w("-ez", "x"), "rg"); p.why != "" {
+	if p := specPlan(specs.Prog("rg"), w("-ez", "x"), "rg"); p.why != "" {
 		t.Error("rg -ez: z is the pattern of -e")
 	}
-	if p := specPlan(progTable("rg"), w("-nz", "x"), "rg"); p.why == "" {
+	if p := specPlan(specs.Prog("rg"), w("-nz", "x"), "rg"); p.why == "" {
 		t.Error("rg -nz: z in cluster")
 	}
 	if p := planDate(nil, nil, w("-us")); p.why == "" {
@@ -184,7 +187,7 @@ func TestPathClassification(t *testing.T) {
 		{"/", false, false},
 		{"/etc/x", false, false},
 	} {
-		w := word{s: tc.path, literal: true, tilde: strings.HasPrefix(tc.path, "~")}
+		w := word{Value: tc.path, Literal: true, Tilde: strings.HasPrefix(tc.path, "~")}
 		if got := an.editInside(editPath{w: w, forbidTop: tc.forbid}, at); got != tc.want {
 			t.Errorf("inside(%q, forbidTop=%v) = %v, want %v", tc.path, tc.forbid, got, tc.want)
 		}
@@ -195,10 +198,10 @@ func TestPathClassification(t *testing.T) {
 		t.Fatal(err)
 	}
 	an2 := &analyzer{cfg: newConfig(&Options{Mode: "accept_edits", Cwd: p.proj, WorkingDirs: []string{alias}, Home: p.home})}
-	if !an2.editInside(editPath{w: word{s: "x", literal: true}}, at) {
+	if !an2.editInside(editPath{w: word{Value: "x", Literal: true}}, at) {
 		t.Error("path inside a symlinked working dir refused")
 	}
-	if an2.editInside(editPath{w: word{s: "link-out/x", literal: true}}, at) {
+	if an2.editInside(editPath{w: word{Value: "link-out/x", Literal: true}}, at) {
 		t.Error("symlink escape accepted with a symlinked working dir")
 	}
 	// A dangling symlink inside the project is refused (writing through it
@@ -206,14 +209,14 @@ func TestPathClassification(t *testing.T) {
 	if err := os.Symlink(filepath.Join(p.out, "missing"), filepath.Join(p.proj, "dangling")); err != nil {
 		t.Fatal(err)
 	}
-	if an.editInside(editPath{w: word{s: "dangling", literal: true}}, at) {
+	if an.editInside(editPath{w: word{Value: "dangling", Literal: true}}, at) {
 		t.Error("dangling symlink accepted")
 	}
 	for _, g := range []struct {
 		s    string
 		want bool
 	}{{"*.go", true}, {"src/*", true}, {".*", false}, {"..*", false}, {"sub/.?", false}, {"../*", false}} {
-		w := word{s: g.s, pat: g.s, literal: true, glob: true}
+		w := word{Value: g.s, Pat: g.s, Literal: true, Glob: true}
 		if got := an.editInside(editPath{w: w}, at); got != g.want {
 			t.Errorf("glob %q: %v, want %v", g.s, got, g.want)
 		}
@@ -485,7 +488,7 @@ func TestSedRules(t *testing.T) {
 	w := func(ss ...string) []word {
 		out := make([]word, len(ss))
 		for i, s := range ss {
-			out[i] = word{s: s, literal: true}
+			out[i] = word{Value: s, Literal: true}
 		}
 		return out
 	}

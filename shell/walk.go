@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/toolscope/toolscope/shell/internal/unquote"
 )
 
 // The walker turns a parsed command into leaves (simple commands) with what
@@ -15,6 +17,10 @@ import (
 // not refused; anything whose effect depends on run-time evaluation that
 // the analyser does not model (arithmetic, functions, declarations) was
 // refused by scan before.
+
+// word is a normalised argument (package unquote): the analyser speaks of
+// words everywhere.
+type word = unquote.Word
 
 // cwdState is the shell's working directory at some point of the command.
 type cwdState struct {
@@ -61,7 +67,7 @@ type scope struct {
 	groups []int // loops, pipelines and process substitutions it runs in
 	subst  bool
 	timed  bool
-	binds  map[string]binding
+	binds  map[string]unquote.Binding
 	steer  string // an environment-steering variable the command set in this scope
 	piped  bool   // standard input comes from a pipe (the right side of |)
 }
@@ -188,7 +194,7 @@ func (w *walker) cmd(st *syntax.Stmt, sc scope) outcome {
 		return w.stmts(c.Stmts, sc)
 	case *syntax.TimeClause:
 		if c.Stmt == nil {
-			w.add(&leaf{text: w.an.stmtText(st), args: []word{{s: "time", literal: true}}}, sc)
+			w.add(&leaf{text: w.an.stmtText(st), args: []word{{Value: "time", Literal: true}}}, sc)
 			return same(sc.cwd)
 		}
 		sc.timed = true
@@ -267,31 +273,31 @@ func (w *walker) forClause(c *syntax.ForClause, sc scope) outcome {
 	}
 	w.words(wi.Items, sc)
 	name := wi.Name.Value
-	b := binding{}
+	b := unquote.Binding{}
 	if wi.InPos.IsValid() {
 		u := w.an.unquoter(sc.binds)
 		var vals []word
 		ok := true
 		for _, item := range wi.Items {
-			if vals, ok = u.expandWord(item, vals); !ok {
+			if vals, ok = u.ExpandWord(item, vals); !ok {
 				break
 			}
 		}
 		for _, v := range vals {
-			if !v.literal {
+			if !v.Literal {
 				ok = false
 			}
 			// for x in $GITHUB_TOKEN: $x holds what the items held.
-			b.secret = b.secret || v.badParam
+			b.Secret = b.Secret || v.BadParam
 		}
 		if !ok && vals == nil {
-			b.secret = true // the items could not be expanded: anything
+			b.Secret = true // the items could not be expanded: anything
 		}
 		if ok {
 			if vals == nil {
 				vals = []word{}
 			}
-			b.values = vals
+			b.Values = vals
 		}
 	}
 	return w.loop(c, sc, func(in scope) {
@@ -302,7 +308,7 @@ func (w *walker) forClause(c *syntax.ForClause, sc scope) outcome {
 		if reassigns(c.Do, name) {
 			// x=$GITHUB_TOKEN in the body: the value is unknown, and may
 			// be a secret.
-			in.binds[name] = binding{secret: true}
+			in.binds[name] = unquote.Binding{Secret: true}
 		}
 		w.stmts(c.Do, in)
 	})
@@ -320,7 +326,7 @@ func (w *walker) call(st *syntax.Stmt, c *syntax.CallExpr, sc scope) outcome {
 	u := w.an.unquoter(sc.binds)
 	for _, as := range c.Assigns {
 		if as.Value != nil {
-			l.assignVals = append(l.assignVals, u.unquoteParts(as.Value.Parts, nil))
+			l.assignVals = append(l.assignVals, u.UnquoteParts(as.Value.Parts, nil))
 		}
 		if as.Name != nil {
 			l.assigns = append(l.assigns, as.Name.Value)
@@ -347,7 +353,7 @@ func (w *walker) call(st *syntax.Stmt, c *syntax.CallExpr, sc scope) outcome {
 			l.badWords = fmt.Sprintf("more than %d words after brace expansion", maxLeafWords)
 			break
 		}
-		if l.args, ok = u.expandWord(wd, l.args); !ok && l.badWords == "" {
+		if l.args, ok = u.ExpandWord(wd, l.args); !ok && l.badWords == "" {
 			l.badWords = "a brace expansion that cannot be verified (ambiguous or too large)"
 		}
 	}
@@ -361,7 +367,7 @@ func (w *walker) call(st *syntax.Stmt, c *syntax.CallExpr, sc scope) outcome {
 		}
 	}
 	if len(l.args) > 0 && !l.subst {
-		switch l.args[0].s {
+		switch l.args[0].Value {
 		case "cd":
 			return w.an.cd(l, sc.cwd)
 		case "pushd", "popd":
@@ -434,18 +440,18 @@ func (w *walker) redirs(rs []*syntax.Redirect, sc scope) []redir {
 			n.hdoc = true
 			if r.Hdoc != nil {
 				w.words([]*syntax.Word{r.Hdoc}, sc)
-				n.body = u.unquoteParts(r.Hdoc.Parts, nil)
+				n.body = u.UnquoteParts(r.Hdoc.Parts, nil)
 			}
 		case syntax.WordHdoc:
 			n.hdoc = true
 			w.words([]*syntax.Word{r.Word}, sc)
-			n.body = u.unquoteParts(r.Word.Parts, nil)
+			n.body = u.UnquoteParts(r.Word.Parts, nil)
 		default:
 			if r.Word != nil {
 				w.words([]*syntax.Word{r.Word}, sc)
-				ws, ok := u.expandWord(r.Word, nil)
+				ws, ok := u.ExpandWord(r.Word, nil)
 				if !ok || len(ws) == 0 {
-					ws = []word{{s: nodeText(w.an.src, r.Word)}} // not literal: judged as dynamic
+					ws = []word{{Value: unquote.NodeText(w.an.src, r.Word)}} // not literal: judged as dynamic
 				}
 				n.ws = ws
 			}
@@ -469,7 +475,7 @@ func (w *walker) testExpr(x syntax.TestExpr, l *leaf, sc scope) {
 			visit(x.Y)
 			if isArithTest(x.Op) {
 				for _, side := range []syntax.TestExpr{x.X, x.Y} {
-					if wd, ok := side.(*syntax.Word); !ok || !unquoteWord(w.an.src, wd).literal {
+					if wd, ok := side.(*syntax.Word); !ok || !unquote.UnquoteWord(w.an.src, wd).Literal {
 						w.an.unsupportedf("arithmetic comparison of a value known only at run time in [[ ]]")
 					}
 				}
@@ -483,7 +489,7 @@ func (w *walker) testExpr(x syntax.TestExpr, l *leaf, sc scope) {
 			visit(x.X)
 		case *syntax.Word:
 			w.words([]*syntax.Word{x}, sc)
-			l.args, _ = u.expandWord(x, l.args)
+			l.args, _ = u.ExpandWord(x, l.args)
 		}
 	}
 	visit(x)
@@ -562,8 +568,8 @@ func reassigns(list []*syntax.Stmt, name string) bool {
 	return found
 }
 
-func withBinding(m map[string]binding, name string, b binding) map[string]binding {
-	out := make(map[string]binding, len(m)+1)
+func withBinding(m map[string]unquote.Binding, name string, b unquote.Binding) map[string]unquote.Binding {
+	out := make(map[string]unquote.Binding, len(m)+1)
 	for k, v := range m {
 		out[k] = v
 	}
@@ -571,9 +577,9 @@ func withBinding(m map[string]binding, name string, b binding) map[string]bindin
 	return out
 }
 
-func bindUnknown(m map[string]binding, names []string) map[string]binding {
+func bindUnknown(m map[string]unquote.Binding, names []string) map[string]unquote.Binding {
 	for _, n := range names {
-		m = withBinding(m, n, binding{})
+		m = withBinding(m, n, unquote.Binding{})
 	}
 	return m
 }
@@ -589,4 +595,29 @@ func isName(s string) bool {
 		}
 	}
 	return true
+}
+
+// bracesOverBudget reports whether the brace expansions of args would
+// surely take the command line past its word budget, counting without
+// building them (a line of many large expansions is refused before any
+// is built).
+func (an *analyzer) bracesOverBudget(args []*syntax.Word) bool {
+	budget := an.cfg.wordBudget()
+	braced := 0
+	for _, wd := range args {
+		if unquote.HasBraceChar(wd) {
+			braced++
+		}
+	}
+	if an.words+len(args)+braced*unquote.MaxBraceWords <= budget {
+		return false // the common case: it cannot happen
+	}
+	total := an.words
+	for _, wd := range args {
+		total += unquote.BraceCount(wd)
+		if total > budget {
+			return true
+		}
+	}
+	return false
 }

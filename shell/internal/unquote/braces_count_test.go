@@ -1,4 +1,4 @@
-package shell
+package unquote
 
 import (
 	"strings"
@@ -45,7 +45,7 @@ func TestBraceWordsCountsTheExpansion(t *testing.T) {
 	f, _ := syntax.NewParser().Parse(strings.NewReader("{1..9999999999}{1..9999999999}"), "")
 	w := f.Stmts[0].Cmd.(*syntax.CallExpr).Args[0]
 	syntax.SplitBraces(w)
-	if n := braceWords(w, maxBraceWords); n != maxBraceWords+1 {
+	if n := braceWords(w, MaxBraceWords); n != MaxBraceWords+1 {
 		t.Errorf("bomb counted %d", n)
 	}
 }

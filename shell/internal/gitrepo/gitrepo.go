@@ -1,24 +1,34 @@
-package shell
+// Package gitrepo finds the repositories a git command will use and judges
+// what they hold: whether their configuration makes git run a program or
+// read a file outside the working directories, whether a remote URL
+// carries a token, whether the index tracks a secret.
+//
+// It is separate from package shell because it is not about the command
+// line at all: it is about a repository on disk, found as git finds it
+// and read as git reads it (its configuration through git config itself,
+// its index by its format). Every look it takes goes through an
+// [outside.Access]; its verdicts on configuration files, HEAD files and
+// indexes are remembered process-wide, keyed by the file's version
+// stamp, so that the many git commands an agent runs read an unchanged
+// repository once.
+package gitrepo
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
-	"time"
-	"unicode/utf8"
 
-	"github.com/toolscope/toolscope/internal/dirsnap"
+	"github.com/toolscope/toolscope/internal/pathpolicy"
+	"github.com/toolscope/toolscope/shell/internal/outside"
 )
 
 // The repository a git command will use, and what its configuration and
@@ -31,82 +41,97 @@ import (
 // difference between git's idea of validity and ours only makes the check
 // stricter.
 
-// gitCandidate is a git directory discovery met.
-type gitCandidate struct {
-	dir    string // the git directory
+// Candidate is a git directory discovery met.
+type Candidate struct {
+	Dir    string // the git directory
 	common string // its common directory ("" until known)
 	valid  bool   // git uses it (the last candidate, if any is valid)
 }
 
-// gitRepoCheck finds the repositories git may use from dir and reads their
+// Repos judges the repositories of one command line's git commands: it
+// remembers each discovery for the line's other git commands. Policy and
+// Views must be set; Views.Access takes every look.
+type Repos struct {
+	Policy *pathpolicy.Policy
+	Views  *outside.Views
+	memo   []memo
+}
+
+// memo remembers a discovery.
+type memo struct {
+	dir, why string
+	cands    []Candidate
+}
+
+func (r *Repos) access() outside.Access { return r.Views.Access }
+
+// Check finds the repositories git may use from dir and reads their
 // configuration (and their submodules') for settings that run code or read
 // outside the working directories and that no environment can override.
 // It returns why the repository makes git not read-only ("" if nothing
 // does) and the git directories it checked (none: git runs outside any
 // repository).
-func (an *analyzer) gitRepoCheck(dir string) (string, []gitCandidate) {
-	for _, m := range an.gitRepos {
+func (r *Repos) Check(dir string) (string, []Candidate) {
+	for _, m := range r.memo {
 		if m.dir == dir {
 			return m.why, m.cands
 		}
 	}
-	why, cands := an.gitDiscover(dir)
-	an.gitRepos = append(an.gitRepos, gitRepoMemo{dir, why, cands})
+	why, cands := r.discover(dir)
+	r.memo = append(r.memo, memo{dir, why, cands})
 	return why, cands
 }
 
-// gitRepoMemo remembers a discovery for the other git commands of the same
-// command line.
-type gitRepoMemo struct {
-	dir, why string
-	cands    []gitCandidate
-}
-
-func (an *analyzer) gitDiscover(dir string) (string, []gitCandidate) {
-	var cands []gitCandidate
+func (r *Repos) discover(dir string) (string, []Candidate) {
+	var cands []Candidate
 	for d := dir; ; {
 		dot := d + "/.git"
 		if d == "/" {
 			dot = "/.git"
 		}
-		mode, err := an.cfg.policy.Lstat(dot)
+		fi, err := r.access().Stat(dot, false)
 		switch {
-		case err == nil && mode.IsDir():
-			common, v := validGitDir(dot, an.view(dot))
-			cands = append(cands, gitCandidate{dot, common, v})
+		case err == nil && fi.IsDir():
+			common, v := r.validGitDir(dot, r.Views.View(dot))
+			cands = append(cands, Candidate{dot, common, v})
 			if v {
-				return an.gitCheckCandidates(cands)
+				return r.checkCandidates(cands)
 			}
-		case err == nil && mode.IsRegular():
-			target, why := readGitFile(dot, d)
+		case err == nil && fi.IsRegular():
+			target, why := r.readGitFile(dot, d)
 			if why != "" {
 				return why, nil
 			}
 			// git stops here, with the repository the file names or an error.
-			cands = append(cands, gitCandidate{target, "", true})
-			return an.gitCheckCandidates(cands)
+			cands = append(cands, Candidate{target, "", true})
+			return r.checkCandidates(cands)
 		case err == nil:
 			return dot + " is a link or a special file", nil
 		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
 			return "cannot inspect " + dot, nil
 		}
-		if looksBare(d) {
-			common, v := validGitDir(d, an.view(d))
-			cands = append(cands, gitCandidate{d, common, v})
+		if r.looksBare(d) {
+			common, v := r.validGitDir(d, r.Views.View(d))
+			cands = append(cands, Candidate{d, common, v})
 			if v {
-				return an.gitCheckCandidates(cands)
+				return r.checkCandidates(cands)
 			}
 		}
 		if d == "/" {
-			return an.gitCheckCandidates(cands)
+			return r.checkCandidates(cands)
 		}
 		d = filepath.Dir(d)
 	}
 }
 
+// readSmall reads a regular file of at most max bytes, following links.
+func (r *Repos) readSmall(path string, max int64) ([]byte, error) {
+	return r.access().ReadFile(path, max, true)
+}
+
 // readGitFile reads a .git file ("gitdir: PATH").
-func readGitFile(dot, d string) (string, string) {
-	b, err := readSmall(dot, 4096)
+func (r *Repos) readGitFile(dot, d string) (string, string) {
+	b, err := r.readSmall(dot, 4096)
 	if err != nil {
 		return "", "cannot read " + dot
 	}
@@ -123,31 +148,26 @@ func readGitFile(dot, d string) (string, string) {
 
 // looksBare reports a directory with the shape of a git directory: a HEAD
 // file and objects and refs directories.
-func looksBare(d string) bool {
-	fi, err := os.Lstat(filepath.Join(d, "HEAD"))
-	if err != nil || !fi.Mode().IsRegular() && fi.Mode()&fs.ModeSymlink == 0 {
+func (r *Repos) looksBare(d string) bool {
+	fi, err := r.access().Stat(filepath.Join(d, "HEAD"), false)
+	if err != nil || !fi.IsRegular() && fi.Type != fs.ModeSymlink {
 		return false
 	}
-	return isDirPath(filepath.Join(d, "objects")) || isDirPath(filepath.Join(d, "refs"))
-}
-
-func isDirPath(p string) bool {
-	fi, err := statFile(p)
-	return err == nil && fi.dir
+	return outside.IsDir(r.access(), filepath.Join(d, "objects")) || outside.IsDir(r.access(), filepath.Join(d, "refs"))
 }
 
 // validGitDir is git's is_git_directory: a HEAD that is a symbolic ref or
 // an object name, and objects and refs directories (in the common
 // directory, for a linked work tree).
-func validGitDir(d string, v dirView) (common string, valid bool) {
-	if v.absent("HEAD") {
+func (r *Repos) validGitDir(d string, v outside.DirView) (common string, valid bool) {
+	if v.Absent("HEAD") {
 		return "", false
 	}
 	head := filepath.Join(d, "HEAD")
-	b, err := readHead(head)
+	b, err := r.readHead(head)
 	switch {
 	case errors.Is(err, syscall.ELOOP):
-		t, err := os.Readlink(head)
+		t, err := r.access().Readlink(head)
 		if err != nil || !strings.HasPrefix(t, "refs/") {
 			return "", false
 		}
@@ -163,93 +183,27 @@ func validGitDir(d string, v dirView) (common string, valid bool) {
 			return "", false
 		}
 	}
-	if v.absent("commondir") {
+	if v.Absent("commondir") {
 		common = d
-		return common, v.isDir("objects") && v.isDir("refs")
+		return common, v.IsDir("objects") && v.IsDir("refs")
 	}
-	common = commonDir(d)
-	return common, isDirPath(filepath.Join(common, "objects")) && isDirPath(filepath.Join(common, "refs"))
-}
-
-// dirView is a current listing of a directory (package dirsnap: one stat
-// checks a remembered one), to learn without a system call each that the
-// files git looks for are not there.
-type dirView struct {
-	dir     string
-	l       *dirsnap.Listing
-	ascii   bool // every name is ASCII
-	missing bool // the directory does not exist: nothing is in it
-}
-
-// view is viewDir, once per directory and command line.
-func (an *analyzer) view(d string) dirView {
-	for _, v := range an.gitViews {
-		if v.dir == d {
-			return v
-		}
-	}
-	v := viewDir(d)
-	an.gitViews = append(an.gitViews, v)
-	return v
-}
-
-func viewDir(d string) dirView {
-	l, err := dirsnap.Read(d, 4096)
-	if err != nil {
-		return dirView{dir: d, missing: errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)}
-	}
-	v := dirView{dir: d, l: l, ascii: true}
-	for _, n := range l.Names {
-		for i := 0; i < len(n); i++ {
-			if n[i] >= utf8.RuneSelf {
-				v.ascii = false
-			}
-		}
-	}
-	return v
-}
-
-// absent reports a name surely not in the directory. A case-folding
-// directory would open "CONFIG" for "config" (and, with Unicode folding,
-// names that are not ASCII): only a listing of ASCII names with no
-// case-insensitive match is sure.
-func (v dirView) absent(name string) bool {
-	if v.missing {
-		return true
-	}
-	if v.l == nil || !v.ascii {
-		return false
-	}
-	for _, n := range v.l.Names {
-		if strings.EqualFold(n, name) {
-			return false
-		}
-	}
-	return true
-}
-
-// isDir reports whether name is a directory, following a link (as git
-// does).
-func (v dirView) isDir(name string) bool {
-	if v.l != nil {
-		if t, ok := v.l.Type(name); ok && t&fs.ModeSymlink == 0 {
-			return t.IsDir()
-		}
-	}
-	return isDirPath(filepath.Join(v.dir, name))
+	common = r.CommonDir(d)
+	return common, outside.IsDir(r.access(), filepath.Join(common, "objects")) && outside.IsDir(r.access(), filepath.Join(common, "refs"))
 }
 
 // readHead reads a HEAD file without following a link (ELOOP says it is
 // one).
-func readHead(path string) ([]byte, error) {
+func (r *Repos) readHead(path string) ([]byte, error) {
 	// A HEAD that has not changed (one lstat says so) is not read again.
-	st, stamped := regularStamp(path)
+	fi, err := r.access().Stat(path, false)
+	stamped := err == nil && fi.IsRegular() && fi.Stamped
+	st := fi.Stamp
 	if stamped {
 		if v, ok := headCache.Load(path); ok && v.(headEntry).stamp == st {
 			return []byte(v.(headEntry).content), nil
 		}
 	}
-	b, err := readHeadFile(path)
+	b, err := r.readHeadFile(path)
 	if err == nil && stamped {
 		if headCacheSize.Add(1) > maxHeadCache {
 			headCache.Clear()
@@ -271,15 +225,15 @@ var (
 const maxHeadCache = 1024
 
 type headEntry struct {
-	stamp   linkStamp
+	stamp   outside.Stamp
 	content string
 }
 
-func readHeadFile(path string) ([]byte, error) {
+func (r *Repos) readHeadFile(path string) ([]byte, error) {
 	// A HEAD holds a ref name or an object name: 255 bytes are plenty,
 	// and a longer one is taken for invalid (the search goes on upward).
-	b, err := readRegular(path, 255, true)
-	if errors.Is(err, errNotSmallRegular) {
+	b, err := r.access().ReadFile(path, 255, false)
+	if errors.Is(err, outside.ErrNotSmallRegular) {
 		return nil, errors.New("HEAD is not a small regular file")
 	}
 	return b, err
@@ -295,10 +249,10 @@ func isHexName(s string) bool {
 	return s != ""
 }
 
-// commonDir returns the directory a git directory's commondir file names,
+// CommonDir returns the directory a git directory's commondir file names,
 // or the git directory itself.
-func commonDir(gitDir string) string {
-	b, err := readSmall(filepath.Join(gitDir, "commondir"), 4096)
+func (r *Repos) CommonDir(gitDir string) string {
+	b, err := r.readSmall(filepath.Join(gitDir, "commondir"), 4096)
 	if err != nil {
 		return gitDir
 	}
@@ -309,32 +263,32 @@ func commonDir(gitDir string) string {
 	return filepath.Clean(c)
 }
 
-// gitCheckCandidates checks what discovery found: the repository git uses
+// checkCandidates checks what discovery found: the repository git uses
 // must lie in a working directory; every candidate's configuration (its
 // own, its common directory's, its submodules') must set nothing that runs
 // code.
-func (an *analyzer) gitCheckCandidates(cands []gitCandidate) (string, []gitCandidate) {
+func (r *Repos) checkCandidates(cands []Candidate) (string, []Candidate) {
 	for _, c := range cands {
-		dirs := []string{c.dir}
+		dirs := []string{c.Dir}
 		cd := c.common
 		if cd == "" {
-			cd = commonDir(c.dir)
+			cd = r.CommonDir(c.Dir)
 		}
-		if cd != c.dir {
+		if cd != c.Dir {
 			dirs = append(dirs, cd)
 		}
 		for _, d := range dirs {
-			x := an.cfg.policy.Classify(d)
+			x := r.Policy.Classify(d)
 			if c.valid && (x.Err != nil || x.Inside == "") {
 				return "git would use the repository " + d + ", outside the working directories", nil
 			}
 			if x.Err != nil || !x.Exists {
 				continue
 			}
-			if why := an.gitConfigsCheck(x.Resolved.Path); why != "" {
+			if why := r.configsCheck(x.Resolved.Path); why != "" {
 				return why, nil
 			}
-			if why := an.gitAlternates(x.Resolved.Path); why != "" {
+			if why := r.alternates(x.Resolved.Path); why != "" {
 				return why, nil
 			}
 		}
@@ -342,18 +296,18 @@ func (an *analyzer) gitCheckCandidates(cands []gitCandidate) (string, []gitCandi
 	return "", cands
 }
 
-// gitAlternates checks objects/info/alternates, which makes git read (and
+// alternates checks objects/info/alternates, which makes git read (and
 // print) the objects of other repositories: they must lie in a working
 // directory. http-alternates, for a fetch, is refused.
-func (an *analyzer) gitAlternates(gitDir string) string {
+func (r *Repos) alternates(gitDir string) string {
 	info := filepath.Join(gitDir, "objects", "info")
-	if v := an.view(info); v.absent("http-alternates") && v.absent("alternates") {
+	if v := r.Views.View(info); v.Absent("http-alternates") && v.Absent("alternates") {
 		return ""
 	}
-	if _, err := os.Lstat(filepath.Join(info, "http-alternates")); err == nil {
+	if _, err := r.access().Stat(filepath.Join(info, "http-alternates"), false); err == nil {
 		return gitDir + " has http-alternates"
 	}
-	b, err := readSmall(filepath.Join(info, "alternates"), 64<<10)
+	b, err := r.readSmall(filepath.Join(info, "alternates"), 64<<10)
 	if errors.Is(err, fs.ErrNotExist) {
 		return ""
 	}
@@ -372,7 +326,7 @@ func (an *analyzer) gitAlternates(gitDir string) string {
 		if !filepath.IsAbs(alt) {
 			alt = filepath.Join(gitDir, "objects", alt)
 		}
-		if x := an.cfg.policy.Classify(alt); x.Err != nil || x.Inside == "" || x.Secret {
+		if x := r.Policy.Classify(alt); x.Err != nil || x.Inside == "" || x.Secret {
 			return gitDir + " reads objects from " + alt + ", outside the working directories"
 		}
 	}
@@ -382,17 +336,17 @@ func (an *analyzer) gitAlternates(gitDir string) string {
 // maxModuleDirs bounds the submodule directories checked.
 const maxModuleDirs = 256
 
-// gitConfigsCheck checks a git directory's config and config.worktree, and
+// configsCheck checks a git directory's config and config.worktree, and
 // those of the submodules kept in its modules directory (git status and
 // git diff look into submodules, and run their filters).
-func (an *analyzer) gitConfigsCheck(gitDir string) string {
+func (r *Repos) configsCheck(gitDir string) string {
 	check := func(dir string) string {
-		v := an.view(dir)
+		v := r.Views.View(dir)
 		for _, f := range []string{"config", "config.worktree"} {
-			if v.absent(f) {
+			if v.Absent(f) {
 				continue
 			}
-			why, worktree := gitConfigCheck(filepath.Join(dir, f))
+			why, worktree := r.configCheck(filepath.Join(dir, f))
 			if why != "" {
 				return why
 			}
@@ -403,7 +357,7 @@ func (an *analyzer) gitConfigsCheck(gitDir string) string {
 				if !filepath.IsAbs(worktree) {
 					worktree = filepath.Join(dir, worktree)
 				}
-				if x := an.cfg.policy.Classify(worktree); x.Err != nil || x.Inside == "" {
+				if x := r.Policy.Classify(worktree); x.Err != nil || x.Inside == "" {
 					return filepath.Join(dir, f) + " moves the work tree to " + worktree + ", outside the working directories"
 				}
 			}
@@ -413,13 +367,13 @@ func (an *analyzer) gitConfigsCheck(gitDir string) string {
 	if why := check(gitDir); why != "" {
 		return why
 	}
-	if an.view(gitDir).absent("modules") {
+	if r.Views.View(gitDir).Absent("modules") {
 		return ""
 	}
 	left := maxModuleDirs
 	var walk func(dir string) string
 	walk = func(dir string) string {
-		ents, err := os.ReadDir(dir)
+		ents, err := r.access().ReadDir(dir)
 		if errors.Is(err, fs.ErrNotExist) {
 			return ""
 		}
@@ -454,73 +408,79 @@ func (an *analyzer) gitConfigsCheck(gitDir string) string {
 var gitConfigCache sync.Map // string -> gitConfigVerdict
 
 type gitConfigVerdict struct {
-	stamp         linkStamp
+	stamp         outside.Stamp
 	why, worktree string
 	creds         bool // a remote URL carries a password or a token
 }
 
-// gitConfigCheck reads one git config file for settings the hardened
+// configCheck reads one git config file for settings the hardened
 // environment cannot override. worktree is the file's core.worktree, which
 // the caller judges.
-func gitConfigCheck(path string) (why, worktree string) {
-	v := gitConfigVerdictOf(path)
+func (r *Repos) configCheck(path string) (why, worktree string) {
+	v := r.configVerdict(path)
 	return v.why, v.worktree
 }
 
-// gitConfigCreds reports whether a config file's remote URLs carry a
+// ConfigCreds reports whether a config file's remote URLs carry a
 // password or a token (https://user:token@host): git remote -v prints them.
-func gitConfigCreds(path string) bool { return gitConfigVerdictOf(path).creds }
+func (r *Repos) ConfigCreds(path string) bool { return r.configVerdict(path).creds }
 
-func gitConfigVerdictOf(path string) gitConfigVerdict {
-	fi, err := statFile(path)
+func (r *Repos) configVerdict(path string) gitConfigVerdict {
+	fi, err := r.access().Stat(path, true)
 	if errors.Is(err, fs.ErrNotExist) {
 		return gitConfigVerdict{}
 	}
-	if err != nil || !fi.regular {
+	if err != nil || !fi.IsRegular() {
 		return gitConfigVerdict{why: "cannot read " + path}
 	}
-	if fi.stamped {
-		if v, ok := gitConfigCache.Load(path); ok && v.(gitConfigVerdict).stamp == fi.stamp {
+	if fi.Stamped {
+		if v, ok := gitConfigCache.Load(path); ok && v.(gitConfigVerdict).stamp == fi.Stamp {
 			return v.(gitConfigVerdict)
 		}
 	}
-	v := gitConfigVerdict{stamp: fi.stamp}
-	v.why, v.worktree, v.creds = gitConfigRead(path, fi.size)
-	if fi.stamped {
+	v := gitConfigVerdict{stamp: fi.Stamp}
+	v.why, v.worktree, v.creds = r.configRead(path, fi.Size)
+	if fi.Stamped {
 		gitConfigCache.Store(path, v)
 	}
 	return v
 }
 
+// SignatureFormat matches a pretty format that asks for a signature (%G?,
+// %GK, also %+G?, %-G?, % G?): git then runs gpg. A format in the
+// configuration (format.pretty, pretty.NAME) or on the command line
+// (--format) that matches is refused.
+var SignatureFormat = regexp.MustCompile(`%[-+ ]?G`)
+
 // urlCreds matches a URL with a password (scheme://user:secret@) or a long
 // user name that is a token (https://ghp_...@github.com).
 var urlCreds = regexp.MustCompile(`://([^/@\s:]+:[^/@\s]+|[^/@\s:]{20,})@`)
 
-// gitConfigRead judges a config file as git itself reads it: git's own
+// configRead judges a config file as git itself reads it: git's own
 // parser lists its entries (a byte-order mark, two sections on one line,
 // quoting and continuation lines are read exactly as git reads them).
-func gitConfigRead(path string, size int64) (why, worktree string, creds bool) {
+func (r *Repos) configRead(path string, size int64) (why, worktree string, creds bool) {
 	if size > 1<<20 {
 		return path + " is too large to check", "", false
 	}
-	entries, err := gitConfigList(path)
+	entries, err := r.access().GitConfig(path)
 	if err != nil {
 		return path + " cannot be checked: " + err.Error(), "", false
 	}
 	for _, e := range entries {
-		if (strings.HasSuffix(e.key, ".url") || strings.HasSuffix(e.key, ".pushurl")) && urlCreds.MatchString(e.val) {
+		if (strings.HasSuffix(e.Key, ".url") || strings.HasSuffix(e.Key, ".pushurl")) && urlCreds.MatchString(e.Value) {
 			creds = true
 		}
 		// Keys come as section[.subsection].name, section and name in
 		// lower case; the subsection may hold dots.
-		first := strings.IndexByte(e.key, '.')
-		last := strings.LastIndexByte(e.key, '.')
+		first := strings.IndexByte(e.Key, '.')
+		last := strings.LastIndexByte(e.Key, '.')
 		if first < 0 {
-			return path + " has a malformed key " + e.key, "", false
+			return path + " has a malformed key " + e.Key, "", false
 		}
-		section, name, sub := e.key[:first], e.key[last+1:], ""
+		section, name, sub := e.Key[:first], e.Key[last+1:], ""
 		if last > first {
-			sub = e.key[first+1 : last]
+			sub = e.Key[first+1 : last]
 		}
 		switch {
 		case section == "include" || section == "includeif":
@@ -530,20 +490,20 @@ func gitConfigRead(path string, size int64) (why, worktree string, creds bool) {
 		case section == "filter" && sub != "":
 			return path + " sets a filter driver, which git runs", "", false
 		case section == "core" && name == "worktree":
-			worktree = e.val
+			worktree = e.Value
 			if worktree == "" {
 				worktree = "."
 			}
 		case section == "diff" && sub == "" && name == "external":
 			return path + " sets diff.external, which git diff runs", "", false
-		case (section == "format" && name == "pretty" || section == "pretty") && gitSignatureFormat.MatchString(e.val):
+		case (section == "format" && name == "pretty" || section == "pretty") && SignatureFormat.MatchString(e.Value):
 			return path + " defines a format that shows signatures, which runs gpg", "", false
-		case section == "extensions" && name == "partialclone", name == "promisor" && gitTrue(e.val), name == "vcs":
+		case section == "extensions" && name == "partialclone", name == "promisor" && gitTrue(e.Value), name == "vcs":
 			return path + " makes git fetch missing objects from a remote, which reaches the network and runs its transport", "", false
-		case runsProgram(section, name):
-			return path + " sets " + e.key + ", a program git may run", "", false
-		case readsFile(section, name) && e.val != "":
-			return path + " sets " + e.key + ", a file git reads and may print", "", false
+		case RunsProgram(section, name):
+			return path + " sets " + e.Key + ", a program git may run", "", false
+		case ReadsFile(section, name) && e.Value != "":
+			return path + " sets " + e.Key + ", a file git reads and may print", "", false
 		}
 		// core.fsmonitor, core.pager, pager.*, core.hooksPath, gpg.* and
 		// log.showSignature are overridden by the hardened environment.
@@ -551,13 +511,13 @@ func gitConfigRead(path string, size int64) (why, worktree string, creds bool) {
 	return "", worktree, creds
 }
 
-// runsProgram reports configuration keys that name a program or a command
+// RunsProgram reports configuration keys that name a program or a command
 // line git runs (core.sshCommand, remote.x.uploadpack,
 // core.alternateRefsCommand, credential.helper, uploadpack.packObjectsHook,
 // core.gitProxy, core.askPass, man.x.cmd, ...). Those the hardened
 // environment overrides (core.fsmonitor, core.pager, core.hooksPath,
 // gpg.*.program) are left to it.
-func runsProgram(section, name string) bool {
+func RunsProgram(section, name string) bool {
 	switch section + "." + name {
 	case "core.fsmonitor", "core.pager", "core.hookspath":
 		return false
@@ -574,10 +534,10 @@ func runsProgram(section, name string) bool {
 	return false
 }
 
-// readsFile reports configuration keys that name a file git reads and may
+// ReadsFile reports configuration keys that name a file git reads and may
 // show in its output or errors (blame.ignoreRevsFile prints the first line
 // it cannot parse; mailmap.file maps names): a secret could be named.
-func readsFile(section, name string) bool {
+func ReadsFile(section, name string) bool {
 	return strings.HasSuffix(name, "file") || section == "mailmap" && name == "blob"
 }
 
@@ -590,108 +550,19 @@ func gitTrue(v string) bool {
 	return true
 }
 
-type gitConfigEntry struct{ key, val string }
-
-var gitPath struct {
-	once sync.Once
-	path string
-	err  error
-}
-
-// gitConfigList runs git config --file PATH --list -z: git's parser, on
-// that file alone, without following includes (they are refused anyway),
-// without any repository or user configuration.
-func gitConfigList(path string) ([]gitConfigEntry, error) {
-	gitPath.once.Do(func() { gitPath.path, gitPath.err = exec.LookPath("git") })
-	if gitPath.err != nil {
-		return nil, fmt.Errorf("git is not installed to read it")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, gitPath.path, "config", "--file", path, "--no-includes", "--list", "-z")
-	cmd.Dir = "/"
-	cmd.Env = []string{"PATH=/usr/bin:/bin", "LC_ALL=C", "HOME=/nonexistent", "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_DIR=/nonexistent", "GIT_CEILING_DIRECTORIES=/"}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return nil, errors.New(firstLine(msg))
-	}
-	var entries []gitConfigEntry
-	for _, rec := range bytes.Split(out, []byte{0}) {
-		if len(rec) == 0 {
-			continue
-		}
-		k, v, _ := bytes.Cut(rec, []byte{'\n'})
-		entries = append(entries, gitConfigEntry{string(k), string(v)})
-	}
-	return entries, nil
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
-// gitContentSubs print the content of files the repository tracks (or
-// tracked): with a secret in the index, they print it.
-var gitContentSubs = map[string]bool{
-	"show": true, "diff": true, "grep": true, "cat-file": true, "blame": true, "annotate": true, "range-diff": true,
-}
-
-// gitPatchSubs print file contents only with a patch option.
-var gitPatchSubs = map[string]bool{"log": true, "whatchanged": true, "reflog": true, "stash": true}
-
-// printsContent reports whether git sub with args prints tracked files'
-// contents.
-func printsContent(sub string, args []word) bool {
-	if gitContentSubs[sub] {
-		return true
-	}
-	if !gitPatchSubs[sub] {
-		return false
-	}
-	for _, a := range args {
-		s := a.s
-		if s == "--" {
-			break
-		}
-		if strings.HasPrefix(s, "--") {
-			for _, p := range []string{"--patch", "--cc", "--dd", "--word-diff", "--color-words", "--binary", "--unified",
-				"--remerge-diff", "--full-diff", "--diff-merges", "--function-context", "--textconv", "--ext-diff"} {
-				if strings.HasPrefix(s, p) {
-					return true
-				}
-			}
-			continue
-		}
-		if strings.HasPrefix(s, "-") && strings.ContainsAny(s[1:], "pucLUmW") {
-			return true
-		}
-	}
-	return false
-}
-
-// gitTrackedSecret returns a secret path the index of a git directory
-// tracks ("" if none), or a reason the index cannot be read.
-func (an *analyzer) gitTrackedSecret(gitDir string) string {
-	x := an.cfg.policy.Classify(gitDir)
+// TrackedSecret returns a secret path the index of a git directory tracks
+// ("" if none), or a reason the index cannot be read.
+func (r *Repos) TrackedSecret(gitDir string) string {
+	x := r.Policy.Classify(gitDir)
 	if x.Err != nil || !x.Exists {
 		return ""
 	}
-	names, err := indexNames(filepath.Join(x.Resolved.Path, "index"))
+	names, err := r.indexNames(filepath.Join(x.Resolved.Path, "index"))
 	if err != nil {
 		return "its index (" + err.Error() + ")"
 	}
 	for _, n := range names {
-		if sec, _ := an.cfg.policy.Spelling(n); sec {
+		if sec, _ := r.Policy.Spelling(n); sec {
 			return n
 		}
 	}
@@ -702,7 +573,7 @@ func (an *analyzer) gitTrackedSecret(gitDir string) string {
 var indexCache sync.Map // path -> indexVerdict
 
 type indexVerdict struct {
-	stamp linkStamp
+	stamp outside.Stamp
 	names []string
 	err   error
 }
@@ -714,21 +585,21 @@ const maxIndexSize = 128 << 20
 // indexNames returns the paths an index file lists whose spelling may be
 // sensitive (all of them would be too many to keep); a missing index lists
 // nothing.
-func indexNames(path string) ([]string, error) {
-	fi, err := statFile(path)
+func (r *Repos) indexNames(path string) ([]string, error) {
+	fi, err := r.access().Stat(path, true)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, &os.PathError{Op: "stat", Path: path, Err: err}
 	}
-	if !fi.regular || fi.size > maxIndexSize {
+	if !fi.IsRegular() || fi.Size > maxIndexSize {
 		return nil, errors.New("not a regular file of a readable size")
 	}
-	if v, ok := indexCache.Load(path); ok && fi.stamped && v.(indexVerdict).stamp == fi.stamp {
+	if v, ok := indexCache.Load(path); ok && fi.Stamped && v.(indexVerdict).stamp == fi.Stamp {
 		return v.(indexVerdict).names, v.(indexVerdict).err
 	}
-	b, err := readRegular(path, maxIndexSize, false) // never waits on a FIFO put there since the stat
+	b, err := r.access().ReadFile(path, maxIndexSize, true) // never waits on a FIFO put there since the stat
 	if err != nil {
 		return nil, err
 	}
@@ -747,8 +618,8 @@ func indexNames(path string) ([]string, error) {
 			names = nil
 		}
 	}
-	if fi.stamped {
-		indexCache.Store(path, indexVerdict{fi.stamp, names, err})
+	if fi.Stamped {
+		indexCache.Store(path, indexVerdict{fi.Stamp, names, err})
 	}
 	return names, err
 }

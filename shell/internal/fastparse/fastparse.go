@@ -1,9 +1,17 @@
-package shell
+// Package fastparse builds the syntax tree of the commonest command lines
+// without mvdan.cc/sh's parser: one simple command of plain words.
+//
+// It is separate from package shell because it is an optimisation with a
+// contract of its own, checked by package shell's FuzzFastParse: for
+// every line it accepts, its tree is the parser's, node for node and
+// position for position. The analyser above cannot tell which of the two
+// built a tree.
+package fastparse
 
 import "mvdan.cc/sh/v3/syntax"
 
 // The commonest command lines are one simple command of plain words:
-// "git status", "ls -la src", "go test ./...". For them fastParse builds
+// "git status", "ls -la src", "go test ./...". For them Parse builds
 // the tree mvdan.cc/sh's parser would, node for node and position for
 // position, in one allocation instead of the parser's batches of nodes
 // (3 KB a parse). Anything else goes to the parser: a character that is
@@ -69,8 +77,8 @@ var fastReserved = map[string]bool{
 	"nameref": true, "let": true,
 }
 
-// fastParse returns the tree of src when src is a plain simple command.
-func fastParse(src string) (*syntax.File, bool) {
+// Parse returns the tree of src when src is a plain simple command.
+func Parse(src string) (*syntax.File, bool) {
 	var starts, ends [fastMaxWords]int
 	n := 0
 	quoted := false

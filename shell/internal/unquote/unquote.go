@@ -1,4 +1,15 @@
-package shell
+// Package unquote turns the words of a parsed bash command into what the
+// shell analyser judges: a [Word] holds the value bash would pass (quotes
+// and escapes removed, $'...' decoded, brace expansions expanded, the
+// values of loop variables the command itself bound substituted), its
+// glob pattern with bash's quoting, and what the analyser must know of how
+// it was written (a parameter expansion, a glob, a tilde, obscuring
+// quotes, a substitution).
+//
+// It is separate from package shell because it is the lowest layer of the
+// analysis: it knows the syntax of words and nothing of programs, paths
+// or verdicts; the walk and every program's rules above it read Words.
+package unquote
 
 import (
 	"strconv"
@@ -10,25 +21,25 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// maxBraceWords caps how many words one brace expansion (or one loop
+// MaxBraceWords caps how many words one brace expansion (or one loop
 // variable's values) may produce before the command is refused.
-const maxBraceWords = 128
+const MaxBraceWords = 128
 
-// word is one normalised argument.
-type word struct {
-	s        string // unquoted value; dynamic parts are kept as their source text
-	pat      string // bash glob pattern: s with quoted or escaped * ? [ ] \ escaped by a backslash
-	literal  bool   // no parameter expansion or other dynamic part
-	param    bool   // contains a $VAR parameter expansion
-	glob     bool   // contains an unquoted glob metacharacter
-	tilde    bool   // starts with an unquoted ~
+// Word is one normalised argument.
+type Word struct {
+	Value    string // unquoted value; dynamic parts are kept as their source text
+	Pat      string // bash glob pattern: Value with quoted or escaped * ? [ ] \ escaped by a backslash
+	Literal  bool   // no parameter expansion or other dynamic part
+	Param    bool   // contains a $VAR parameter expansion
+	Glob     bool   // contains an unquoted glob metacharacter
+	Tilde    bool   // starts with an unquoted ~
 	quoted   bool   // some part was quoted
-	obscured bool   // used $'..' or $".." quoting
+	Obscured bool   // used $'..' or $".." quoting
 	brace    bool   // produced by a brace expansion
-	badParam bool   // expands a variable that may hold a secret (not a safe or local variable)
+	BadParam bool   // expands a variable that may hold a secret (not a safe or local variable)
 	subst    bool   // contains a command or process substitution
-	procPath bool   // is exactly one process substitution: a pipe's /dev/fd path
-	fromGlob bool   // a loop variable's value that came from a glob
+	ProcPath bool   // is exactly one process substitution: a pipe's /dev/fd path
+	FromGlob bool   // a loop variable's value that came from a glob
 }
 
 // safeEchoVars may be printed by echo/printf in a read-only command; other
@@ -41,26 +52,26 @@ var safeEchoVars = map[string]bool{
 	"?": true, "$": true, "!": true, "#": true, "@": true, "*": true, "-": true, "0": true,
 }
 
-// binding is what the analyser knows of a shell variable inside the
+// Binding is what the analyser knows of a shell variable inside the
 // construct that sets it: a for loop's list, or "set, value unknown" for
 // read and the like. Only bindings of the command itself are known; the
 // environment's variables are not.
-type binding struct {
-	values []word // nil: set by the command, value unknown
-	secret bool   // the value may come from a variable that holds a secret
+type Binding struct {
+	Values []Word // nil: set by the command, value unknown
+	Secret bool   // the value may come from a variable that holds a secret
 }
 
-// unquoter turns syntax words into normalised words. binds are the
+// Unquoter turns syntax words into normalised words. Binds are the
 // variables the command itself set in the current scope.
-type unquoter struct {
-	src   string
-	binds map[string]binding
+type Unquoter struct {
+	Src   string
+	Binds map[string]Binding
 }
 
-// expandWord unquotes w, expanding braces and known loop variables. ok is
+// ExpandWord unquotes w, expanding braces and known loop variables. ok is
 // false when the expansion is too large or ambiguous to check.
-func (u *unquoter) expandWord(w *syntax.Word, out []word) ([]word, bool) {
-	if !hasBraceChar(w) {
+func (u *Unquoter) ExpandWord(w *syntax.Word, out []Word) ([]Word, bool) {
+	if !HasBraceChar(w) {
 		return u.bindWord(w.Parts, out)
 	}
 	cand, mixed := braceCandidate(w)
@@ -82,8 +93,8 @@ func (u *unquoter) expandWord(w *syntax.Word, out []word) ([]word, bool) {
 // expandBraces unquotes each word of w's brace expansion. (A function of
 // its own: the loop's captured variables live on the heap, which the
 // common words without braces need not pay for.)
-func (u *unquoter) expandBraces(w *syntax.Word, out []word) ([]word, bool) {
-	if braceWords(w, maxBraceWords) > maxBraceWords {
+func (u *Unquoter) expandBraces(w *syntax.Word, out []Word) ([]Word, bool) {
+	if braceWords(w, MaxBraceWords) > MaxBraceWords {
 		return out, false // known too large before a word is built
 	}
 	n := 0
@@ -99,44 +110,19 @@ func (u *unquoter) expandBraces(w *syntax.Word, out []word) ([]word, bool) {
 		for i := before; i < len(out); i++ {
 			out[i].brace = true
 		}
-		if n += len(out) - before; n > maxBraceWords {
+		if n += len(out) - before; n > MaxBraceWords {
 			return out, false
 		}
 	}
 	return out, true
 }
 
-// bracesOverBudget reports whether the brace expansions of args would
-// surely take the command line past its word budget, counting without
-// building them (a line of many large expansions is refused before any
-// is built).
-func (an *analyzer) bracesOverBudget(args []*syntax.Word) bool {
-	budget := an.cfg.wordBudget()
-	braced := 0
-	for _, wd := range args {
-		if hasBraceChar(wd) {
-			braced++
-		}
-	}
-	if an.words+len(args)+braced*maxBraceWords <= budget {
-		return false // the common case: it cannot happen
-	}
-	total := an.words
-	for _, wd := range args {
-		total += braceCount(wd)
-		if total > budget {
-			return true
-		}
-	}
-	return false
-}
-
-// braceCount is the number of words the brace expansion of w yields, as
+// BraceCount is the number of words the brace expansion of w yields, as
 // expandWord would expand it, 1 when it would not, and more than
 // maxBraceWords when it would refuse it. w is left as it is (expandWord
 // splits it later).
-func braceCount(w *syntax.Word) int {
-	if !hasBraceChar(w) {
+func BraceCount(w *syntax.Word) int {
+	if !HasBraceChar(w) {
 		return 1
 	}
 	_, mixed := braceCandidate(w)
@@ -144,7 +130,7 @@ func braceCount(w *syntax.Word) int {
 	if mixed || !syntax.SplitBraces(&cp) || !hasBraceExp(&cp) {
 		return 1
 	}
-	return braceWords(&cp, maxBraceWords)
+	return braceWords(&cp, MaxBraceWords)
 }
 
 // braceWords counts the words the brace expansion of w (split by
@@ -216,32 +202,32 @@ func seqWords(br *syntax.BraceExp, limit int) int {
 
 // bindWord unquotes parts once per combination of the values of the loop
 // variables it mentions.
-func (u *unquoter) bindWord(parts []syntax.WordPart, out []word) ([]word, bool) {
+func (u *Unquoter) bindWord(parts []syntax.WordPart, out []Word) ([]Word, bool) {
 	var names []string
 	for _, p := range parts {
 		forParams(p, func(pe *syntax.ParamExp) {
-			if b, ok := u.binds[pe.Param.Value]; ok && b.values != nil && !contains(names, pe.Param.Value) {
+			if b, ok := u.Binds[pe.Param.Value]; ok && b.Values != nil && !contains(names, pe.Param.Value) {
 				names = append(names, pe.Param.Value)
 			}
 		})
 	}
 	if len(names) == 0 {
-		return append(out, u.unquoteParts(parts, nil)), true
+		return append(out, u.UnquoteParts(parts, nil)), true
 	}
 	total := 1
 	for _, n := range names {
-		if total *= len(u.binds[n].values); total > maxBraceWords {
+		if total *= len(u.Binds[n].Values); total > MaxBraceWords {
 			return out, false
 		}
 	}
-	pick := map[string]word{}
+	pick := map[string]Word{}
 	var rec func(i int)
 	rec = func(i int) {
 		if i == len(names) {
-			out = append(out, u.unquoteParts(parts, pick))
+			out = append(out, u.UnquoteParts(parts, pick))
 			return
 		}
-		for _, v := range u.binds[names[i]].values {
+		for _, v := range u.Binds[names[i]].Values {
 			pick[names[i]] = v
 			rec(i + 1)
 		}
@@ -318,9 +304,9 @@ func braceCandidate(w *syntax.Word) (cand, mixed bool) {
 	return cand, mixed && cand
 }
 
-// hasBraceChar reports an unquoted { in w: only such a word can hold a
+// HasBraceChar reports an unquoted { in w: only such a word can hold a
 // brace expansion.
-func hasBraceChar(w *syntax.Word) bool {
+func HasBraceChar(w *syntax.Word) bool {
 	for _, p := range w.Parts {
 		if lit, ok := p.(*syntax.Lit); ok && strings.IndexByte(lit.Value, '{') >= 0 {
 			return true
@@ -341,16 +327,17 @@ func hasBraceExp(w *syntax.Word) bool {
 	return false
 }
 
-// unquoteWord unquotes a word without brace expansion or loop variables.
-func unquoteWord(src string, w *syntax.Word) word {
+// UnquoteWord unquotes a word without brace expansion or loop variables.
+func UnquoteWord(src string, w *syntax.Word) Word {
 	if w == nil {
-		return word{literal: true}
+		return Word{Literal: true}
 	}
-	u := unquoter{src: src}
-	return u.unquoteParts(w.Parts, nil)
+	u := Unquoter{Src: src}
+	return u.UnquoteParts(w.Parts, nil)
 }
 
-func nodeText(src string, n syntax.Node) string {
+// NodeText is the source text of n.
+func NodeText(src string, n syntax.Node) string {
 	s, e := int(n.Pos().Offset()), int(n.End().Offset())
 	if s < 0 || e > len(src) || s > e {
 		return ""
@@ -383,32 +370,32 @@ func (b *wordBuilder) raw(s string) {
 	b.pat.WriteString(s)
 }
 
-func (u *unquoter) unquoteParts(parts []syntax.WordPart, pick map[string]word) word {
+func (u *Unquoter) UnquoteParts(parts []syntax.WordPart, pick map[string]Word) Word {
 	if len(parts) == 1 {
 		// The common word: one literal without escapes is its own value
 		// and its own pattern (what the loop below would build).
 		if l, ok := parts[0].(*syntax.Lit); ok && strings.IndexByte(l.Value, '\\') < 0 {
-			wd := word{s: l.Value, pat: l.Value, literal: true, tilde: strings.HasPrefix(l.Value, "~")}
-			wd.glob = strings.ContainsAny(l.Value, "*?[") && bashglob.HasMeta(l.Value)
+			wd := Word{Value: l.Value, Pat: l.Value, Literal: true, Tilde: strings.HasPrefix(l.Value, "~")}
+			wd.Glob = strings.ContainsAny(l.Value, "*?[") && bashglob.HasMeta(l.Value)
 			return wd
 		}
 	}
 	var b wordBuilder
-	wd := word{literal: true}
+	wd := Word{Literal: true}
 	for i, p := range parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
 			if i == 0 && strings.HasPrefix(p.Value, "~") {
-				wd.tilde = true
+				wd.Tilde = true
 			}
 			unescapeLit(&b, p.Value, &wd)
 		case *syntax.SglQuoted:
 			wd.quoted = true
 			if p.Dollar {
-				wd.obscured = true
+				wd.Obscured = true
 				s, ok := decodeANSIC(p.Value)
 				if !ok {
-					wd.literal = false
+					wd.Literal = false
 				}
 				b.lit(s)
 			} else {
@@ -417,8 +404,8 @@ func (u *unquoter) unquoteParts(parts []syntax.WordPart, pick map[string]word) w
 		case *syntax.DblQuoted:
 			wd.quoted = true
 			if p.Dollar {
-				wd.obscured = true
-				wd.literal = false
+				wd.Obscured = true
+				wd.Literal = false
 			}
 			for _, q := range p.Parts {
 				switch q := q.(type) {
@@ -430,22 +417,22 @@ func (u *unquoter) unquoteParts(parts []syntax.WordPart, pick map[string]word) w
 			}
 		default:
 			if _, ok := p.(*syntax.ProcSubst); ok && len(parts) == 1 {
-				wd.procPath = true
+				wd.ProcPath = true
 			}
 			u.addDynamic(&b, &wd, p, pick, false)
 		}
 	}
-	wd.s = b.s.String()
-	wd.pat = b.pat.String()
+	wd.Value = b.s.String()
+	wd.Pat = b.pat.String()
 	// An unquoted [ alone (as in the command [ -f x ]) is no glob.
-	wd.glob = wd.glob && bashglob.HasMeta(wd.pat)
+	wd.Glob = wd.Glob && bashglob.HasMeta(wd.Pat)
 	return wd
 }
 
 // addDynamic adds a word part known only at run time: a loop variable's
 // value (when pick has one), else the part's source text, marking the word
 // non-literal.
-func (u *unquoter) addDynamic(b *wordBuilder, wd *word, n syntax.Node, pick map[string]word, quoted bool) {
+func (u *Unquoter) addDynamic(b *wordBuilder, wd *Word, n syntax.Node, pick map[string]Word, quoted bool) {
 	pe, isParam := n.(*syntax.ParamExp)
 	if isParam && pe.Param != nil {
 		if v, ok := pick[pe.Param.Value]; ok {
@@ -454,40 +441,40 @@ func (u *unquoter) addDynamic(b *wordBuilder, wd *word, n syntax.Node, pick map[
 			// predictable for a plain literal value.
 			switch {
 			case quoted:
-				b.s.WriteString(v.s)
-				b.pat.WriteString(v.pat)
-				wd.glob = wd.glob || v.glob
-				wd.fromGlob = wd.fromGlob || v.glob
-			case v.glob || strings.ContainsAny(v.s, " \t\n*?[") || !v.literal:
-				wd.literal = false
-				b.raw(v.s)
+				b.s.WriteString(v.Value)
+				b.pat.WriteString(v.Pat)
+				wd.Glob = wd.Glob || v.Glob
+				wd.FromGlob = wd.FromGlob || v.Glob
+			case v.Glob || strings.ContainsAny(v.Value, " \t\n*?[") || !v.Literal:
+				wd.Literal = false
+				b.raw(v.Value)
 			default:
-				b.lit(v.s)
+				b.lit(v.Value)
 			}
-			wd.literal = wd.literal && v.literal
-			wd.badParam = wd.badParam || v.badParam
+			wd.Literal = wd.Literal && v.Literal
+			wd.BadParam = wd.BadParam || v.BadParam
 			return
 		}
-		wd.param = true
-		if b, local := u.binds[pe.Param.Value]; local && b.secret || !local && !safeEchoVars[pe.Param.Value] &&
+		wd.Param = true
+		if b, local := u.Binds[pe.Param.Value]; local && b.Secret || !local && !safeEchoVars[pe.Param.Value] &&
 			!(len(pe.Param.Value) == 1 && pe.Param.Value[0] >= '1' && pe.Param.Value[0] <= '9') {
-			wd.badParam = true
+			wd.BadParam = true
 		}
 	} else if isParam {
-		wd.param = true
-		wd.badParam = true
+		wd.Param = true
+		wd.BadParam = true
 	}
 	switch n.(type) {
 	case *syntax.CmdSubst, *syntax.ProcSubst:
 		wd.subst = true
 	}
-	wd.literal = false
-	b.raw(nodeText(u.src, n))
+	wd.Literal = false
+	b.raw(NodeText(u.Src, n))
 }
 
 // unescapeLit removes shell backslash escapes from an unquoted literal and
 // records unescaped glob metacharacters.
-func unescapeLit(b *wordBuilder, s string, wd *word) {
+func unescapeLit(b *wordBuilder, s string, wd *Word) {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch c {
@@ -500,7 +487,7 @@ func unescapeLit(b *wordBuilder, s string, wd *word) {
 			}
 			continue
 		case '*', '?', '[':
-			wd.glob = true
+			wd.Glob = true
 		}
 		b.raw(s[i : i+1])
 	}
@@ -615,4 +602,21 @@ func decodeANSIC(s string) (string, bool) {
 
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// EscapeGlob quotes the glob characters of s (* ? [ ] and the backslash)
+// with backslashes: the pattern that matches s alone.
+func EscapeGlob(s string) string {
+	if !strings.ContainsAny(s, `*?[]\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '*', '?', '[', ']', '\\':
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }

@@ -1,4 +1,4 @@
-package shell
+package specs
 
 import (
 	"slices"
@@ -11,25 +11,25 @@ import (
 // names (whose paths the analyser never sees) is deny, and so are a
 // checksum program's --check and file -f.
 func TestSpecsDenyFileLists(t *testing.T) {
-	for _, m := range []map[string]*progSpec{progSpecsAll(), subSpecsAll()} {
+	for _, m := range []map[string]*Spec{AllProgs(), AllSubs()} {
 		for name, s := range m {
 			for _, k := range []string{"--files0-from", "-files0-from", "--files-from"} {
-				if kind, ok := s.opts[k]; ok && kind != oDeny {
+				if kind, ok := s.Opts[k]; ok && kind != OptDeny {
 					t.Errorf("[%s] %s is not deny", name, k)
 				}
 			}
 			if strings.HasSuffix(name, "sum") {
-				if _, ok := s.opts["--check"]; ok && (s.opts["-c"] != oDeny || s.opts["--check"] != oDeny) {
+				if _, ok := s.Opts["--check"]; ok && (s.Opts["-c"] != OptDeny || s.Opts["--check"] != OptDeny) {
 					t.Errorf("[%s] -c/--check is not deny", name)
 				}
 			}
 		}
 	}
-	if progTable("file").opts["-f"] != oDeny {
+	if Prog("file").Opts["-f"] != OptDeny {
 		t.Error("[file] -f is not deny")
 	}
 	for _, n := range []string{"wc", "du"} {
-		if progTable(n).opts["--files0-from"] != oDeny {
+		if Prog(n).Opts["--files0-from"] != OptDeny {
 			t.Errorf("[%s] --files0-from is not deny", n)
 		}
 	}
@@ -39,11 +39,11 @@ func TestSpecsDenyFileLists(t *testing.T) {
 // lines say so with "like", and options several tables share are a
 // [@SET] they include.
 func TestSpecFilesNoRepeats(t *testing.T) {
-	files, _ := specFiles.ReadDir("specs")
+	files, _ := specFiles.ReadDir(".")
 	seen := map[string]string{} // a table's option lines -> its name
 	lineSeen := map[string]string{}
 	for _, f := range files {
-		b, _ := specFiles.ReadFile("specs/" + f.Name())
+		b, _ := specFiles.ReadFile(f.Name())
 		var name string
 		var lines []string
 		flush := func() {
@@ -96,10 +96,10 @@ func TestParseSpecsErrors(t *testing.T) {
 		{"[a]\nflag -a\n[b]\nlike a", "line 4: like must come first in [b]"},
 		{"[a", "line 1: a table's name is written [NAME]"},
 	} {
-		err := parseSpecs(tc.src, map[string]*progSpec{})
+		err := parseSpecs(tc.src, map[string]*Spec{})
 		if tc.src == "[a]\nflag -a\n[b]\nlike a" {
 			// like after nothing is fine; after an option it is not
-			err = parseSpecs("[a]\nflag -a\n[b]\nflag -b\nlike a", map[string]*progSpec{})
+			err = parseSpecs("[a]\nflag -a\n[b]\nflag -b\nlike a", map[string]*Spec{})
 			tc.want = "line 5: like must come first in [b]"
 		}
 		if err == nil || err.Error() != tc.want {
@@ -107,29 +107,29 @@ func TestParseSpecsErrors(t *testing.T) {
 		}
 	}
 	// like copies, and the copy is its own.
-	m := map[string]*progSpec{}
+	m := map[string]*Spec{}
 	if err := parseSpecs("[a]\nflag -a\nrecursive \"-d recurse\" -r\n[b]\nlike a\nflag -b", m); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := m["a"].opts["-b"]; ok || m["b"].opts["-a"] != oFlag || !slices.Equal(m["b"].recursive, []string{"-d recurse", "-r"}) {
+	if _, ok := m["a"].Opts["-b"]; ok || m["b"].Opts["-a"] != OptFlag || !slices.Equal(m["b"].Recursive, []string{"-d recurse", "-r"}) {
 		t.Errorf("like: %+v %+v", m["a"], m["b"])
 	}
 }
 
 func FuzzParseSpecs(f *testing.F) {
-	files, _ := specFiles.ReadDir("specs")
+	files, _ := specFiles.ReadDir(".")
 	for _, e := range files {
-		b, _ := specFiles.ReadFile("specs/" + e.Name())
+		b, _ := specFiles.ReadFile(e.Name())
 		f.Add(string(b[:min(len(b), 2000)]))
 	}
 	f.Add("[a]\nlike a")
 	f.Fuzz(func(t *testing.T, src string) {
-		m := map[string]*progSpec{}
+		m := map[string]*Spec{}
 		if err := parseSpecs(src, m); err != nil && !strings.HasPrefix(err.Error(), "line ") {
 			t.Fatalf("an error that names no line: %v", err)
 		}
 		for name, s := range m {
-			if s == nil || s.opts == nil {
+			if s == nil || s.Opts == nil {
 				t.Fatalf("[%s] is incomplete", name)
 			}
 		}
@@ -145,5 +145,5 @@ func BenchmarkLoadSpecs(b *testing.B) {
 	}
 }
 
-func progSpecsAll() map[string]*progSpec { p, _ := loadSpecs(); return p }
-func subSpecsAll() map[string]*progSpec  { _, s := loadSpecs(); return s }
+func AllProgs() map[string]*Spec { p, _ := All(); return p }
+func AllSubs() map[string]*Spec  { _, s := All(); return s }

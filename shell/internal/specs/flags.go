@@ -1,26 +1,26 @@
-package shell
+package specs
 
 import "strings"
 
-// argKind says how an option treats a value.
-type argKind uint8
+// ArgKind says how an option treats a value.
+type ArgKind uint8
 
 const (
-	fNone     argKind = iota + 1 // takes no value
-	fValue                       // requires a value, attached or in the next word
-	fOptValue                    // optional value, attached only (-iSUF, --in-place=SUF)
-	fDeny                        // using it disqualifies the command
+	ArgNone     ArgKind = iota + 1 // takes no value
+	ArgValue                       // requires a value, attached or in the next word
+	ArgOptional                    // optional value, attached only (-iSUF, --in-place=SUF)
+	ArgDeny                        // using it disqualifies the command
 )
 
-// flagSpec describes a tool's options. Short options are single bytes; long
+// Flags describes a tool's options. Short options are single bytes; long
 // options are names without the leading "--". GNU long options accept any
 // unambiguous abbreviation, so a long option that is a prefix of a denied
 // name is denied too.
-type flagSpec struct {
-	short       map[byte]argKind
-	long        map[string]argKind
-	strictShort bool // unknown short options are refused
-	strictLong  bool // unknown long options are refused
+type Flags struct {
+	Short       map[byte]ArgKind
+	Long        map[string]ArgKind
+	StrictShort bool // unknown short options are refused
+	StrictLong  bool // unknown long options are refused
 	posix       bool // options end at the first operand
 }
 
@@ -29,16 +29,17 @@ type opt struct {
 	long     bool
 	value    string
 	hasValue bool
-	kind     argKind
+	kind     ArgKind
 }
 
-type flagResult struct {
+// FlagResult is a command line parsed with Flags.
+type FlagResult struct {
 	opts     []opt
-	operands []word
-	bad      string // the first refused option, "" if none
+	Operands []word
+	Bad      string // the first refused option, "" if none
 }
 
-func (r *flagResult) has(names ...string) bool {
+func (r *FlagResult) Has(names ...string) bool {
 	for _, o := range r.opts {
 		for _, n := range names {
 			if o.name == n {
@@ -49,7 +50,7 @@ func (r *flagResult) has(names ...string) bool {
 	return false
 }
 
-func (r *flagResult) value(names ...string) (string, bool) {
+func (r *FlagResult) Value(names ...string) (string, bool) {
 	for _, o := range r.opts {
 		for _, n := range names {
 			if o.name == n {
@@ -60,22 +61,22 @@ func (r *flagResult) value(names ...string) (string, bool) {
 	return "", false
 }
 
-// resolveLong maps a (possibly abbreviated) long option to its canonical
+// ResolveLong maps a (possibly abbreviated) long option to its canonical
 // name and kind. ok is false for unknown or ambiguous names.
-func (fs *flagSpec) resolveLong(name string) (string, argKind, bool) {
-	if k, ok := fs.long[name]; ok {
+func (fs *Flags) ResolveLong(name string) (string, ArgKind, bool) {
+	if k, ok := fs.Long[name]; ok {
 		return name, k, true
 	}
 	if name == "" {
 		return name, 0, false
 	}
 	var found string
-	var kind argKind
+	var kind ArgKind
 	n := 0
-	for k, v := range fs.long {
+	for k, v := range fs.Long {
 		if strings.HasPrefix(k, name) {
-			if v == fDeny {
-				return k, fDeny, true
+			if v == ArgDeny {
+				return k, ArgDeny, true
 			}
 			n++
 			found, kind = k, v
@@ -87,19 +88,19 @@ func (fs *flagSpec) resolveLong(name string) (string, argKind, bool) {
 	return name, 0, false
 }
 
-// parseFlags splits args (without argv[0]) into options and operands.
-func parseFlags(fs *flagSpec, args []word) flagResult {
-	var r flagResult
+// ParseFlags splits args (without argv[0]) into options and operands.
+func ParseFlags(fs *Flags, args []word) FlagResult {
+	var r FlagResult
 	for i := 0; i < len(args); i++ {
-		a := args[i].s
+		a := args[i].Value
 		if a == "--" {
-			r.operands = append(r.operands, args[i+1:]...)
+			r.Operands = append(r.Operands, args[i+1:]...)
 			break
 		}
 		if len(a) < 2 || a[0] != '-' {
-			r.operands = append(r.operands, args[i])
+			r.Operands = append(r.Operands, args[i])
 			if fs.posix {
-				r.operands = append(r.operands, args[i+1:]...)
+				r.Operands = append(r.Operands, args[i+1:]...)
 				break
 			}
 			continue
@@ -109,24 +110,24 @@ func parseFlags(fs *flagSpec, args []word) flagResult {
 			if eq := strings.IndexByte(name, '='); eq >= 0 {
 				name, val, hasVal = name[:eq], name[eq+1:], true
 			}
-			canon, kind, ok := fs.resolveLong(name)
+			canon, kind, ok := fs.ResolveLong(name)
 			if !ok {
-				if fs.strictLong {
+				if fs.StrictLong {
 					r.setBad("--" + name)
 				}
 				r.opts = append(r.opts, opt{name: name, long: true, value: val, hasValue: hasVal})
 				continue
 			}
 			switch kind {
-			case fDeny:
+			case ArgDeny:
 				r.setBad("--" + name)
-			case fValue:
+			case ArgValue:
 				if !hasVal && i+1 < len(args) {
 					i++
-					val, hasVal = args[i].s, true
+					val, hasVal = args[i].Value, true
 				}
-			case fNone:
-				if hasVal && fs.strictLong {
+			case ArgNone:
+				if hasVal && fs.StrictLong {
 					r.setBad("--" + name)
 				}
 			}
@@ -136,9 +137,9 @@ func parseFlags(fs *flagSpec, args []word) flagResult {
 		// short cluster
 		for j := 1; j < len(a); j++ {
 			c := a[j]
-			kind := fs.short[c]
+			kind := fs.Short[c]
 			if kind == 0 {
-				if fs.strictShort {
+				if fs.StrictShort {
 					r.setBad("-" + string(c))
 				}
 				r.opts = append(r.opts, opt{name: string(c)})
@@ -146,17 +147,17 @@ func parseFlags(fs *flagSpec, args []word) flagResult {
 			}
 			o := opt{name: string(c), kind: kind}
 			switch kind {
-			case fDeny:
+			case ArgDeny:
 				r.setBad("-" + string(c))
-			case fValue:
+			case ArgValue:
 				if j+1 < len(a) {
 					o.value, o.hasValue = a[j+1:], true
 				} else if i+1 < len(args) {
 					i++
-					o.value, o.hasValue = args[i].s, true
+					o.value, o.hasValue = args[i].Value, true
 				}
 				j = len(a)
-			case fOptValue:
+			case ArgOptional:
 				if j+1 < len(a) {
 					o.value, o.hasValue = a[j+1:], true
 				}
@@ -168,39 +169,39 @@ func parseFlags(fs *flagSpec, args []word) flagResult {
 	return r
 }
 
-func (r *flagResult) setBad(s string) {
-	if r.bad == "" {
-		r.bad = s
+func (r *FlagResult) setBad(s string) {
+	if r.Bad == "" {
+		r.Bad = s
 	}
 }
 
-// shorts builds a short-option table: chars in none take no value, chars in
+// Shorts builds a short-option table: chars in none take no value, chars in
 // val take a value, chars in deny are refused.
-func shorts(none, val, deny string) map[byte]argKind {
-	m := make(map[byte]argKind, len(none)+len(val)+len(deny))
+func Shorts(none, val, deny string) map[byte]ArgKind {
+	m := make(map[byte]ArgKind, len(none)+len(val)+len(deny))
 	for i := 0; i < len(none); i++ {
-		m[none[i]] = fNone
+		m[none[i]] = ArgNone
 	}
 	for i := 0; i < len(val); i++ {
-		m[val[i]] = fValue
+		m[val[i]] = ArgValue
 	}
 	for i := 0; i < len(deny); i++ {
-		m[deny[i]] = fDeny
+		m[deny[i]] = ArgDeny
 	}
 	return m
 }
 
-// longs builds a long-option table from space-separated lists.
-func longs(none, val, deny string) map[string]argKind {
-	m := map[string]argKind{}
+// Longs builds a long-option table from space-separated lists.
+func Longs(none, val, deny string) map[string]ArgKind {
+	m := map[string]ArgKind{}
 	for _, n := range strings.Fields(none) {
-		m[n] = fNone
+		m[n] = ArgNone
 	}
 	for _, n := range strings.Fields(val) {
-		m[n] = fValue
+		m[n] = ArgValue
 	}
 	for _, n := range strings.Fields(deny) {
-		m[n] = fDeny
+		m[n] = ArgDeny
 	}
 	return m
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package shell
+package outside
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 )
 
 // openRegular opens the regular file at path for reading. The open never
-// blocks: a FIFO, a device or a socket is refused with errNotRegular.
+// blocks: a FIFO, a device or a socket is refused with ErrNotRegular.
 func openRegular(path string) (*os.File, os.FileInfo, error) {
 	var fd int
 	for {
@@ -31,7 +31,7 @@ func openRegular(path string) (*os.File, os.FileInfo, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, errNotRegular
+		return nil, nil, ErrNotRegular
 	}
 	return f, fi, nil
 }
@@ -63,10 +63,10 @@ func readRegular(path string, max int64, noFollow bool) ([]byte, error) {
 		return nil, &os.PathError{Op: "stat", Path: path, Err: err}
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return nil, errNotSmallRegular
+		return nil, ErrNotSmallRegular
 	}
 	if st.Size > max {
-		return nil, errNotSmallRegular
+		return nil, ErrNotSmallRegular
 	}
 	b := make([]byte, st.Size+1)
 	n := 0

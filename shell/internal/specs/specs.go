@@ -1,4 +1,22 @@
-package shell
+// Package specs holds the option tables of the programs the shell
+// analyser may find read-only, and the parser that applies one to a
+// command line.
+//
+// A table says how a program parses its arguments (GNU, POSIX, Go's flag
+// package, tree's and xxd's own ways), which options it knows and what
+// each does with its value (none, a value, a file it reads, or "deny":
+// never read-only), and what its operands are. The tables are data, the
+// *.spec files beside this one (the format is documented below), read at
+// the first command that needs one; TestSpecsMatchHelp in package shell
+// checks them against the installed programs' --help.
+//
+// It is separate from package shell because it is knowledge of programs,
+// not of bash: it takes words already unquoted (package unquote) and
+// knows nothing of paths, the walk or verdicts. [Spec.Parse] splits a
+// command line into options and operands; [ParseFlags] does the same for
+// the few programs whose rules are code in package shell (sed, tar,
+// unzip, git's globals).
+package specs
 
 import (
 	"embed"
@@ -10,7 +28,7 @@ import (
 	"sync/atomic"
 )
 
-// The option tables of the read-only candidates live in specs/*.spec, one
+// The option tables of the read-only candidates live in *.spec, one
 // file per family of programs (coreutils, search, tools, git, packages,
 // services), each headed by the versions whose --help and sources they
 // were written from. TestSpecsMatchHelp checks them against the installed
@@ -35,19 +53,19 @@ import (
 //
 // The fields are progSpec's, which documents each.
 //
-//go:embed specs/*.spec
+//go:embed *.spec
 var specFiles embed.FS
 
-// loadSpecs returns the programs' tables and the subcommands' ("git
+// All returns the programs' tables and the subcommands' ("git
 // log", "go env", "docker ps"; "git", "go" and "docker" hold the global
 // options before the subcommand), read at the first command that needs
 // one: a process that judges no shell command does not pay for them.
-func loadSpecs() (progs, subs map[string]*progSpec) {
+func All() (progs, subs map[string]*Spec) {
 	t := specs()
 	return t.progs, t.subs
 }
 
-type tables struct{ progs, subs map[string]*progSpec }
+type tables struct{ progs, subs map[string]*Spec }
 
 // specTables are the loaded tables (nil until the first use); a lookup is
 // one atomic load, the analyser's every command makes several.
@@ -68,17 +86,17 @@ func specs() *tables {
 }
 
 // progTable is the table of the program name, or nil.
-func progTable(name string) *progSpec { return specs().progs[name] }
+func Prog(name string) *Spec { return specs().progs[name] }
 
 // subTable is the table of the subcommand name ("git log"), or of the
 // global options of git, go or docker; nil if there is none.
-func subTable(name string) *progSpec { return specs().subs[name] }
+func Sub(name string) *Spec { return specs().subs[name] }
 
-func mustLoadSpecs() (progs, subs map[string]*progSpec) {
-	all := map[string]*progSpec{}
-	files, err := fs.Glob(specFiles, "specs/*.spec")
+func mustLoadSpecs() (progs, subs map[string]*Spec) {
+	all := map[string]*Spec{}
+	files, err := fs.Glob(specFiles, "*.spec")
 	if err != nil || len(files) == 0 {
-		panic(fmt.Sprintf("shell: no option tables embedded: %v", err))
+		panic(fmt.Sprintf("specs: no option tables embedded: %v", err))
 	}
 	for _, name := range files {
 		b, err := specFiles.ReadFile(name)
@@ -86,18 +104,18 @@ func mustLoadSpecs() (progs, subs map[string]*progSpec) {
 			panic(err)
 		}
 		if err := parseSpecs(string(b), all); err != nil {
-			panic(fmt.Sprintf("shell: %s: %v", name, err))
+			panic(fmt.Sprintf("specs: %s: %v", name, err))
 		}
 	}
-	progs, subs = map[string]*progSpec{}, map[string]*progSpec{}
+	progs, subs = map[string]*Spec{}, map[string]*Spec{}
 	for name, s := range all {
 		// Sized to what they hold, as a map literal would be: the
 		// analyser looks options up on every command.
-		opts := make(map[string]optKind, len(s.opts))
-		for k, v := range s.opts {
+		opts := make(map[string]OptKind, len(s.Opts))
+		for k, v := range s.Opts {
 			opts[k] = v
 		}
-		s.opts = opts
+		s.Opts = opts
 		if strings.HasPrefix(name, "@") {
 			continue // a set of options other tables include
 		}
@@ -116,15 +134,15 @@ var globalTables = map[string]bool{"git": true, "go": true, "docker": true}
 
 var (
 	specStyles   = map[string]parseStyle{"gnu": styleGNU, "posix": stylePOSIX, "go": styleGo, "tree": styleTree, "xxd": styleXXD}
-	specOperands = map[string]operandRole{"files": opFiles, "pattern-then-files": opPatternThenFiles, "none": opNone}
-	specKinds    = map[string]optKind{"flag": oFlag, "value": oValue, "optvalue": oOptValue, "read": oRead, "value2": oValue2, "read2": oRead2, "deny": oDeny}
+	specOperands = map[string]operandRole{"files": opFiles, "pattern-then-files": OperandsPatternThenFiles, "none": OperandsNone}
+	specKinds    = map[string]OptKind{"flag": OptFlag, "value": OptValue, "optvalue": OptOptional, "read": OptRead, "value2": OptValue2, "read2": OptRead2, "deny": OptDeny}
 )
 
 // parseSpecs adds the tables of one spec file to into. A name defined
 // twice, an unknown directive, a bad value or a "like" of a table not
 // defined before is an error that names the line.
-func parseSpecs(src string, into map[string]*progSpec) error {
-	var cur *progSpec
+func parseSpecs(src string, into map[string]*Spec) error {
+	var cur *Spec
 	var curName string
 	for n, line := range strings.Split(src, "\n") {
 		if i := strings.Index(line, "#"); i >= 0 {
@@ -145,7 +163,7 @@ func parseSpecs(src string, into map[string]*progSpec) error {
 			if _, dup := into[curName]; dup {
 				return fail("%s is defined twice", curName)
 			}
-			cur = &progSpec{opts: map[string]optKind{}}
+			cur = &Spec{Opts: map[string]OptKind{}}
 			into[curName] = cur
 			continue
 		}
@@ -173,7 +191,7 @@ func parseSpecs(src string, into map[string]*progSpec) error {
 			if !ok || src == cur {
 				return fail("like %s: no table %s before this one", name, name)
 			}
-			if len(cur.opts) > 0 || cur.maxOperands != 0 {
+			if len(cur.Opts) > 0 || cur.MaxOperands != 0 {
 				return fail("like must come first in [%s]", curName)
 			}
 			*cur = src.clone()
@@ -186,11 +204,11 @@ func parseSpecs(src string, into map[string]*progSpec) error {
 			if !ok || !strings.HasPrefix(name, "@") || src == cur {
 				return fail("include %s: no set of options %s (a [@NAME]) before this table", name, name)
 			}
-			for o, k := range src.opts {
-				if _, dup := cur.opts[o]; dup {
+			for o, k := range src.Opts {
+				if _, dup := cur.Opts[o]; dup {
 					return fail("%s (from %s) is listed twice in [%s]", o, name, curName)
 				}
-				cur.opts[o] = k
+				cur.Opts[o] = k
 			}
 		case "style", "operands":
 			v, err := one()
@@ -201,7 +219,7 @@ func parseSpecs(src string, into map[string]*progSpec) error {
 			if dir == "style" {
 				cur.style, ok = specStyles[v]
 			} else {
-				cur.operands, ok = specOperands[v]
+				cur.Operands, ok = specOperands[v]
 			}
 			if !ok {
 				return fail("unknown %s %q", dir, v)
@@ -215,21 +233,21 @@ func parseSpecs(src string, into map[string]*progSpec) error {
 			if err != nil || m < -1 {
 				return fail("max-operands %q: want -1 or more", v)
 			}
-			cur.maxOperands = m
+			cur.MaxOperands = m
 		case "pattern-opts", "recursive", "hidden", "follow", "recurse-value":
 			if len(args) == 0 {
 				return fail("%s needs at least one item", dir)
 			}
-			list := map[string]*[]string{"pattern-opts": &cur.patternOpts, "recursive": &cur.recursive, "hidden": &cur.hidden,
-				"follow": &cur.follow, "recurse-value": &cur.recurseValue}[dir]
+			list := map[string]*[]string{"pattern-opts": &cur.PatternOpts, "recursive": &cur.Recursive, "hidden": &cur.Hidden,
+				"follow": &cur.Follow, "recurse-value": &cur.RecurseValue}[dir]
 			*list = append(*list, args...)
 		case "default-dot", "dot-if-recursive", "num-opt", "names-only", "response-files", "stdout-second", "output-operand":
 			if len(args) != 0 {
 				return fail("%s takes no value", dir)
 			}
-			*map[string]*bool{"default-dot": &cur.defaultDot, "dot-if-recursive": &cur.dotIfRecursive, "num-opt": &cur.numOpt,
-				"names-only": &cur.namesOnly, "response-files": &cur.responseFiles, "stdout-second": &cur.stdoutSecond,
-				"output-operand": &cur.outputOperand}[dir] = true
+			*map[string]*bool{"default-dot": &cur.DefaultDot, "dot-if-recursive": &cur.DotIfRecursive, "num-opt": &cur.numOpt,
+				"names-only": &cur.NamesOnly, "response-files": &cur.ResponseFiles, "stdout-second": &cur.StdoutSecond,
+				"output-operand": &cur.OutputOperand}[dir] = true
 		default:
 			kind, ok := specKinds[dir]
 			if !ok {
@@ -239,10 +257,10 @@ func parseSpecs(src string, into map[string]*progSpec) error {
 				return fail("%s needs at least one option", dir)
 			}
 			for _, o := range args {
-				if _, dup := cur.opts[o]; dup {
+				if _, dup := cur.Opts[o]; dup {
 					return fail("%s is listed twice in [%s]", o, curName)
 				}
-				cur.opts[o] = kind
+				cur.Opts[o] = kind
 			}
 		}
 	}
@@ -278,13 +296,13 @@ func specWords(line string) ([]string, error) {
 }
 
 // clone returns a deep copy of s.
-func (s *progSpec) clone() progSpec {
+func (s *Spec) clone() Spec {
 	c := *s
-	c.opts = make(map[string]optKind, len(s.opts))
-	for k, v := range s.opts {
-		c.opts[k] = v
+	c.Opts = make(map[string]OptKind, len(s.Opts))
+	for k, v := range s.Opts {
+		c.Opts[k] = v
 	}
-	for _, l := range []*[]string{&c.patternOpts, &c.recursive, &c.hidden, &c.follow, &c.recurseValue} {
+	for _, l := range []*[]string{&c.PatternOpts, &c.Recursive, &c.Hidden, &c.Follow, &c.RecurseValue} {
 		if *l != nil {
 			*l = append([]string(nil), *l...)
 		}

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package shell
+package outside
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 )
 
 // openRegular opens the regular file at path for reading; anything else is
-// refused with errNotRegular.
+// refused with ErrNotRegular.
 func openRegular(path string) (*os.File, os.FileInfo, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -22,7 +22,7 @@ func openRegular(path string) (*os.File, os.FileInfo, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, errNotRegular
+		return nil, nil, ErrNotRegular
 	}
 	return f, fi, nil
 }
@@ -31,15 +31,15 @@ func openRegular(path string) (*os.File, os.FileInfo, error) {
 // honoured here: the callers' link checks come first).
 func readRegular(path string, max int64, noFollow bool) ([]byte, error) {
 	f, fi, err := openRegular(path)
-	if errors.Is(err, errNotRegular) {
-		return nil, errNotSmallRegular
+	if errors.Is(err, ErrNotRegular) {
+		return nil, ErrNotSmallRegular
 	}
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	if fi.Size() > max {
-		return nil, errNotSmallRegular
+		return nil, ErrNotSmallRegular
 	}
 	b := make([]byte, fi.Size()+1)
 	n, err := io.ReadFull(f, b)
