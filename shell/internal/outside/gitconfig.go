@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/toolscope/toolscope/internal/proc"
 )
 
 var gitPath struct {
@@ -27,7 +29,7 @@ func gitConfigList(path string) ([]ConfigEntry, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, gitPath.path, "config", "--file", path, "--no-includes", "--list", "-z")
+	cmd := proc.Command(ctx, gitPath.path, "config", "--file", path, "--no-includes", "--list", "-z")
 	cmd.Dir = "/"
 	cmd.Env = []string{"PATH=/usr/bin:/bin", "LC_ALL=C", "HOME=/nonexistent", "GIT_CONFIG_NOSYSTEM=1",
 		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_DIR=/nonexistent", "GIT_CEILING_DIRECTORIES=/"}
