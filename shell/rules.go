@@ -1,12 +1,10 @@
 package shell
 
 import (
-	"regexp"
+	"github.com/toolscope/toolscope/shell/internal/rulematch"
 	"strings"
 	"sync"
-	"sync/atomic"
 
-	"github.com/toolscope/toolscope/internal/bashglob"
 	"github.com/toolscope/toolscope/internal/counters"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -38,320 +36,11 @@ var safeEnvVars = map[string]bool{
 	"LC_CTYPE": true, "COLUMNS": true, "LINES": true, "CLICOLOR": true, "CLICOLOR_FORCE": true,
 }
 
-// ruleSep separates words in the form rules are matched against: no word
-// holds a NUL, so quoting can never make two words look like one.
-const ruleSep = "\x00"
+// ruleMatcher is a compiled rule content (see package rulematch).
+type ruleMatcher = rulematch.Matcher
 
-// ruleMatcher is a compiled rule content.
-type ruleMatcher struct {
-	wild  bool           // the content has a wildcard (git push:*): it does not cover codeOption commands
-	every bool           // empty content: every command
-	re    *regexp.Regexp // over the words joined by ruleSep; nil if the content is not valid shell words
-	raw   *regexp.Regexp // over the whitespace-normalised source text (deny side)
-	lits  []string       // the content's leading words without a wildcard ("git", "push" for git push:*)
-}
-
-var (
-	ruleCache      sync.Map
-	ruleCacheCount atomic.Int64
-)
-
-// maxCachedRules bounds the compiled rules kept (rules come from settings,
-// but a long-running host may see many).
-const maxCachedRules = 4096
-
-func compileRule(content string) *ruleMatcher {
-	if v, ok := ruleCache.Load(content); ok {
-		return v.(*ruleMatcher)
-	}
-	m := buildRule(content)
-	m.wild = m.every || strings.Contains(content, "*")
-	if ruleCacheCount.Add(1) > maxCachedRules {
-		ruleCache.Clear()
-		ruleCacheCount.Store(1)
-	}
-	ruleCache.Store(content, m)
-	return m
-}
-
-// rulePiece is a literal run or (lit == "" && wild) a wildcard.
-type rulePiece struct {
-	lit  string
-	wild bool
-}
-
-// ruleWords splits a rule content into words of pieces. ok is false for
-// unbalanced quotes.
-func ruleWords(c string) (words [][]rulePiece, ok bool) {
-	var cur []rulePiece
-	var lit strings.Builder
-	inWord := false
-	flush := func() {
-		if lit.Len() > 0 {
-			cur = append(cur, rulePiece{lit: lit.String()})
-			lit.Reset()
-		}
-	}
-	endWord := func() {
-		flush()
-		if inWord {
-			words = append(words, cur)
-		}
-		cur, inWord = nil, false
-	}
-	quote := byte(0)
-	for i := 0; i < len(c); i++ {
-		ch := c[i]
-		switch {
-		case ch == '\\' && i+1 < len(c) && c[i+1] == '*':
-			lit.WriteByte('*')
-			inWord = true
-			i++
-		case quote == '\'':
-			if ch == '\'' {
-				quote = 0
-			} else if ch == '*' {
-				flush()
-				cur = append(cur, rulePiece{wild: true})
-			} else {
-				lit.WriteByte(ch)
-			}
-		case quote == '"':
-			switch {
-			case ch == '"':
-				quote = 0
-			case ch == '\\' && i+1 < len(c) && strings.IndexByte("$`\"\\\n", c[i+1]) >= 0:
-				i++
-				lit.WriteByte(c[i])
-			case ch == '*':
-				flush()
-				cur = append(cur, rulePiece{wild: true})
-			default:
-				lit.WriteByte(ch)
-			}
-		case ch == ' ' || ch == '\t' || ch == '\n':
-			endWord()
-		case ch == '\'' || ch == '"':
-			quote = ch
-			inWord = true
-		case ch == '\\' && i+1 < len(c):
-			i++
-			lit.WriteByte(c[i])
-			inWord = true
-		case ch == '*':
-			flush()
-			cur = append(cur, rulePiece{wild: true})
-			inWord = true
-		default:
-			lit.WriteByte(ch)
-			inWord = true
-		}
-	}
-	if quote != 0 {
-		return nil, false
-	}
-	endWord()
-	return words, true
-}
-
-func buildRule(content string) *ruleMatcher {
-	c := strings.TrimSpace(content)
-	if c == "" {
-		return &ruleMatcher{every: true}
-	}
-	m := &ruleMatcher{}
-	prefix := false
-	body := c
-	if strings.HasSuffix(c, ":*") && !strings.HasSuffix(c, `\:*`) {
-		prefix = true
-		body = strings.TrimSpace(strings.TrimSuffix(c, ":*"))
-	}
-	if words, ok := ruleWords(body); ok && len(words) > 0 {
-		for _, w := range words {
-			lit, plain := "", true
-			for _, p := range w {
-				lit += p.lit
-				plain = plain && !p.wild
-			}
-			if !plain {
-				break
-			}
-			m.lits = append(m.lits, lit)
-		}
-		// A trailing word that is a lone * is optional: "ls *" matches ls.
-		if last := words[len(words)-1]; !prefix && len(last) == 1 && last[0].wild && len(words) > 1 {
-			words, prefix = words[:len(words)-1], true
-		}
-		var b strings.Builder
-		b.WriteString(`(?s)^`)
-		for i, w := range words {
-			if i > 0 {
-				b.WriteString(ruleSep)
-			}
-			for _, p := range w {
-				if p.wild {
-					b.WriteString(".*")
-				} else {
-					b.WriteString(regexp.QuoteMeta(p.lit))
-				}
-			}
-		}
-		if prefix {
-			b.WriteString("(?:" + ruleSep + ".*)?")
-		}
-		b.WriteString("$")
-		m.re, _ = regexp.Compile(b.String())
-	}
-	// The raw form: the content's text with * as any text and blanks as
-	// blanks, for deny and ask rules whose quoting the word form could miss.
-	var b strings.Builder
-	b.WriteString(`(?s)^`)
-	for i := 0; i < len(body); i++ {
-		ch := body[i]
-		switch {
-		case ch == '\\' && i+1 < len(body) && body[i+1] == '*':
-			b.WriteString(`\*`)
-			i++
-		case ch == '*':
-			b.WriteString(".*")
-		case ch == ' ' || ch == '\t' || ch == '\n':
-			for i+1 < len(body) && strings.IndexByte(" \t\n", body[i+1]) >= 0 {
-				i++
-			}
-			b.WriteString(`\s+`)
-		default:
-			b.WriteString(regexp.QuoteMeta(string(ch)))
-		}
-	}
-	if prefix {
-		b.WriteString(`(?:\s.*)?`)
-	}
-	b.WriteString("$")
-	m.raw, _ = regexp.Compile(b.String())
-	return m
-}
-
-// matchWords matches a command given as words.
-func (m *ruleMatcher) matchWords(words []string) bool {
-	if m.every {
-		return true
-	}
-	return m.re != nil && m.re.MatchString(strings.Join(words, ruleSep))
-}
-
-// matchRaw matches source text (whitespace is normalised first).
-func (m *ruleMatcher) matchRaw(text string) bool {
-	if m.every {
-		return true
-	}
-	return m.raw != nil && m.raw.MatchString(strings.Join(strings.Fields(text), " "))
-}
-
-// matchGlobbed is the deny side's look at words that are glob patterns
-// (/bin/r[m], g?t p[u]sh) or known only at run time (git $sub): bash
-// replaces such a word by the names it matches, or the value, so such a
-// word among those a rule spells out literally counts as that word when
-// it may be it (a command name by its base name too). The words are then
-// matched as usual.
-func (m *ruleMatcher) matchGlobbed(argv []word) bool {
-	if m.re == nil || len(m.lits) == 0 || len(argv) == 0 {
-		return false
-	}
-	globbed := false
-	for i, w := range argv {
-		globbed = globbed || w.Glob || i < len(m.lits) && !w.Literal
-	}
-	if !globbed {
-		return false
-	}
-	sub := make([]string, len(argv))
-	for i, w := range argv {
-		sub[i] = w.Value
-		if i < len(m.lits) && patternCovers(w, m.lits[i], i == 0) {
-			sub[i] = m.lits[i]
-		}
-	}
-	if m.matchWords(sub) {
-		return true
-	}
-	// g?t -C dir p*sh: git's global options come before the subcommand.
-	if m.lits[0] == "git" && patternCovers(argv[0], "git", true) {
-		i := 1
-		for i < len(argv) && strings.HasPrefix(argv[i].Value, "-") {
-			switch argv[i].Value {
-			case "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path":
-				i++
-			}
-			i++
-		}
-		if i > 1 && i < len(argv) {
-			return m.matchGlobbed(append([]word{argv[0]}, argv[i:]...))
-		}
-	}
-	return false
-}
-
-// patternCovers reports whether the word may stand for lit: it is lit, or
-// a pattern lit matches; a command name (name) by its base name as well.
-func patternCovers(w word, lit string, name bool) bool {
-	if w.Value == lit || name && cmdName(w) == lit {
-		return true
-	}
-	if !w.Literal {
-		return true // known only at run time ("git $sub", "rm $flags x")
-	}
-	if !w.Glob {
-		return false
-	}
-	if bashglob.Match(w.Pat, lit, nil) {
-		return true
-	}
-	if name {
-		if i := strings.LastIndexByte(w.Pat, '/'); i >= 0 && bashglob.Match(w.Pat[i+1:], lit, nil) {
-			return true
-		}
-	}
-	return false
-}
-
-// matchUnparsed is the deny side's last look at a command the parser
-// refused (bash may still run it: mvdan reads r[m] -rf x as a broken
-// array assignment): the rule matches when some token, its quotes and
-// backslashes removed, is the rule's command name, or a pattern that
-// matches it, or a path ending in either, and the rule's other leading
-// words follow, in order, among the later tokens.
-func (m *ruleMatcher) matchUnparsed(command string) bool {
-	if len(m.lits) == 0 {
-		return false
-	}
-	var toks []string
-	for _, tok := range strings.FieldsFunc(command, func(r rune) bool {
-		return strings.ContainsRune(" \t;&|\n\r()`{}<>=", r) || r < ' '
-	}) {
-		toks = append(toks, strings.NewReplacer(`"`, "", "'", "", `\`, "", "$", "").Replace(tok))
-	}
-	covers := func(tok, lit string) bool {
-		return tok == lit || strings.ContainsAny(tok, "*?[") && bashglob.Match(tok, lit, nil)
-	}
-	for i, tok := range toks {
-		if j := strings.LastIndexByte(tok, '/'); j >= 0 {
-			tok = tok[j+1:]
-		}
-		if !covers(tok, m.lits[0]) {
-			continue
-		}
-		k := 1
-		for _, t := range toks[i+1:] {
-			if k < len(m.lits) && covers(t, m.lits[k]) {
-				k++
-			}
-		}
-		if k == len(m.lits) {
-			return true
-		}
-	}
-	return false
-}
+// compileRule returns the compiled rule content, cached.
+func compileRule(content string) *ruleMatcher { return rulematch.Compile(content) }
 
 // ruleForm is the words rules see for a leaf: unsafe leading assignments
 // (as NAME=value) and the argv. ok is false when the leaf cannot be matched
@@ -536,41 +225,41 @@ func matchRule(m *ruleMatcher, command string, depth int) (all, any bool) {
 // and unsupported are ruleLeaves' results); it does not change an.
 func matchLeaves(m *ruleMatcher, command string, an *analyzer, ok, unsupported bool, depth int) (all, any bool) {
 	if !ok {
-		return false, m.matchRaw(command) || m.matchSegments(command) || m.matchUnparsed(command)
+		return false, m.Raw(command) || matchSegments(m, command) || m.Unparsed(command)
 	}
 	all = !unsupported && len(an.leaves) > 0
 	for _, l := range an.leaves {
 		form, clean := ruleForm(l)
 		clean = clean && !writesFile(l)
-		hit := m.matchWords(form)
+		hit := m.Words(form)
 		// An archive extraction writes what the archive holds: only the
 		// full analysis (Analysis.AllowedBy), which reads its members,
 		// lets a wildcard rule cover it.
-		if !hit || !clean || m.wild && (codeOption(l) != "" || isExtraction(l)) {
+		if !hit || !clean || m.Wild && (codeOption(l) != "" || isExtraction(l)) {
 			all = false
 		}
-		if hit || m.matchRaw(l.text) {
+		if hit || m.Raw(l.text) {
 			any = true
 		}
 		for _, f := range an.denyForms(l) {
-			if m.matchWords(f) {
+			if m.Words(f) {
 				any = true
 			}
 		}
-		if !any && m.matchGlobbed(l.args) {
+		if !any && m.Globbed(l.args) {
 			any = true
 		}
 		if !any {
 			var p peeled
 			an.gather(l.args, &p, 0, false)
 			for _, argv := range p.argvs {
-				if m.matchGlobbed(argv) {
+				if m.Globbed(argv) {
 					any = true
 				}
 			}
 		}
-		if !any && !m.every {
-			any = m.matchHidden(l, form, depth)
+		if !any && !m.Every {
+			any = matchHidden(m, l, form, depth)
 		}
 		if !any && depth < maxScriptDepth {
 			var p peeled
@@ -597,16 +286,16 @@ func matchLeaves(m *ruleMatcher, command string, an *analyzer, ok, unsupported b
 			}
 		}
 	}
-	if !any && m.matchRaw(command) {
+	if !any && m.Raw(command) {
 		any = true
 	}
 	if !any && !ok {
-		any = m.matchSegments(command)
+		any = matchSegments(m, command)
 	}
 	if !any && unsupported {
 		// Constructs the walk does not model (a function that runs its
 		// arguments: f() { git "$@"; }; f push): the tokens decide.
-		any = m.matchUnparsed(command)
+		any = m.Unparsed(command)
 	}
 	return all, any
 }
@@ -628,12 +317,12 @@ func writesFile(l *leaf) bool {
 // (or holds characters the analyser refuses), split wherever a shell could
 // start a new command: a deny rule must not stop matching because the
 // command is malformed.
-func (m *ruleMatcher) matchSegments(command string) bool {
+func matchSegments(m *ruleMatcher, command string) bool {
 	for _, seg := range strings.FieldsFunc(command, func(r rune) bool {
 		return strings.ContainsRune(";&|\n\r()`{}<>", r) || r < ' ' && r != '\t'
 	}) {
 		seg = strings.Trim(strings.TrimSpace(seg), `"'$`)
-		if seg != "" && m.matchRaw(seg) {
+		if seg != "" && m.Raw(seg) {
 			return true
 		}
 	}
@@ -686,12 +375,12 @@ func (a *Analysis) AllowedBy(contents []string) ([]string, bool) {
 		found := false
 		risky := riskyOption(c.leaf)
 		for _, content := range contents {
-			if risky != "" && compileRule(content).wild {
+			if risky != "" && compileRule(content).Wild {
 				// A wildcard rule (git push:*) was written for the command,
 				// not for the options that make it run another program.
 				continue
 			}
-			if compileRule(content).matchWords(form) {
+			if compileRule(content).Words(form) {
 				used = appendUnique(used, content)
 				found = true
 				break
@@ -868,14 +557,14 @@ func stdinScript(l *leaf) bool {
 //     link of the program under a name no rule knows;
 //   - xargs fed by a here-string or here-document: the commands it would
 //     run with that input (xargs -I{} sh -c {} <<< 'rm -rf x').
-func (m *ruleMatcher) matchMade(l *leaf, depth int) bool {
-	if len(l.args) == 0 || len(m.lits) == 0 {
+func matchMade(m *ruleMatcher, l *leaf, depth int) bool {
+	if len(l.args) == 0 || len(m.Lits) == 0 {
 		return false
 	}
 	name, args := runName(l.args)
-	lit := m.lits[0]
+	lit := m.Lits[0]
 	mentions := func(w word) bool {
-		if cmdName(w) == lit || patternCovers(w, lit, true) {
+		if cmdName(w) == lit || rulematch.Covers(w, lit, true) {
 			return true
 		}
 		if w.Literal {
@@ -1001,11 +690,11 @@ func sshCodeOption(name string, args []word) string {
 // echo rm x | sh); a word that is itself a command line (trap "rm x" EXIT,
 // git -c alias.r='!rm x' r, parallel ::: 'rm x'); and git -c alias.NAME,
 // which can rename any git command.
-func (m *ruleMatcher) matchHidden(l *leaf, form []string, depth int) bool {
+func matchHidden(m *ruleMatcher, l *leaf, form []string, depth int) bool {
 	if len(l.args) > 0 && !l.args[0].Literal {
 		return true
 	}
-	if m.matchMade(l, depth) {
+	if matchMade(m, l, depth) {
 		return true
 	}
 	// A message (git commit -m "rm old files") is text, not a command.
@@ -1013,7 +702,7 @@ func (m *ruleMatcher) matchHidden(l *leaf, form []string, depth int) bool {
 		return i > 0 && i-1 < len(form) && (form[i-1] == "-m" || form[i-1] == "--message" || form[i-1] == "-am")
 	}
 	for i := 1; i < len(form); i++ {
-		if !message(i) && !strings.HasPrefix(form[i], "--message=") && m.matchWords(form[i:]) {
+		if !message(i) && !strings.HasPrefix(form[i], "--message=") && m.Words(form[i:]) {
 			return true
 		}
 	}
