@@ -34,7 +34,6 @@ var parserPool = sync.Pool{New: func() any {
 
 // config is the normalised form of Options.
 type config struct {
-	mode        string
 	cwd         string
 	workDirs    []string
 	home        string
@@ -56,7 +55,6 @@ func newConfig(o *Options) *config {
 	if o == nil {
 		o = &Options{}
 	}
-	c.mode = o.Mode
 	c.acceptEdits = o.Mode == "accept_edits" || o.Mode == "dont_ask"
 	c.hardened = o.HardenedEnv
 	c.access = o.access
