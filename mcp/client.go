@@ -308,14 +308,32 @@ func (c *Client) Close() error {
 		return nil
 	}
 	c.mu.Lock()
-	s := c.session
+	s, server := c.session, c.proc
 	c.session = nil
 	c.mu.Unlock()
 	if s == nil {
 		return fmt.Errorf("mcp: server %q is not connected", c.name)
 	}
-	return s.Close()
+	err := s.Close()
+	if server != nil {
+		// A sandboxed server's sandbox is released once the process has
+		// exited: its placeholders (an empty .claude, .vscode, .envrc
+		// that no one may open) are removed and what it made in the
+		// protected class is moved aside. A program that exits after
+		// Close must not leave them in the project.
+		select {
+		case <-server.released:
+		case <-time.After(releaseWait):
+			c.logger.Warn("mcp: the sandboxed server's sandbox was not released in time", "server", c.name)
+		}
+	}
+	return err
 }
+
+// releaseWait bounds how long Close waits for a server's sandbox to be
+// released: the process's exit (30 s at most, see open) and the
+// quarantine after it.
+const releaseWait = 40 * time.Second
 
 // open starts a session with the server.
 func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *stdioServer, error) {
@@ -337,7 +355,7 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *stdioServer, er
 				cmd.Env = append(cmd.Env, k+"="+v)
 			}
 		}
-		server = &stdioServer{cmd: cmd, stderr: &tail{max: 4096}, max: c.opts.MaxMessageBytes, terminate: 2 * time.Second}
+		server = &stdioServer{cmd: cmd, stderr: &tail{max: 4096}, max: c.opts.MaxMessageBytes, terminate: 2 * time.Second, released: make(chan struct{})}
 		cmd.Stderr = server.stderr
 		if c.srv.Sandbox != nil {
 			dirs := c.srv.SandboxDirs
@@ -374,8 +392,14 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *stdioServer, er
 		err = context.Cause(ctx) // given up while connecting
 		s.Close()
 	}
+	release := func() {
+		if server != nil {
+			close(server.released)
+		}
+	}
 	if err == nil {
 		go func() {
+			defer release()
 			s.Wait()
 			cancel()
 			if run != nil {
@@ -402,6 +426,7 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *stdioServer, er
 		if run != nil {
 			run.Close()
 		}
+		release()
 	}
 	if err != nil {
 		msg := fmt.Sprintf("mcp: cannot connect to server %q: %v", c.name, err)

@@ -31,6 +31,10 @@ type stdioServer struct {
 
 	exited  chan struct{} // closed once the process has exited
 	waitErr error         // cmd.Wait's, set before exited is closed
+	// released is closed once the session's end is dealt with: for a
+	// sandboxed server, what it left in the protected class moved aside
+	// and the sandbox's placeholders removed (see Client.open).
+	released chan struct{}
 
 	mu       sync.Mutex
 	tooLarge int // the size of the line that broke the limit, when one did

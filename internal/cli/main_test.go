@@ -56,6 +56,16 @@ func TestScripts(t *testing.T) {
 		e.Setenv("OPENAI_BASE_URL", srv.URL+"/v1")
 		e.Setenv("OPENAI_API_KEY", "test")
 		e.Setenv("TOOLSCOPE_MODEL", "openai:scripted")
+		// A home of the script's own that does not exist yet (testscript's
+		// /no-home is shared, and as root toolscope would make it and keep
+		// its seal key and sandbox cache there for every later run, and
+		// for every user, who then cannot read it).
+		home, err := os.MkdirTemp("", "home")
+		if err != nil {
+			return err
+		}
+		e.Defer(func() { os.RemoveAll(home) })
+		e.Setenv("HOME", filepath.Join(home, "none"))
 		return nil
 	}, Condition: func(cond string) (bool, error) {
 		if cond != "sandbox" {
