@@ -105,6 +105,12 @@ func LoadSettings(opts *Options) (*Settings, error) {
 	}
 	s := &Settings{Root: root, opts: o}
 	s.warn = &warnings{out: o.Warnings}
+	// A toolscope killed while a sandboxed command or server ran left the
+	// sandbox's placeholders (an empty, unreadable .claude among them) in
+	// the project: remove them before reading the settings they hide.
+	if sb, err := sandbox.New(nil); err == nil {
+		sb.Sweep()
+	}
 	if s.cfg, err = loadSettings(root, o.Settings, !o.NoClaudeSettings, o.TrustProject, s.warn); err != nil {
 		return nil, err
 	}

@@ -281,3 +281,26 @@ func sweepPlaceholders(dir string) {
 		}
 	}
 }
+
+// Sweep removes the placeholders that runs of processes now gone left
+// behind: a toolscope killed with SIGKILL while a sandboxed command or
+// server ran leaves its empty, mode-0 .claude, .vscode, .envrc, ... in
+// the working directories until a run sweeps them. A program calls Sweep
+// before it reads what a placeholder would hide (a user's settings under
+// .claude, which a placeholder makes unreadable) without starting a run.
+// It costs a directory read when there is nothing to sweep.
+func (s *Sandbox) Sweep() {
+	if s.cfg.CacheDir == "" {
+		return
+	}
+	dir := filepath.Clean(s.cfg.CacheDir) + ".placeholders"
+	if es, err := os.ReadDir(dir); err != nil || len(es) == 0 {
+		return
+	}
+	lock, err := textfile.Lock(dir)
+	if err != nil {
+		return
+	}
+	defer lock.Unlock()
+	sweepPlaceholders(dir)
+}
