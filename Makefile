@@ -44,6 +44,7 @@ fuzz:
 	go test -run '^$$' -fuzz FuzzMemberPath -fuzztime 20s ./shell/internal/archivelist
 	go test -run '^$$' -fuzz FuzzClassify -fuzztime 20s ./shell/internal/sedexpr
 	go test -run '^$$' -fuzz FuzzPlainConfig -fuzztime 20s ./shell/internal/outside
+	go test -run '^$$' -fuzz FuzzCheckerImpliesResolves -fuzztime 20s ./tool
 	go test -run '^$$' -fuzz FuzzReadLines -fuzztime 20s ./internal/textfile
 	go test -run '^$$' -fuzz FuzzToCRLF -fuzztime 20s ./internal/textfile
 	go test -run '^$$' -fuzz FuzzUnified -fuzztime 20s ./internal/udiff
