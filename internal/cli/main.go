@@ -20,9 +20,8 @@ import (
 	"github.com/toolscope/toolscope/builtin"
 	"github.com/toolscope/toolscope/host"
 	"github.com/toolscope/toolscope/internal/inputview"
+	"github.com/toolscope/toolscope/internal/toolformat"
 	"github.com/toolscope/toolscope/mcp"
-	"github.com/toolscope/toolscope/model/anthropic"
-	"github.com/toolscope/toolscope/model/openai"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )
@@ -436,7 +435,7 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer s.close()
 	formatTool := map[string]func(tool.Schema) json.RawMessage{
-		"openai": openai.FormatTool, "anthropic": anthropic.FormatTool, "mcp": mcp.FormatTool,
+		"openai": toolformat.OpenAI, "anthropic": toolformat.Anthropic, "mcp": mcp.FormatTool,
 	}[*format]
 	if formatTool == nil {
 		return usageErr("--format: unknown schema format %q (want openai, anthropic or mcp)", *format)
