@@ -10,6 +10,8 @@ runs=${1:-100}
 rounds=${2:-5}
 bin=$(mktemp -d)/toolscope
 go build -o "$bin" ./cmd/toolscope
+lean=$(dirname "$bin")/toolscope-lean
+go build -tags lean -o "$lean" ./cmd/toolscope
 echo "machine: $(uname -srm), $(nproc) CPUs; $(go version); $(git --version)"
 echo "repository: this checkout ($(git ls-files | wc -l) files); $runs runs a round, $rounds rounds"
 
@@ -21,6 +23,8 @@ labels=(
   "toolscope check -- 'git status && ls -la'"
   "toolscope check --mode accept_edits -- 'mkdir -p build && touch build/x'"
   "toolscope check --tool Read --input '{\"file_path\":\"README.md\"}'"
+  "toolscope (-tags lean) version"
+  "toolscope (-tags lean) check -- 'git status'"
 )
 cmds=(
   "git --version"
@@ -30,6 +34,8 @@ cmds=(
   "$bin check -- 'git status && ls -la'"
   "$bin check --mode accept_edits -- 'mkdir -p build && touch build/x'"
   "$bin check --tool Read --input '{\"file_path\":\"README.md\"}'"
+  "$lean version"
+  "$lean check -- 'git status'"
 )
 declare -A times
 for ((r = 0; r < rounds; r++)); do
