@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -75,6 +76,10 @@ func (e *ExcludedError) Error() string {
 type excluder struct {
 	names []namePattern
 	abs   []absPattern
+	// The same patterns filed for the fast path (exclfast.go), by
+	// compileFast, once: see fastPart.
+	fast     fastExcluder
+	fastOnce sync.Once
 }
 
 // namePattern is a pattern without a slash, matched against base names.
@@ -177,6 +182,7 @@ func compileExclude(patterns []string) (*excluder, error) {
 		}
 		ex.abs = append(ex.abs, a)
 	}
+	ex.fastPart()
 	return ex, nil
 }
 
@@ -389,12 +395,16 @@ func (ex *excluder) pathHit(p string) *hit {
 // and fileHit keep state; the rest may be used concurrently.
 type rootExcluder struct {
 	ex       *excluder
-	root     string // the searched path, absolute and clean
-	realRoot string // root with symbolic links resolved
-	abs      []activeAbs
-	dirs     map[string]*hit // relHit's verdicts on directories, nil for none
-	lastDir  string          // the directory of relHit's last path, and its verdict
-	lastHit  *hit
+	root     string     // the searched path, absolute and clean
+	realRoot string     // root with symbolic links resolved
+	spaces   [][]string // the components of root and, when it differs, realRoot
+	// fastOther are the fast absolute patterns not filed by name
+	// (fastExcluder.other) that may match below one of the spaces.
+	fastOther []fastRef
+	abs       []activeAbs     // the absolute patterns without a fast form, made relative
+	dirs      map[string]*hit // relHit's verdicts on directories, nil for none
+	lastDir   string          // the directory of relHit's last path, and its verdict
+	lastHit   *hit
 }
 
 // activeAbs is an absolute pattern that may match below one of the root's
@@ -439,7 +449,18 @@ func (ex *excluder) bind(abs, real string) *rootExcluder {
 	if real != abs {
 		spaces = append(spaces, real)
 	}
-	for i := range ex.abs {
+	for _, r := range spaces {
+		rx.spaces = append(rx.spaces, rootSegments(filepath.ToSlash(r)))
+	}
+	fx := ex.fastPart()
+	for _, k := range fx.other {
+		for s, root := range rx.spaces {
+			if fx.abs[k].mayMatchBelow(root) {
+				rx.fastOther = append(rx.fastOther, fastRef{k: k, space: s})
+			}
+		}
+	}
+	for _, i := range fx.slow {
 		a := &ex.abs[i]
 		for _, r := range spaces {
 			r = filepath.ToSlash(r)
@@ -501,26 +522,16 @@ func relBase(root, base string) (rel string, ok bool) {
 }
 
 // entryHit tests one entry below the root by itself (its name, and its full
-// path against the absolute patterns); rel is slash-separated. It is the
-// reference: doublestar on the whole path, as [GrepOptions.Exclude] says.
+// path against the absolute patterns); rel is slash-separated. Its answers
+// are those of doublestar on the whole path, as [GrepOptions.Exclude] says:
+// fastIndex compares components for most patterns, and slowHit runs
+// doublestar for the others.
 func (rx *rootExcluder) entryHit(rel string) *hit {
-	name := rel[strings.LastIndexByte(rel, '/')+1:]
-	for k := range rx.ex.names {
-		if rx.ex.names[k].match(name) {
-			return &hit{pattern: rx.ex.names[k].given, matched: rel}
-		}
+	if k, ok := rx.fastIndex(rel); ok {
+		return &hit{pattern: rx.given(k), matched: rel}
 	}
-	for _, a := range rx.abs {
-		if !a.mayMatch(rel) || len(a.tail) <= len(rel) && !strings.HasSuffix(rel, a.tail) {
-			continue
-		}
-		full := a.root + "/" + rel
-		if a.root == "/" {
-			full = "/" + rel
-		}
-		if doublestar.MatchUnvalidated(a.pat, full) {
-			return &hit{pattern: a.given, matched: rel}
-		}
+	if a := rx.slowHit(rel); a != nil {
+		return &hit{pattern: a.given, matched: rel}
 	}
 	return nil
 }
@@ -530,34 +541,17 @@ func (a *activeAbs) mayMatch(rel string) bool {
 	return a.relBase == "" || rel == a.relBase || strings.HasPrefix(rel, a.relBase) && rel[len(a.relBase)] == '/'
 }
 
-// pruned is entryHit for the walk, faster: the absolute patterns are
-// matched relative to the root (suffixes), so that "/**/credentials.json"
-// costs a name comparison. Its answers are entryHit's (FuzzExcludePattern);
+// pruned is entryHit for the walk, which asks it about every entry. The
+// patterns with a fast form are tested as entryHit tests them; the others
+// are matched relative to the root (their suffixes), which is cheaper than
+// building the absolute path. Its answers are entryHit's, except that
+// suffixes of patterns with braces may exclude more (FuzzExcludePattern);
 // the output filters use entryHit all the same.
 func (rx *rootExcluder) pruned(rel string) bool {
-	name := rel[strings.LastIndexByte(rel, '/')+1:]
-	for k := range rx.ex.names {
-		if rx.ex.names[k].match(name) {
-			return true
-		}
+	if _, ok := rx.fastIndex(rel); ok {
+		return true
 	}
-	for i := range rx.abs {
-		a := &rx.abs[i]
-		if !a.mayMatch(rel) {
-			continue
-		}
-		for k := range a.names {
-			if a.names[k].match(name) {
-				return true
-			}
-		}
-		for _, g := range a.globs {
-			if doublestar.MatchUnvalidated(g, rel) {
-				return true
-			}
-		}
-	}
-	return false
+	return rx.slowPruned(rel)
 }
 
 // override is pruned as a walk override: excluded entries, and so
