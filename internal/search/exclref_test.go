@@ -248,3 +248,27 @@ func TestSecretPolicyIsFast(t *testing.T) {
 		t.Errorf("patterns without a fast form: %q", slow)
 	}
 }
+
+// FuzzCompileGlob compares Glob's pattern test with doublestar on the
+// relative path, which it stands for.
+func FuzzCompileGlob(f *testing.F) {
+	for _, s := range []string{"**/*", "**", "**/*.go", "**/main.go", "**/[A-Z]*.md", "**/a*b*c", "**/\\*x", "**/*\uFFFD", "src/**/*.ts", "**/*.{s,go}"} {
+		f.Add(s, "a/b/main.go")
+		f.Add(s, "x.go")
+	}
+	f.Fuzz(func(t *testing.T, pattern, relIn string) {
+		var segs []string
+		for s := range strings.SplitSeq(relIn, "/") {
+			if s != "" && s != "." && s != ".." {
+				segs = append(segs, s)
+			}
+		}
+		if len(segs) == 0 || !doublestar.ValidatePattern(pattern) {
+			return
+		}
+		rel := strings.Join(segs, "/")
+		if got, want := compileGlob(pattern)(rel), doublestar.MatchUnvalidated(pattern, rel); got != want {
+			t.Fatalf("compileGlob(%q)(%q) = %v, doublestar %v", pattern, rel, got, want)
+		}
+	})
+}
