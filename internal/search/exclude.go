@@ -5,6 +5,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -15,18 +16,25 @@ import (
 )
 
 // This file implements [GrepOptions.Exclude] and [GlobOptions.Exclude]. A list
-// is compiled once per call into an excluder, then bound to the searched path
-// by forPath, which refuses an excluded path outright and prepares three
-// things for the search below it:
+// is compiled into an excluder once (excluderCache keeps the last few), then,
+// for each call, bound to the searched path by forPath, which refuses an
+// excluded path outright and prepares three things for the search below it:
 //
 //   - pruned, the per-entry test that prunes the walk of the Go engine and
 //     of Glob (ancestors have been pruned already, so only the entry itself
-//     is tested), with the absolute patterns made relative to the root;
-//   - rgGlobs, the same relative patterns as ripgrep --glob flags;
+//     is tested);
+//   - rgGlobs, the absolute patterns made relative to the root, as ripgrep
+//     --glob flags;
 //   - relHit and fileHit, the full test of one output path (every directory
-//     on the way, and the target of a symbolic link) with doublestar on the
-//     absolute path (entryHit), which filters what the engines print:
-//     defence in depth should the translation to relative patterns be wrong.
+//     on the way, and the target of a symbolic link) by entryHit, which
+//     filters what the engines print: defence in depth should the walk or
+//     the translation for rg be wrong.
+//
+// entryHit answers what doublestar answers on the absolute path. Most
+// patterns (literal base names, "/**/.config/gh", "/home/u/p/secrets/**")
+// have a fast form that compares path components instead (exclfast.go);
+// for the others it runs doublestar, and pruned matches their suffixes
+// relative to the root.
 
 // BadExcludeError reports an Exclude pattern that cannot be used. The search
 // does not run: a deny rule that silently matched nothing would expose what
@@ -183,6 +191,46 @@ func compileExclude(patterns []string) (*excluder, error) {
 		ex.abs = append(ex.abs, a)
 	}
 	ex.fastPart()
+	return ex, nil
+}
+
+// excluderCache holds the excluders of the last few Exclude lists: a
+// session sends the same list (its secret policy and deny rules) with
+// every call, and compiling it costs more than a small search. An excluder
+// is not changed once compiled, so calls share it.
+var excluderCache struct {
+	sync.Mutex
+	m map[string]*excluder
+}
+
+// maxCachedExcluders bounds excluderCache; when full, it starts over.
+const maxCachedExcluders = 16
+
+// compileExcludeCached is compileExclude with excluderCache.
+func compileExcludeCached(patterns []string) (*excluder, error) {
+	var key strings.Builder
+	for _, p := range patterns {
+		key.WriteString(strconv.Itoa(len(p)))
+		key.WriteByte(':')
+		key.WriteString(p)
+	}
+	k := key.String()
+	excluderCache.Lock()
+	ex := excluderCache.m[k]
+	excluderCache.Unlock()
+	if ex != nil {
+		return ex, nil
+	}
+	ex, err := compileExclude(patterns)
+	if err != nil {
+		return nil, err
+	}
+	excluderCache.Lock()
+	if excluderCache.m == nil || len(excluderCache.m) >= maxCachedExcluders {
+		excluderCache.m = map[string]*excluder{}
+	}
+	excluderCache.m[k] = ex
+	excluderCache.Unlock()
 	return ex, nil
 }
 

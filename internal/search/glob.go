@@ -51,7 +51,7 @@ func Glob(ctx context.Context, root, pattern string, opts *GlobOptions) (*GlobRe
 	var ex *excluder
 	if opts != nil && len(opts.Exclude) > 0 {
 		var err error
-		if ex, err = compileExclude(opts.Exclude); err != nil {
+		if ex, err = compileExcludeCached(opts.Exclude); err != nil {
 			return nil, err
 		}
 	}
