@@ -212,7 +212,15 @@ func (rx *rootExcluder) fastIndex(rel string) (int, bool) {
 			return i, true
 		}
 	}
-	if (e == nil || len(e.suffix) == 0) && len(rx.fastOther) == 0 {
+	// Patterns anchored at "/" whose leading segments the root matched
+	// (mayMatchBelow) need only their remaining segments, relPrefix,
+	// compared with the start of rel.
+	for _, o := range rx.fastOther {
+		if f := &fx.abs[o.k]; !f.lead && o.anchored(rel, f.trail) {
+			return len(ex.names) + o.k, true
+		}
+	}
+	if (e == nil || len(e.suffix) == 0) && !rx.unanchored {
 		return 0, false
 	}
 	var buf [maxSplit]string
@@ -227,11 +235,26 @@ func (rx *rootExcluder) fastIndex(rel string) (int, bool) {
 		}
 	}
 	for _, o := range rx.fastOther {
-		if fx.abs[o.k].match(rx.spaces[o.space], comps) {
+		if f := &fx.abs[o.k]; f.lead && f.match(rx.spaces[o.space], comps) {
 			return len(ex.names) + o.k, true
 		}
 	}
 	return 0, false
+}
+
+// anchored is fastAbs.match for a pattern without lead, bound to a root
+// whose components are its leading segments: rel must be relPrefix (with
+// trail, or start with it).
+func (o *fastRef) anchored(rel string, trail bool) bool {
+	switch {
+	case rel == o.relPrefix:
+		return true
+	case !trail:
+		return false
+	case o.relPrefix == "":
+		return true
+	}
+	return len(rel) > len(o.relPrefix) && rel[len(o.relPrefix)] == '/' && strings.HasPrefix(rel, o.relPrefix)
 }
 
 // given names the pattern fastIndex returned.
@@ -291,8 +314,13 @@ func (rx *rootExcluder) slowPruned(rel string) bool {
 }
 
 // fastRef is a fast absolute pattern (an index into fastExcluder.abs) bound
-// to one spelling of the root (an index into rootExcluder.spaces).
-type fastRef struct{ k, space int }
+// to one spelling of the root (an index into rootExcluder.spaces). For a
+// pattern without lead, which mayMatchBelow has compared with the root,
+// relPrefix is the rest of its literal segments, joined by "/".
+type fastRef struct {
+	k, space  int
+	relPrefix string
+}
 
 // mayMatchBelow reports whether f may match a path below the root whose
 // components are given: false only when it cannot, because a pattern

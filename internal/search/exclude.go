@@ -448,11 +448,12 @@ type rootExcluder struct {
 	spaces   [][]string // the components of root and, when it differs, realRoot
 	// fastOther are the fast absolute patterns not filed by name
 	// (fastExcluder.other) that may match below one of the spaces.
-	fastOther []fastRef
-	abs       []activeAbs     // the absolute patterns without a fast form, made relative
-	dirs      map[string]*hit // relHit's verdicts on directories, nil for none
-	lastDir   string          // the directory of relHit's last path, and its verdict
-	lastHit   *hit
+	fastOther  []fastRef
+	unanchored bool            // some of them start with "**"
+	abs        []activeAbs     // the absolute patterns without a fast form, made relative
+	dirs       map[string]*hit // relHit's verdicts on directories, nil for none
+	lastDir    string          // the directory of relHit's last path, and its verdict
+	lastHit    *hit
 }
 
 // activeAbs is an absolute pattern that may match below one of the root's
@@ -503,9 +504,17 @@ func (ex *excluder) bind(abs, real string) *rootExcluder {
 	fx := ex.fastPart()
 	for _, k := range fx.other {
 		for s, root := range rx.spaces {
-			if fx.abs[k].mayMatchBelow(root) {
-				rx.fastOther = append(rx.fastOther, fastRef{k: k, space: s})
+			f := &fx.abs[k]
+			if !f.mayMatchBelow(root) {
+				continue
 			}
+			ref := fastRef{k: k, space: s}
+			if f.lead {
+				rx.unanchored = true
+			} else if len(root) < len(f.lits) {
+				ref.relPrefix = strings.Join(f.lits[len(root):], "/")
+			}
+			rx.fastOther = append(rx.fastOther, ref)
 		}
 	}
 	for _, i := range fx.slow {
