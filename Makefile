@@ -36,6 +36,9 @@ fuzz:
 	go test -run '^$$' -fuzz FuzzMatchPrefix -fuzztime 20s ./internal/bashglob
 	go test -run '^$$' -fuzz FuzzExpand -fuzztime 20s ./internal/bashglob
 	go test -run '^$$' -fuzz FuzzExcludePattern -fuzztime 20s ./internal/search
+	go test -run '^$$' -fuzz FuzzExcludeMatcher -fuzztime 20s ./internal/search
+	go test -run '^$$' -fuzz FuzzCompileGlob -fuzztime 20s ./internal/search
+	go test -run '^$$' -fuzz FuzzWindowFinder -fuzztime 20s ./internal/search
 	go test -run '^$$' -fuzz FuzzAnalyze -fuzztime 20s ./shell
 	go test -run '^$$' -fuzz FuzzFastParse -fuzztime 20s ./shell
 	go test -run '^$$' -fuzz FuzzParseSpecs -fuzztime 20s ./shell/internal/specs
