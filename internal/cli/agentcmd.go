@@ -49,7 +49,7 @@ func agentSetup(ctx context.Context, f agentFlags, r *agent.Run, stderr io.Write
 		return nil, nil, err
 	}
 	r.State.SetPermissions(pc)
-	a := &agent.Agent{Model: m, Toolkit: s.tk, SystemPrompt: *f.system}
+	a := &agent.Agent{Model: m, Toolkit: s.Toolkit, SystemPrompt: *f.system}
 	a.PromptHook, a.StopHook = s.PromptHook(), s.StopHook()
 	return a, s, nil
 }

@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
+
+	"github.com/toolscope/toolscope/internal/fsys"
 )
 
 // On Linux a directory is read with getdents64 into a buffer that the
@@ -137,15 +139,7 @@ func (h dirHandle) typeOf(dir string, e *rawEnt) fs.FileMode {
 	if err != nil {
 		return fs.ModeIrregular
 	}
-	switch st.Mode & syscall.S_IFMT {
-	case syscall.S_IFREG:
-		return 0
-	case syscall.S_IFDIR:
-		return fs.ModeDir
-	case syscall.S_IFLNK:
-		return fs.ModeSymlink
-	}
-	return fs.ModeIrregular
+	return fsys.Type(st.Mode)
 }
 
 // modTime returns a file's modification time (lstat), zero when it cannot
