@@ -2,12 +2,12 @@
 .PHONY: test bench fuzz
 test:
 	go vet ./...
-	# The memory-bound tests without the race detector, whose shadow memory
-	# would hide what they measure (under -race they skip); and the CLI's
-	# scripts, whose hundreds of toolscope processes each start ten times
-	# slower race-built (100 s instead of 3 s; the Go tests of the same code
-	# run under -race below).
-	go test -count=1 -run 'RSS|MemoryBounded' ./builtin ./internal/proc ./internal/textfile ./internal/search
+	# The memory-bound and allocation-bound tests without the race detector,
+	# whose shadow memory would hide what they measure (under -race they
+	# skip); and the CLI's scripts, whose hundreds of toolscope processes
+	# each start ten times slower race-built (100 s instead of 3 s; the Go
+	# tests of the same code run under -race below).
+	go test -count=1 -run 'RSS|MemoryBounded|Allocs' ./builtin ./internal/proc ./internal/textfile ./internal/search ./mcp
 	go test -count=1 -run '^TestScripts$$' ./internal/cli
 	cd temporal && go vet ./...
 	# The core's tests, and beside them the Temporal module's (its own
