@@ -37,6 +37,9 @@ fuzz:
 	go test -run '^$$' -fuzz FuzzExpand -fuzztime 20s ./internal/bashglob
 	go test -run '^$$' -fuzz FuzzExcludePattern -fuzztime 20s ./internal/search
 	go test -run '^$$' -fuzz FuzzExcludeMatcher -fuzztime 20s ./internal/search
+	go test -run '^$$' -fuzz 'FuzzExcludeFold$$' -fuzztime 20s ./internal/search
+	go test -run '^$$' -fuzz FuzzExcludeFoldCoversSpelling -fuzztime 20s ./internal/search
+	go test -run '^$$' -fuzz FuzzLowerPath -fuzztime 10s ./internal/search
 	go test -run '^$$' -fuzz FuzzCompileGlob -fuzztime 20s ./internal/search
 	go test -run '^$$' -fuzz FuzzWindowFinder -fuzztime 20s ./internal/search
 	go test -run '^$$' -fuzz FuzzAnalyze -fuzztime 20s ./shell

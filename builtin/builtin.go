@@ -411,10 +411,15 @@ func (c *config) rulePathExact(abs string) string {
 	return "/" + filepath.ToSlash(abs)
 }
 
-// searchExcludes are the patterns Grep and Glob never search or list: the
-// secret policy's, and every Read deny rule's.
+// secretGlobs are the secret policy's exclusion patterns, matched
+// regardless of case (search's ExcludeFold), as Read judges names.
+var secretGlobs = pathpolicy.SecretGlobs()
+
+// searchExcludes are the patterns Grep and Glob never search or list
+// besides secretGlobs: every Read deny rule's, matched with their case, as
+// the rules are.
 func (c *config) searchExcludes(pc *permission.Context) []string {
-	out := pathpolicy.SecretGlobs()
+	var out []string
 	if pc == nil {
 		return out
 	}

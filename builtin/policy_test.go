@@ -105,6 +105,12 @@ func TestSecretsEverywhere(t *testing.T) {
 	e.write(".env.example", "TOKEN=\n")
 	e.write("deploy/id_rsa", "-----BEGIN SEKRIT-----\n")
 	e.write("main.go", "package main // SEKRIT? no\n")
+	// Names Read judges regardless of case, and keys by their suffix:
+	// Grep once printed these lines, and Glob listed them.
+	e.write("sub/.ENV", "TOKEN=SEKRIT\n")
+	e.write("certs/server.KEY", "-----BEGIN SEKRIT-----\n")
+	e.write("certs/tls.pem", "-----BEGIN SEKRIT-----\n")
+	e.write("Home/.SSH/config", "IdentityFile SEKRIT\n")
 	d := newEnv(t, permission.Default, nil)
 	d.root = e.root
 	d.tk = e.tk
@@ -115,6 +121,10 @@ func TestSecretsEverywhere(t *testing.T) {
 		{"Read", readIn(e.path(".env"))},
 		{"Read", readIn(e.path("awslink/credentials"))},
 		{"Read", readIn(e.path("deploy/id_rsa"))},
+		{"Read", readIn(e.path("sub/.ENV"))},
+		{"Read", readIn(e.path("certs/server.KEY"))},
+		{"Read", readIn(e.path("certs/tls.pem"))},
+		{"Read", readIn(e.path("Home/.SSH/config"))},
 		{"Write", map[string]any{"file_path": e.path(".env.local"), "content": "x"}},
 		{"Write", map[string]any{"file_path": e.path("awslink/config"), "content": "x"}},
 		{"Edit", map[string]any{"file_path": e.path(".env"), "old_string": "a", "new_string": "b"}},
@@ -149,7 +159,7 @@ func TestSecretsEverywhere(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, bad := range []string{".env", "id_rsa", "aws", "credentials"} {
+			for _, bad := range []string{".env", ".ENV", "id_rsa", "aws", "credentials", "server.KEY", "tls.pem", ".SSH"} {
 				if strings.Contains(r.Text(), bad) {
 					t.Errorf("%s %s: Grep reached %s:\n%s", engine, mode, bad, r.Text())
 				}
@@ -158,6 +168,16 @@ func TestSecretsEverywhere(t *testing.T) {
 				t.Errorf("%s %s: Grep missed main.go:\n%s", engine, mode, r.Text())
 			}
 		}
+	}
+	// Nor does Glob list them.
+	r := e.call("Glob", map[string]any{"pattern": "**/*"})
+	for _, bad := range []string{".env", ".ENV", "id_rsa", "server.KEY", "tls.pem", ".SSH"} {
+		if strings.Contains(r.Text(), bad) {
+			t.Errorf("Glob listed %s:\n%s", bad, r.Text())
+		}
+	}
+	if !strings.Contains(r.Text(), "main.go") {
+		t.Errorf("Glob missed main.go:\n%s", r.Text())
 	}
 }
 

@@ -252,17 +252,23 @@ func appendLower(buf []string, p string) []string {
 }
 
 // SecretGlobs returns the secret policy as exclusion patterns for a search
-// (search.GrepOptions.Exclude): base names matched at any depth (".env",
-// ".env.*", "id_rsa*", ".ssh") and absolute patterns for the component
-// sequences and system paths ("/**/.config/gh", "/proc"). It excludes a
-// little more than the policy calls secret: ".env.example" falls under
-// ".env.*", and public keys under "id_rsa*".
+// (search.GrepOptions.ExcludeFold, which matches them regardless of case,
+// as the policy compares names): base names matched at any depth (".env",
+// ".env.*", "id_rsa*", "*.pem", ".ssh") and absolute patterns for the
+// component sequences and system paths ("/**/.config/gh", "/proc"). It
+// excludes a little more than the policy calls secret: ".env.example"
+// falls under ".env.*", and public keys under "id_rsa*". Every path whose
+// spelling the policy calls secret ([Policy.Spelling]) is excluded
+// (TestSecretGlobsCoverSpelling).
 func SecretGlobs() []string {
 	out := []string{".env"}
 	out = append(out, secretDirs...)
 	out = append(out, secretFiles...)
 	for _, p := range secretPrefixes {
 		out = append(out, p+"*")
+	}
+	for _, s := range secretSuffixes {
+		out = append(out, "*"+s)
 	}
 	for _, seq := range secretSeqs {
 		out = append(out, "/**/"+strings.Join(seq, "/"))

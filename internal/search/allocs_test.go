@@ -18,14 +18,14 @@ func TestSearchAllocsPerFile(t *testing.T) {
 	root := t.TempDir()
 	genTree(t, root, 5, 40)
 	const files = 5 * 5 * 5 * 40
-	ex := secretExcludes(root)
+	ex, fold := secretExcludes(root)
 	glob := testing.AllocsPerRun(3, func() {
-		res, err := Glob(context.Background(), root, "**/*", &GlobOptions{Limit: 100, Exclude: ex})
+		res, err := Glob(context.Background(), root, "**/*", &GlobOptions{Limit: 100, Exclude: ex, ExcludeFold: fold})
 		if err != nil || res.Total != files {
 			t.Fatal(res, err)
 		}
 	})
-	o := GrepOptions{Pattern: benchNoLiteral, Path: root, Engine: GoEngine, Exclude: ex, OutputMode: ModeContent}
+	o := GrepOptions{Pattern: benchNoLiteral, Path: root, Engine: GoEngine, Exclude: ex, ExcludeFold: fold, OutputMode: ModeContent}
 	grep := testing.AllocsPerRun(3, func() {
 		if _, err := Grep(context.Background(), &o); err != nil {
 			t.Fatal(err)

@@ -126,11 +126,24 @@ type nameIndex struct {
 
 // fastExcluder is the part of an excluder compiled for the fast path.
 type fastExcluder struct {
-	byName    map[string]*nameIndex
-	nameOther []int     // base-name patterns that are not literals: indices into excluder.names
+	byName map[string]*nameIndex
+	// byExt files the base-name patterns "*.ext" (one dot, the first byte
+	// of ext) by ".ext": a name is looked up by its extension once, not
+	// compared with each of them.
+	byExt     map[string]int
+	nameOther []int     // other base-name patterns that are not literals: indices into excluder.names
 	abs       []fastAbs // the absolute patterns that have a fast form
 	other     []int     // of those, the ones byName does not file
 	slow      []int     // absolute patterns without one: indices into excluder.abs
+
+	// A quick test before nameOther: otherFirst holds the first bytes of
+	// its prefix patterns ("id_rsa*"), otherLast the last bytes of its
+	// suffix patterns ("*.pem"); otherAll is set when one of them is
+	// neither (a glob, or an empty fixed part). A name whose first and
+	// last bytes are in neither matches none of nameOther, unless
+	// otherAll: most names are tested with two loads.
+	otherFirst, otherLast [256]bool
+	otherAll              bool
 }
 
 // fastPart returns ex's patterns filed for the fast path, filing them on
@@ -158,8 +171,23 @@ func (ex *excluder) compileFast() {
 			if e := entry(n.lit); e.name < 0 {
 				e.name = i
 			}
+		} else if n.kind == nameSuffix && len(n.lit) > 1 && strings.LastIndexByte(n.lit, '.') == 0 {
+			if fx.byExt == nil {
+				fx.byExt = map[string]int{}
+			}
+			if _, dup := fx.byExt[n.lit]; !dup {
+				fx.byExt[n.lit] = i
+			}
 		} else {
 			fx.nameOther = append(fx.nameOther, i)
+			switch {
+			case n.kind == namePrefix && n.lit != "":
+				fx.otherFirst[n.lit[0]] = true
+			case n.kind == nameSuffix && n.lit != "":
+				fx.otherLast[n.lit[len(n.lit)-1]] = true
+			default:
+				fx.otherAll = true
+			}
 		}
 	}
 	for i := range ex.abs {
@@ -203,13 +231,24 @@ func splitRel(rel string, buf *[maxSplit]string) []string {
 func (rx *rootExcluder) fastIndex(rel string) (int, bool) {
 	ex, fx := rx.ex, rx.ex.fastPart()
 	name := rel[strings.LastIndexByte(rel, '/')+1:]
-	e := fx.byName[name]
-	if e != nil && e.name >= 0 {
-		return e.name, true
+	var e *nameIndex
+	if len(fx.byName) > 0 {
+		if e = fx.byName[name]; e != nil && e.name >= 0 {
+			return e.name, true
+		}
 	}
-	for _, i := range fx.nameOther {
-		if ex.names[i].match(name) {
-			return i, true
+	if fx.byExt != nil {
+		if dot := strings.LastIndexByte(name, '.'); dot >= 0 {
+			if i, ok := fx.byExt[name[dot:]]; ok {
+				return i, true
+			}
+		}
+	}
+	if name == "" || fx.otherAll || fx.otherFirst[name[0]] || fx.otherLast[name[len(name)-1]] {
+		for _, i := range fx.nameOther {
+			if ex.names[i].match(name) {
+				return i, true
+			}
 		}
 	}
 	// Patterns anchored at "/" whose leading segments the root matched

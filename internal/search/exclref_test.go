@@ -275,17 +275,17 @@ func FuzzCompileGlob(f *testing.F) {
 
 // The same Exclude list compiles once; a refused one is refused each time.
 func TestExcluderCache(t *testing.T) {
-	a, err := compileExcludeCached([]string{".env", "/x/**"})
+	a, err := compileExcludeCached([]string{".env", "/x/**"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := compileExcludeCached([]string{".env", "/x/**"})
-	c, _ := compileExcludeCached([]string{".env/x/**"})
+	b, _ := compileExcludeCached([]string{".env", "/x/**"}, nil)
+	c, _ := compileExcludeCached([]string{".env/x/**"}, nil)
 	if a != b || c != nil {
 		t.Errorf("cache: %p %p %v", a, b, c)
 	}
 	for range 2 {
-		if _, err := compileExcludeCached([]string{"a/b"}); err == nil {
+		if _, err := compileExcludeCached([]string{"a/b"}, nil); err == nil {
 			t.Error("a relative pattern with a slash was accepted")
 		}
 	}

@@ -1,6 +1,8 @@
 package search
 
 import (
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/toolscope/toolscope/internal/walk"
@@ -88,6 +91,12 @@ type excluder struct {
 	// compileFast, once: see fastPart.
 	fast     fastExcluder
 	fastOnce sync.Once
+	// fold are the ExcludeFold patterns, lower-cased, matched against
+	// lower-cased paths (nil when there are none). Its own fold is nil.
+	// merged holds both lists, the fold's lower-cased: on a path without
+	// upper-case letters, below a root without any, it answers for both
+	// in one pass (the usual case: two passes cost twice one).
+	fold, merged *excluder
 }
 
 // namePattern is a pattern without a slash, matched against base names.
@@ -206,10 +215,29 @@ var excluderCache struct {
 // maxCachedExcluders bounds excluderCache; when full, it starts over.
 const maxCachedExcluders = 16
 
-// compileExcludeCached is compileExclude with excluderCache.
-func compileExcludeCached(patterns []string) (*excluder, error) {
+// compileExcludes compiles an Exclude and an ExcludeFold list into one
+// excluder, nil when both are empty. The ExcludeFold patterns are compiled
+// lower-cased (as strings.ToLower folds them) into the excluder's fold,
+// which is given lower-cased paths: a path matches one of them when its
+// lower-case form matches the pattern's.
+func compileExcludes(patterns, fold []string) (*excluder, error) {
+	if len(patterns) == 0 && len(fold) == 0 {
+		return nil, nil
+	}
+	return compileExcludeCached(patterns, fold)
+}
+
+// compileExcludeCached is compileExclude with excluderCache, for an
+// Exclude and an ExcludeFold list.
+func compileExcludeCached(patterns, fold []string) (*excluder, error) {
 	var key strings.Builder
 	for _, p := range patterns {
+		key.WriteString(strconv.Itoa(len(p)))
+		key.WriteByte(':')
+		key.WriteString(p)
+	}
+	key.WriteByte('|')
+	for _, p := range fold {
 		key.WriteString(strconv.Itoa(len(p)))
 		key.WriteByte(':')
 		key.WriteString(p)
@@ -224,6 +252,25 @@ func compileExcludeCached(patterns []string) (*excluder, error) {
 	ex, err := compileExclude(patterns)
 	if err != nil {
 		return nil, err
+	}
+	if len(fold) > 0 {
+		lower := make([]string, len(fold))
+		for i, p := range fold {
+			lower[i] = strings.ToLower(p)
+		}
+		if ex.fold, err = compileExclude(lower); err != nil {
+			var be *BadExcludeError
+			if errors.As(err, &be) {
+				be.Pattern = fold[slices.Index(lower, be.Pattern)]
+			}
+			return nil, err
+		}
+		ex.merged = ex.fold
+		if len(patterns) > 0 {
+			if ex.merged, err = compileExclude(append(slices.Clip(patterns), lower...)); err != nil {
+				return nil, err
+			}
+		}
 	}
 	excluderCache.Lock()
 	if excluderCache.m == nil || len(excluderCache.m) >= maxCachedExcluders {
@@ -454,6 +501,11 @@ type rootExcluder struct {
 	dirs       map[string]*hit // relHit's verdicts on directories, nil for none
 	lastDir    string          // the directory of relHit's last path, and its verdict
 	lastHit    *hit
+	// fold is the excluder's fold bound to the root lower-cased, given
+	// lower-cased paths (nil when there is none); merged is its merged
+	// bound to the root, when the root has no upper-case letter in either
+	// spelling: it answers for paths that have none either.
+	fold, merged *rootExcluder
 }
 
 // activeAbs is an absolute pattern that may match below one of the root's
@@ -487,7 +539,62 @@ func (ex *excluder) forPath(p string) (*rootExcluder, error) {
 	if h := ex.pathHit(real); h != nil {
 		return nil, &ExcludedError{Path: abs, Resolved: real, Matched: h.matched, Pattern: h.pattern}
 	}
-	return ex.bind(abs, real), nil
+	rx := ex.bind(abs, real)
+	if ex.fold != nil {
+		labs, lreal := strings.ToLower(abs), strings.ToLower(real)
+		if h := ex.fold.pathHit(labs); h != nil {
+			return nil, &ExcludedError{Path: abs, Matched: unfold(abs, h.matched), Pattern: h.pattern}
+		}
+		if h := ex.fold.pathHit(lreal); h != nil {
+			return nil, &ExcludedError{Path: abs, Resolved: real, Matched: unfold(real, h.matched), Pattern: h.pattern}
+		}
+		rx.fold = ex.fold.bind(labs, lreal)
+		if labs == abs && lreal == real {
+			rx.merged = ex.merged.bind(abs, real)
+		}
+	}
+	return rx, nil
+}
+
+// single returns the rootExcluder that answers for rel alone (merged,
+// when rel and the root have no upper-case letter), or nil: then rx
+// answers for rel and fold for its lower-case form.
+func (rx *rootExcluder) single(rel string) *rootExcluder {
+	if rx.merged != nil && lowerPath(rel) == rel {
+		return rx.merged
+	}
+	return nil
+}
+
+// unfold returns the prefix of p that the prefix lower of its lower-cased
+// form spells (lower itself when lower-casing changed the length).
+func unfold(p, lower string) string {
+	if len(strings.ToLower(p)) == len(p) && len(lower) <= len(p) {
+		return p[:len(lower)]
+	}
+	return lower
+}
+
+// lowerPath is p lower-cased as strings.ToLower does it, without copying
+// a path that has no upper-case letter (most).
+func lowerPath(p string) string {
+	i := 0
+	// Eight bytes at a time: a byte at or above 0x80, or one from 'A'
+	// (0x41) to 'Z' (0x5A), sets its high bit in w | (w+0x3F) &^ (w+0x25)
+	// (no carry crosses a byte once no high bit is set).
+	const hi, lo, past = 0x8080808080808080, 0x3F3F3F3F3F3F3F3F, 0x2525252525252525
+	for ; i+8 <= len(p); i += 8 {
+		w := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(p[i:]), 8))
+		if w&hi != 0 || (w+lo)&^(w+past)&hi != 0 {
+			return strings.ToLower(p)
+		}
+	}
+	for ; i < len(p); i++ {
+		if c := p[i]; c >= 0x80 || 'A' <= c && c <= 'Z' {
+			return strings.ToLower(p)
+		}
+	}
+	return p
 }
 
 // bind makes the rootExcluder for a root already checked, spelled abs and,
@@ -605,11 +712,20 @@ func (a *activeAbs) mayMatch(rel string) bool {
 // suffixes of patterns with braces may exclude more (FuzzExcludePattern);
 // the output filters use entryHit all the same.
 func (rx *rootExcluder) pruned(rel string) bool {
-	if _, ok := rx.fastIndex(rel); ok {
-		return true
+	if m := rx.single(rel); m != nil {
+		return m.pruned(rel)
 	}
-	return rx.slowPruned(rel)
+	if !rx.ex.empty() {
+		if _, ok := rx.fastIndex(rel); ok || rx.slowPruned(rel) {
+			return true
+		}
+	}
+	return rx.fold != nil && rx.fold.pruned(lowerPath(rel))
 }
+
+// empty reports an excluder without patterns of its own (its fold may
+// have some): only ExcludeFold was given.
+func (ex *excluder) empty() bool { return len(ex.names) == 0 && len(ex.abs) == 0 }
 
 // override is pruned as a walk override: excluded entries, and so
 // everything below an excluded directory, are skipped; other entries are
@@ -630,6 +746,9 @@ func (rx *rootExcluder) override(next func(string, bool) walk.Match) func(string
 // them. Verdicts on directories are cached, and since files come grouped by
 // directory, so is the last directory's.
 func (rx *rootExcluder) relHit(rel string) *hit {
+	if m := rx.single(rel); m != nil {
+		return m.relHit(rel)
+	}
 	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
 		dir := rel[:i]
 		if dir != rx.lastDir || rx.lastDir == "" {
@@ -639,7 +758,15 @@ func (rx *rootExcluder) relHit(rel string) *hit {
 			return rx.lastHit
 		}
 	}
-	return rx.entryHit(rel)
+	if h := rx.entryHit(rel); h != nil {
+		return h
+	}
+	if rx.fold != nil {
+		if h := rx.fold.relHit(lowerPath(rel)); h != nil {
+			return &hit{pattern: h.pattern, matched: unfold(rel, h.matched)}
+		}
+	}
+	return nil
 }
 
 // dirHit tests a directory below the root and those above it, with a cache.
@@ -676,13 +803,21 @@ func (rx *rootExcluder) fileHit(rel, target string) *hit {
 
 // targetHit tests the resolved target of a symbolic link found in the walk.
 func (rx *rootExcluder) targetHit(target string) *hit {
+	if m := rx.single(target); m != nil {
+		return m.targetHit(target)
+	}
 	if h := rx.ex.pathHit(target); h != nil {
 		return h
 	}
 	if rx.realRoot != rx.root {
 		if rel, err := filepath.Rel(rx.realRoot, target); err == nil && filepath.IsLocal(rel) {
-			return rx.ex.pathHit(filepath.Join(rx.root, rel))
+			if h := rx.ex.pathHit(filepath.Join(rx.root, rel)); h != nil {
+				return h
+			}
 		}
+	}
+	if rx.fold != nil {
+		return rx.fold.targetHit(lowerPath(target))
 	}
 	return nil
 }

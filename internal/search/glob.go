@@ -27,6 +27,9 @@ type GlobOptions struct {
 	// pattern. An excluded root gives an [*ExcludedError]; a refused
 	// pattern a [*BadExcludeError].
 	Exclude []string
+	// ExcludeFold is as Exclude, matched regardless of letter case: see
+	// [GrepOptions.ExcludeFold].
+	ExcludeFold []string
 }
 
 // GlobResult lists the newest matching files.
@@ -49,9 +52,9 @@ func Glob(ctx context.Context, root, pattern string, opts *GlobOptions) (*GlobRe
 		limit = opts.Limit
 	}
 	var ex *excluder
-	if opts != nil && len(opts.Exclude) > 0 {
+	if opts != nil {
 		var err error
-		if ex, err = compileExcludeCached(opts.Exclude); err != nil {
+		if ex, err = compileExcludes(opts.Exclude, opts.ExcludeFold); err != nil {
 			return nil, err
 		}
 	}

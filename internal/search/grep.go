@@ -120,6 +120,13 @@ type GrepOptions struct {
 	// call. Refused and invalid patterns fail the search with a
 	// [*BadExcludeError] before anything is read.
 	Exclude []string
+	// ExcludeFold lists patterns as Exclude does, matched regardless of
+	// letter case: a path is excluded when its lower-case form (as
+	// strings.ToLower gives it) matches the pattern's. It is for a secret
+	// policy that compares names case-insensitively (".ENV" is ".env" on
+	// a file system that folds case), where Exclude keeps the case
+	// sensitivity of deny rules.
+	ExcludeFold []string
 
 	Timeout time.Duration // 0 means DefaultTimeout
 	Engine  Engine
@@ -171,12 +178,9 @@ func Grep(ctx context.Context, opts *GrepOptions) (*GrepResult, error) {
 	default:
 		return nil, toolErrorf("Error: output_mode must be one of content, files_with_matches, count (got %q).", o.OutputMode)
 	}
-	var ex *excluder
-	if len(o.Exclude) > 0 {
-		var err error
-		if ex, err = compileExcludeCached(o.Exclude); err != nil {
-			return nil, err
-		}
+	ex, err := compileExcludes(o.Exclude, o.ExcludeFold)
+	if err != nil {
+		return nil, err
 	}
 	if o.Path == "" {
 		wd, err := os.Getwd()

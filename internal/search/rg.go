@@ -29,6 +29,12 @@ func RipgrepArgs(o *GrepOptions) []string { return ripgrepArgs(o, false, nil) }
 // prints with a NUL byte and always prints line numbers, so that rgFilter
 // can tell each path apart exactly and restore the reference format.
 func ripgrepArgs(o *GrepOptions, filtered bool, excludes []string) []string {
+	return ripgrepArgsFold(o, filtered, excludes, nil)
+}
+
+// ripgrepArgsFold is ripgrepArgs with also iexcludes, globs given to rg
+// as --iglob (matched regardless of case): the ExcludeFold patterns.
+func ripgrepArgsFold(o *GrepOptions, filtered bool, excludes, iexcludes []string) []string {
 	args := []string{"--hidden"}
 	for _, d := range vcsDirs {
 		args = append(args, "--glob", "!"+d)
@@ -79,6 +85,9 @@ func ripgrepArgs(o *GrepOptions, filtered bool, excludes []string) []string {
 	for _, g := range excludes {
 		args = append(args, "--glob", g)
 	}
+	for _, g := range iexcludes {
+		args = append(args, "--iglob", g)
+	}
 	return append(args, "--null", ".")
 }
 
@@ -94,7 +103,11 @@ func runRipgrep(ctx context.Context, o *GrepOptions, isDir bool, rx *rootExclude
 	args := RipgrepArgs(o)
 	var filter *rgFilter
 	if rx != nil && isDir {
-		args = ripgrepArgs(o, true, rx.rgGlobs())
+		var iglobs []string
+		if rx.fold != nil {
+			iglobs = rx.fold.rgGlobs()
+		}
+		args = ripgrepArgsFold(o, true, rx.rgGlobs(), iglobs)
 		filter = newRgFilter(o, rx, out)
 		out = filter
 	}

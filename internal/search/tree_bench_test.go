@@ -67,17 +67,19 @@ func bigTree(b *testing.B) string {
 	return root
 }
 
-// secretExcludes is what the Glob and Grep tools exclude by default (the
-// secret policy) plus one deny rule under the root.
-func secretExcludes(root string) []string {
-	return append(pathpolicy.SecretGlobs(), root+"/private/**")
+// secretExcludes is what the Glob and Grep tools exclude by default: the
+// secret policy regardless of case (fold), plus one deny rule under the
+// root.
+func secretExcludes(root string) (exact, fold []string) {
+	return []string{root + "/private/**"}, pathpolicy.SecretGlobs()
 }
 
 // BenchmarkGlobTree is the Glob tool's call on a large tree: "**/*" over
 // 10^5 files with the secret policy's exclusions, keeping the newest 100.
 func BenchmarkGlobTree(b *testing.B) {
 	root := bigTree(b)
-	opts := &GlobOptions{Limit: 100, Exclude: secretExcludes(root)}
+	exact, fold := secretExcludes(root)
+	opts := &GlobOptions{Limit: 100, Exclude: exact, ExcludeFold: fold}
 	b.ReportAllocs()
 	for b.Loop() {
 		res, err := Glob(context.Background(), root, "**/*", opts)
@@ -91,7 +93,8 @@ func BenchmarkGlobTree(b *testing.B) {
 // a useful literal over the same tree, with the same exclusions.
 func BenchmarkGrepGoNoLiteral(b *testing.B) {
 	root := bigTree(b)
-	o := GrepOptions{Pattern: benchNoLiteral, Path: root, Engine: GoEngine, Exclude: secretExcludes(root), OutputMode: ModeContent}
+	exact, fold := secretExcludes(root)
+	o := GrepOptions{Pattern: benchNoLiteral, Path: root, Engine: GoEngine, Exclude: exact, ExcludeFold: fold, OutputMode: ModeContent}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Grep(context.Background(), &o); err != nil {
