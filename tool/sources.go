@@ -348,7 +348,7 @@ func (tk *Toolkit) Schemas(ctx context.Context, activeGroups []string) []Schema 
 	out := make([]Schema, 0, len(es))
 	for _, e := range es {
 		s := Schema{Name: e.info.Name, Title: e.info.Title, Description: e.info.Description,
-			InputSchema: e.schema.json, OutputSchema: e.info.OutputSchema}
+			InputSchema: e.schema.json(), OutputSchema: e.info.OutputSchema}
 		if e.info.Annotations != nil {
 			s.Annotations = *e.info.Annotations
 		}
