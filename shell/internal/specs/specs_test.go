@@ -262,3 +262,29 @@ func TestBrokenTablePanicsEveryTime(t *testing.T) {
 
 func AllProgs() map[string]*Spec { p, _ := All(); return p }
 func AllSubs() map[string]*Spec  { _, s := All(); return s }
+
+// A lookup parses the table it finds and the tables that names (like,
+// include), no other: judging `git status` must not cost the 140 tables
+// (840 µs at a process's start, BenchmarkLoadSpecs).
+func TestLookupParsesOnlyWhatItNeeds(t *testing.T) {
+	index := indexSpecs()
+	parsed := func() (names []string) {
+		for name, tb := range index {
+			if tb.spec != nil {
+				names = append(names, name)
+			}
+		}
+		slices.Sort(names)
+		return names
+	}
+	if p := parsed(); len(p) != 0 {
+		t.Fatalf("the index parsed %v", p)
+	}
+	if s := index["git status"].get(); s == nil || s.Opts["--porcelain"] == 0 {
+		t.Fatalf("git status: %+v", s)
+	}
+	index["git"].get()
+	if p := parsed(); !slices.Equal(p, []string{"@git-subcommand", "git", "git status"}) {
+		t.Errorf("git and git status parsed %v", p)
+	}
+}
