@@ -24,6 +24,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // The option tables of the read-only candidates live in *.spec, one
@@ -249,6 +250,17 @@ func scanTables(src string, table func(name string, line int, body string) error
 		lineStart := pos
 		pos = end + 1
 		n++
+		// Most lines start with a directive's letter: such a line is a
+		// directive, seen without scanning it. Other lines (a comment, a
+		// [NAME], leading space) are cut at "#" and trimmed.
+		if c := firstByte(line); c == '#' {
+			continue
+		} else if c < utf8.RuneSelf && c != '[' && !asciiSpace[c] {
+			if name == "" {
+				return fmt.Errorf("line %d: a directive before the first [NAME]", n)
+			}
+			continue
+		}
 		if i := strings.IndexByte(line, '#'); i >= 0 {
 			line = line[:i]
 		}
@@ -276,6 +288,17 @@ func scanTables(src string, table func(name string, line int, body string) error
 		return table(name, nameLine, src[bodyStart:])
 	}
 	return nil
+}
+
+// asciiSpace are the ASCII bytes strings.TrimSpace trims.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
+// firstByte is s[0], or a space for "".
+func firstByte(s string) byte {
+	if s == "" {
+		return ' '
+	}
+	return s[0]
 }
 
 // parseBody reads the directives of the table [curName] (its body, whose
