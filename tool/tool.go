@@ -29,13 +29,13 @@ type Tool interface {
 }
 
 // TestedSchema is implemented by a tool whose input schema never changes
-// and compiles, as its package's tests check (listing the schemas of a
-// [Toolkit] of the tool compiles them): a Toolkit compiles such a schema at
-// the tool's first call or listing instead of when the tool is added, so
-// that a process that calls one tool of many (the CLI's check) compiles
-// one schema. Were it not to compile, the tool's calls would fail with the
-// error [Toolkit.Add] returns for another tool, and listings would leave
-// the tool out.
+// and compiles, as its package's tests check (tooltest.Run does: listing
+// the schemas of a [Toolkit] of the tool compiles them). A Toolkit
+// compiles such a schema at the tool's first call or listing instead of
+// when the tool is added, so that a process that calls one tool of many
+// (the CLI's check) compiles one schema. Were it not to compile, the
+// tool's calls would fail with the error [Toolkit.Add] returns for another
+// tool, and listings would leave the tool out.
 type TestedSchema interface {
 	Tool
 	// SchemaTested marks the tool; it does nothing.
