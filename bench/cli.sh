@@ -4,6 +4,8 @@
 # judges (`git status` in the same repository) and `git --version`, in
 # the same run, interleaved round by round. Prints the median of the rounds
 # and the ratio to `git status`. Usage: bench/cli.sh [RUNS] [ROUNDS]
+# With OLD=DIR (another checkout, e.g. from git worktree add), its
+# toolscope is built too and its rows interleave with these ("old ...").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-100}
@@ -12,6 +14,12 @@ bin=$(mktemp -d)/toolscope
 go build -o "$bin" ./cmd/toolscope
 lean=$(dirname "$bin")/toolscope-lean
 go build -tags lean -o "$lean" ./cmd/toolscope
+# Without cgo (net's resolver, os/user): a static binary, no dynamic loader.
+CGO_ENABLED=0 go build -tags lean -o "$lean-nocgo" ./cmd/toolscope
+if [ -n "${OLD:-}" ]; then
+  old=$(dirname "$bin")/toolscope-old
+  (cd "$OLD" && go build -o "$old" ./cmd/toolscope && go build -tags lean -o "$old-lean" ./cmd/toolscope)
+fi
 echo "machine: $(uname -srm), $(nproc) CPUs; $(go version); $(git --version)"
 echo "repository: this checkout ($(git ls-files | wc -l) files); $runs runs a round, $rounds rounds"
 
@@ -25,6 +33,7 @@ labels=(
   "toolscope check --tool Read --input '{\"file_path\":\"README.md\"}'"
   "toolscope (-tags lean) version"
   "toolscope (-tags lean) check -- 'git status'"
+  "toolscope (-tags lean, CGO_ENABLED=0) check -- 'git status'"
 )
 cmds=(
   "git --version"
@@ -36,7 +45,28 @@ cmds=(
   "$bin check --tool Read --input '{\"file_path\":\"README.md\"}'"
   "$lean version"
   "$lean check -- 'git status'"
+  "$lean-nocgo check -- 'git status'"
 )
+if [ -n "${OLD:-}" ]; then
+  labels+=(
+    "old ($(git -C "$OLD" rev-parse --short HEAD)) toolscope version"
+    "old toolscope check -- 'git status'"
+    "old toolscope check -- 'git status && ls -la'"
+    "old toolscope check --mode accept_edits -- 'mkdir -p build && touch build/x'"
+    "old toolscope check --tool Read --input '{\"file_path\":\"README.md\"}'"
+    "old toolscope (-tags lean) version"
+    "old toolscope (-tags lean) check -- 'git status'"
+  )
+  cmds+=(
+    "$old version"
+    "$old check -- 'git status'"
+    "$old check -- 'git status && ls -la'"
+    "$old check --mode accept_edits -- 'mkdir -p build && touch build/x'"
+    "$old check --tool Read --input '{\"file_path\":\"README.md\"}'"
+    "$old-lean version"
+    "$old-lean check -- 'git status'"
+  )
+fi
 declare -A times
 for ((r = 0; r < rounds; r++)); do
   for i in "${!cmds[@]}"; do

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/toolscope/toolscope/internal/proc"
@@ -22,7 +23,7 @@ const (
 	pdfTimeout           = 60 * time.Second
 )
 
-var pagesRange = regexp.MustCompile(`^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$`)
+var pagesRange = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$`) })
 
 // readPDF returns the text of a PDF's pages, a page at a time, with
 // poppler's pdfinfo and pdftotext (package poppler-utils).
@@ -44,7 +45,7 @@ func readPDF(ctx context.Context, p, pages string) *tool.Chunk {
 			return tool.Errorf("Error: PDF has %d pages, more than %d. You must provide the pages parameter (e.g. \"1-5\") to read specific pages, max %d pages per request.", total, pdfPagesWithoutRange, pdfMaxPages)
 		}
 	} else {
-		r := pagesRange.FindStringSubmatch(pages)
+		r := pagesRange().FindStringSubmatch(pages)
 		if r == nil {
 			return tool.Errorf("Error: Invalid pages '%s'. Expected a page number or range like \"3\" or \"1-5\".", pages)
 		}

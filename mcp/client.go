@@ -159,13 +159,13 @@ type Client struct {
 	progress sync.Map // progress token (string) -> chan<- tool.Progress
 }
 
-var validClientName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+var validClientName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+$`) })
 
 // NewClient returns a client for the server srv, named name (letters,
 // digits, '_' and '-': it becomes part of every tool name). It does not
 // connect.
 func NewClient(name string, srv ServerConfig, opts *ClientOptions) (*Client, error) {
-	if !validClientName.MatchString(name) {
+	if !validClientName().MatchString(name) {
 		return nil, fmt.Errorf("mcp: invalid server name %q (use letters, digits, '_' and '-')", name)
 	}
 	if strings.Contains(name, "__") || strings.HasSuffix(name, "_") {

@@ -27,7 +27,9 @@ var gitGlobalOK = map[string]bool{
 // harmlessGitKey are configuration keys git config may read from every
 // scope: names, defaults and switches, no URL or header that could carry a
 // token.
-var harmlessGitKey = regexp.MustCompile(`(?i)^(user\.(name|email|signingkey)|init\.defaultbranch|core\.[a-z]+|pull\.(rebase|ff)|push\.(default|autosetupremote)|merge\.(ff|conflictstyle)|branch\.[^.]+\.(remote|merge|rebase)|color\.[a-z.]+|diff\.(algorithm|renames|noprefix|mnemonicprefix|colormoved)|log\.[a-z]+|commit\.gpgsign|tag\.gpgsign|rebase\.[a-z]+|fetch\.prune|status\.[a-z]+|advice\.[a-z]+)$`)
+var harmlessGitKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(user\.(name|email|signingkey)|init\.defaultbranch|core\.[a-z]+|pull\.(rebase|ff)|push\.(default|autosetupremote)|merge\.(ff|conflictstyle)|branch\.[^.]+\.(remote|merge|rebase)|color\.[a-z.]+|diff\.(algorithm|renames|noprefix|mnemonicprefix|colormoved)|log\.[a-z]+|commit\.gpgsign|tag\.gpgsign|rebase\.[a-z]+|fetch\.prune|status\.[a-z]+|advice\.[a-z]+)$`)
+})
 
 // gitDenied returns the options the audited table refuses for a git
 // subcommand: long names (without dashes) and short letters.
@@ -175,7 +177,7 @@ func planGit(an *analyzer, l *leaf, args []word) roPlan {
 					return roPlan{why: "git option --" + name + " is not read-only"}
 				}
 			}
-			if gitrepo.SignatureFormat.MatchString(val) {
+			if gitrepo.SignatureFormat().MatchString(val) {
 				return roPlan{why: "signature placeholders run gpg"}
 			}
 		} else if strings.HasPrefix(a, "-") && strings.ContainsAny(a[1:], deniedShort) && sub != "branch" && sub != "tag" && sub != "config" {
@@ -460,7 +462,7 @@ func gitSub(sub string, rest []word) string {
 		// Every scope: the user's and the system's configuration too, which
 		// may hold credentials (http.extraHeader, url.<token>.insteadOf).
 		if list || r.Has("get-regexp", "get-urlmatch") || action == "get" && len(r.Operands) != 1 ||
-			len(r.Operands) != 1 || !harmlessGitKey.MatchString(r.Operands[0].Value) {
+			len(r.Operands) != 1 || !harmlessGitKey().MatchString(r.Operands[0].Value) {
 			return "git config reads the user's and the system's configuration, which may hold credentials (add --local)"
 		}
 		return ""

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/toolscope/toolscope/internal/bashglob"
 	"github.com/toolscope/toolscope/internal/pathpolicy"
@@ -520,7 +521,7 @@ var versionFileNames = []string{".python-version", ".ruby-version", ".node-versi
 
 // safeVersion is a version name that stays a name: no path (asdf's
 // "path:/dir", or ../ that older pyenv followed out of its versions).
-var safeVersion = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
+var safeVersion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`) })
 
 // versionFiles objects to a version file, in the working directory or
 // above, that names anything but plain version names.
@@ -545,7 +546,7 @@ func versionFiles(an *analyzer, l *leaf) (string, *finding) {
 			line = line[:i]
 		}
 		for _, tok := range strings.Fields(line) {
-			if !safeVersion.MatchString(tok) || strings.Contains(tok, "..") {
+			if !safeVersion().MatchString(tok) || strings.Contains(tok, "..") {
 				return f + " names " + strconv.Quote(tok) + ", which a version manager may take for a program to run", nil
 			}
 		}

@@ -70,11 +70,11 @@ const (
 	MaxDescriptionLength = 1024
 )
 
-var validName = regexp.MustCompile(`^[a-z0-9-]+$`)
+var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9-]+$`) })
 
 // xmlTag finds what could open or close an XML tag: a skill's description
 // is put between tags in the system prompt, where one could end the block.
-var xmlTag = regexp.MustCompile(`<\s*/?\s*[A-Za-z]`)
+var xmlTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<\s*/?\s*[A-Za-z]`) })
 
 // Parse reads a SKILL.md. dir is the skill's directory as the model should
 // see it. The error says what is wrong, for the warning that skips it.
@@ -121,13 +121,13 @@ func Parse(data []byte, dir string) (Skill, error) {
 		return Skill{}, err
 	}
 	switch {
-	case name == "" || len(name) > MaxNameLength || !validName.MatchString(name):
+	case name == "" || len(name) > MaxNameLength || !validName().MatchString(name):
 		return Skill{}, fmt.Errorf("invalid name %q: use 1 to %d lower-case letters, digits and '-'", name, MaxNameLength)
 	case desc == "":
 		return Skill{}, errors.New("the description is empty: say what the skill does and when to use it")
 	case len([]rune(desc)) > MaxDescriptionLength:
 		return Skill{}, fmt.Errorf("the description has %d characters, more than %d", len([]rune(desc)), MaxDescriptionLength)
-	case xmlTag.MatchString(desc):
+	case xmlTag().MatchString(desc):
 		return Skill{}, errors.New("the description contains an XML tag, which is not allowed (it would break the skill list in the system prompt)")
 	}
 	delete(meta, "name")

@@ -115,15 +115,19 @@ func (tk *Toolkit) prepare(ctx context.Context, call *Call) (*prepared, error) {
 	if err != nil {
 		return nil, &invalidCall{err.Error(), ErrInvalidInput}
 	}
-	if err := e.schema.validate(call.Name, m); err != nil {
+	schema, err := e.compiled()
+	if err != nil {
+		return nil, err
+	}
+	if err := schema.validate(call.Name, m); err != nil {
 		return nil, &invalidCall{err.Error(), ErrInvalidInput}
 	}
 	if decodesInGo(e.info) {
-		if err := e.schema.checkIntegerRange(call.Name, input); err != nil {
+		if err := schema.checkIntegerRange(call.Name, input); err != nil {
 			return nil, &invalidCall{err.Error(), ErrInvalidInput}
 		}
 	}
-	return &prepared{e: e, input: e.schema.integerLiterals(input), st: st}, nil
+	return &prepared{e: e, input: schema.integerLiterals(input), st: st}, nil
 }
 
 // decide is the decision on a prepared call: the permission hook's, when

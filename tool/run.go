@@ -114,18 +114,22 @@ func (tk *Toolkit) stream(ctx context.Context, call *Call) iter.Seq2[*Chunk, err
 			return
 		}
 		if len(d.UpdatedInput) > 0 && string(d.UpdatedInput) != string(input) {
-			m, err := decodeInput(call.Name, d.UpdatedInput)
+			schema, err := e.compiled()
+			var m map[string]any
 			if err == nil {
-				err = e.schema.validate(call.Name, m)
+				m, err = decodeInput(call.Name, d.UpdatedInput)
+			}
+			if err == nil {
+				err = schema.validate(call.Name, m)
 			}
 			if err == nil && decodesInGo(e.info) {
-				err = e.schema.checkIntegerRange(call.Name, d.UpdatedInput)
+				err = schema.checkIntegerRange(call.Name, d.UpdatedInput)
 			}
 			if err != nil {
 				yield(Errorf("Permission check of tool '%s' rewrote the input into an invalid one: %v", call.Name, err), nil)
 				return
 			}
-			if u := e.schema.integerLiterals(d.UpdatedInput); string(u) != string(input) {
+			if u := schema.integerLiterals(d.UpdatedInput); string(u) != string(input) {
 				// The tool's own check rewrote its input: the judgment
 				// was of another input, and the tool judges this one.
 				input, judgment = u, nil

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -15,7 +16,10 @@ import (
 // model sees, and the form inputs are validated against: the fast checker,
 // or, for a schema it cannot read, jsonschema-go's resolved schema.
 type compiledSchema struct {
-	json     json.RawMessage      // titles stripped, properties always present
+	// json is the schema as JSON, titles stripped, properties always
+	// present: marshalled from root at its first use, as a process that
+	// only checks calls (the CLI's check) never lists the schemas.
+	json     func() json.RawMessage
 	resolved *jsonschema.Resolved // nil when fast is set
 	fast     *checker             // nil when the schema needs the full validator
 	root     map[string]any
@@ -72,11 +76,16 @@ func compileSchema(raw json.RawMessage) (*compiledSchema, error) {
 		m["properties"] = map[string]any{}
 	}
 	stripTitles(m)
-	clean, err := json.Marshal(m)
-	if err != nil {
-		return nil, err
-	}
-	cs := &compiledSchema{json: clean, fast: compileChecker(m), root: m, hasInt: mentionsInteger(m)}
+	cs := &compiledSchema{fast: compileChecker(m), root: m, hasInt: mentionsInteger(m)}
+	// m came from JSON and is never modified: it marshals, every time
+	// to the same bytes (keys sorted).
+	cs.json = sync.OnceValue(func() json.RawMessage {
+		b, err := json.Marshal(m)
+		if err != nil {
+			panic(fmt.Sprintf("tool: a schema decoded from JSON does not marshal: %v", err))
+		}
+		return b
+	})
 	if cs.fast != nil {
 		// The fast checker read every keyword, and only well-formed ones
 		// (FuzzCheckerImpliesResolves): the schema is one jsonschema-go
@@ -85,7 +94,7 @@ func compileSchema(raw json.RawMessage) (*compiledSchema, error) {
 		return cs, nil
 	}
 	var s jsonschema.Schema
-	if err := json.Unmarshal(clean, &s); err != nil {
+	if err := json.Unmarshal(cs.json(), &s); err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
 	res, err := s.Resolve(nil)
@@ -197,19 +206,19 @@ func describeJSONError(input []byte, err error) string {
 	return fmt.Sprintf("%s at line %d, column %d (near %q)", msg, line, col, input[start:end])
 }
 
-var validationPath = regexp.MustCompile(`validating (/[^:]*): `)
+var validationPath = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`validating (/[^:]*): `) })
 
 // validationError rewrites a jsonschema validation error for the model: it
 // names the field (as a dotted path) and the rule that failed.
 func validationError(name string, err error) error {
 	msg := err.Error()
 	field := ""
-	if all := validationPath.FindAllStringSubmatch(msg, -1); len(all) > 0 {
+	if all := validationPath().FindAllStringSubmatch(msg, -1); len(all) > 0 {
 		field = pointerToField(all[len(all)-1][1])
 	}
 	// Keep the innermost message: what follows the last "validating …: ".
 	rule := msg
-	if loc := validationPath.FindAllStringIndex(msg, -1); len(loc) > 0 {
+	if loc := validationPath().FindAllStringIndex(msg, -1); len(loc) > 0 {
 		rule = msg[loc[len(loc)-1][1]:]
 	}
 	rule = strings.TrimPrefix(rule, "validating root: ")

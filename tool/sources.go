@@ -347,8 +347,13 @@ func (tk *Toolkit) Schemas(ctx context.Context, activeGroups []string) []Schema 
 	es := tk.turnEntries(ctx, activeGroups)
 	out := make([]Schema, 0, len(es))
 	for _, e := range es {
+		schema, err := e.compiled()
+		if err != nil {
+			tk.logger.Error("toolkit: a tool's tested schema does not compile; the tool is left out", "tool", e.info.Name, "err", err)
+			continue
+		}
 		s := Schema{Name: e.info.Name, Title: e.info.Title, Description: e.info.Description,
-			InputSchema: e.schema.json, OutputSchema: e.info.OutputSchema}
+			InputSchema: schema.json(), OutputSchema: e.info.OutputSchema}
 		if e.info.Annotations != nil {
 			s.Annotations = *e.info.Annotations
 		}

@@ -11,8 +11,8 @@ import (
 // Tool is something an agent can call. Implementations describe themselves with
 // [Info], judge a call with CheckPermissions, and run it with Call.
 //
-// A tool may also implement [ReadOnlyChecker], [RuleMatcher] and [Suggester];
-// without them the documented defaults apply.
+// A tool may also implement [ReadOnlyChecker], [RuleMatcher], [Suggester] and
+// [TestedSchema]; without them the documented defaults apply.
 type Tool interface {
 	// Info describes the tool. It must return the same value on every call.
 	Info() Info
@@ -26,6 +26,20 @@ type Tool interface {
 	// the infrastructure broke and ends the call. Call must stop soon after ctx
 	// is cancelled. It is never invoked for External tools.
 	Call(ctx context.Context, call *Call) iter.Seq2[*Chunk, error]
+}
+
+// TestedSchema is implemented by a tool whose input schema never changes
+// and compiles, as its package's tests check (tooltest.Run does: listing
+// the schemas of a [Toolkit] of the tool compiles them). A Toolkit
+// compiles such a schema at the tool's first call or listing instead of
+// when the tool is added, so that a process that calls one tool of many
+// (the CLI's check) compiles one schema. Were it not to compile, the
+// tool's calls would fail with the error [Toolkit.Add] returns for another
+// tool, and listings would leave the tool out.
+type TestedSchema interface {
+	Tool
+	// SchemaTested marks the tool; it does nothing.
+	SchemaTested()
 }
 
 // Info describes a tool.

@@ -118,8 +118,18 @@ type groupEntry struct {
 type entry struct {
 	tool   Tool
 	info   Info
-	schema *compiledSchema
+	schema *compiledSchema // nil when lazy is set
+	lazy   func() (*compiledSchema, error)
 	group  string
+}
+
+// compiled is the entry's compiled input schema: compiled when the tool
+// was added or, for a [TestedSchema] tool, at its first use.
+func (e *entry) compiled() (*compiledSchema, error) {
+	if e.lazy != nil {
+		return e.lazy()
+	}
+	return e.schema, nil
 }
 
 // validName reports whether s is a valid tool or group name: 1 to 128
@@ -253,6 +263,16 @@ func newEntry(t Tool, group string) (*entry, error) {
 	}
 	if err := checkOutputSchema(info.OutputSchema); err != nil {
 		return nil, fmt.Errorf("toolkit: tool %q: %w", info.Name, err)
+	}
+	if _, ok := t.(TestedSchema); ok {
+		raw := info.InputSchema
+		return &entry{tool: t, info: info, group: group, lazy: sync.OnceValues(func() (*compiledSchema, error) {
+			s, err := compileSchema(raw)
+			if err != nil {
+				return nil, fmt.Errorf("toolkit: tool %q: %w", info.Name, err)
+			}
+			return s, nil
+		})}, nil
 	}
 	s, err := compileSchema(info.InputSchema)
 	if err != nil {

@@ -254,7 +254,10 @@ type globEntry struct {
 // prepare makes the names of files (Name or Suffix), dirs (names or
 // suffixes) and globs.
 func prepare(files, dirs, globs []string) *names {
-	n := &names{files: map[string][][]string{}, dirs: map[string]bool{}}
+	// Sized and allocated up front: the defaults are prepared in every
+	// process, at start.
+	n := &names{files: make(map[string][][]string, len(files)), dirs: make(map[string]bool, len(dirs)),
+		fileSeq: make([][]string, 0, len(files)), dirList: make([]string, 0, len(dirs)), globs: make([]globEntry, 0, len(globs))}
 	addOdd := func(c string) {
 		if c == "" || c[0] == '.' {
 			return

@@ -197,7 +197,7 @@ func filter(o *GrepOptions) (func(rel string, isDir bool) walk.Match, error) {
 	}
 	var types *walk.Matcher
 	if o.Type != "" {
-		names, ok := rgTypes[o.Type]
+		names, ok := rgTypes()[o.Type]
 		if !ok {
 			return nil, toolErrorf("unrecognized file type: %s", o.Type)
 		}

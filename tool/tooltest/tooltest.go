@@ -6,7 +6,8 @@
 //	}
 //
 // It checks that Info is stable and well formed (a valid name, a
-// description, an input schema of type object with properties), that bad
+// description, an input schema of type object with properties, which
+// compiles when the tool says so: [tool.TestedSchema]), that bad
 // input through a [tool.Toolkit] is an error result and never a panic or a
 // Go error, that calls with a cancelled context end promptly, and that no
 // panic escapes Call or CheckPermissions for the inputs it tries.
@@ -91,6 +92,11 @@ func Check(tl tool.Tool, o *Options) (problems []error) {
 	if err != nil {
 		report("Toolkit: refuses the tool: %v", err)
 		return problems
+	}
+	if _, ok := tl.(tool.TestedSchema); ok && len(tk.Schemas(context.Background(), nil)) != 1 {
+		// A Toolkit compiles a tested schema at the tool's first use;
+		// listing the tool compiles it now.
+		report("TestedSchema: the tool says its input schema compiles, and it does not")
 	}
 	bypass := func() *tool.State { return tool.NewState(&permission.Context{Mode: permission.Bypass}) }
 

@@ -450,11 +450,11 @@ func (r *Repos) configVerdict(path string) gitConfigVerdict {
 // %GK, also %+G?, %-G?, % G?): git then runs gpg. A format in the
 // configuration (format.pretty, pretty.NAME) or on the command line
 // (--format) that matches is refused.
-var SignatureFormat = regexp.MustCompile(`%[-+ ]?G`)
+var SignatureFormat = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`%[-+ ]?G`) })
 
 // urlCreds matches a URL with a password (scheme://user:secret@) or a long
 // user name that is a token (https://ghp_...@github.com).
-var urlCreds = regexp.MustCompile(`://([^/@\s:]+:[^/@\s]+|[^/@\s:]{20,})@`)
+var urlCreds = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`://([^/@\s:]+:[^/@\s]+|[^/@\s:]{20,})@`) })
 
 // configRead judges a config file as git itself reads it: git's own
 // parser lists its entries (a byte-order mark, two sections on one line,
@@ -468,7 +468,7 @@ func (r *Repos) configRead(path string, size int64) (why, worktree string, creds
 		return path + " cannot be checked: " + err.Error(), "", false
 	}
 	for _, e := range entries {
-		if (strings.HasSuffix(e.Key, ".url") || strings.HasSuffix(e.Key, ".pushurl")) && urlCreds.MatchString(e.Value) {
+		if (strings.HasSuffix(e.Key, ".url") || strings.HasSuffix(e.Key, ".pushurl")) && urlCreds().MatchString(e.Value) {
 			creds = true
 		}
 		// Keys come as section[.subsection].name, section and name in
@@ -496,7 +496,7 @@ func (r *Repos) configRead(path string, size int64) (why, worktree string, creds
 			}
 		case section == "diff" && sub == "" && name == "external":
 			return path + " sets diff.external, which git diff runs", "", false
-		case (section == "format" && name == "pretty" || section == "pretty") && SignatureFormat.MatchString(e.Value):
+		case (section == "format" && name == "pretty" || section == "pretty") && SignatureFormat().MatchString(e.Value):
 			return path + " defines a format that shows signatures, which runs gpg", "", false
 		case section == "extensions" && name == "partialclone", name == "promisor" && gitTrue(e.Value), name == "vcs":
 			return path + " makes git fetch missing objects from a remote, which reaches the network and runs its transport", "", false

@@ -19,13 +19,12 @@
 package specs
 
 import (
-	"embed"
+	_ "embed"
 	"fmt"
-	"io/fs"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
+	"unicode/utf8"
 )
 
 // The option tables of the read-only candidates live in *.spec, one
@@ -53,84 +52,159 @@ import (
 //
 // The fields are progSpec's, which documents each.
 //
-//go:embed *.spec
-var specFiles embed.FS
+// A process reads only the tables it uses: the first lookup indexes the
+// files (where each [NAME] starts, a scan for "[" lines), and a table is
+// parsed at its first lookup, with the tables it names in like and
+// include. A check of `git status` parses three tables, not 140.
+
+// specSources are the spec files, in the order their tables are defined:
+// a like or include names a table defined before it, in an earlier file
+// or above in the same one. TestSpecSourcesAreTheFiles holds the list to
+// the *.spec files beside this one.
+var specSources = []struct{ name, src string }{
+	{"coreutils.spec", coreutilsSpec},
+	{"git.spec", gitSpec},
+	{"packages.spec", packagesSpec},
+	{"search.spec", searchSpec},
+	{"services.spec", servicesSpec},
+	{"tools.spec", toolsSpec},
+}
+
+var (
+	//go:embed coreutils.spec
+	coreutilsSpec string
+	//go:embed git.spec
+	gitSpec string
+	//go:embed packages.spec
+	packagesSpec string
+	//go:embed search.spec
+	searchSpec string
+	//go:embed services.spec
+	servicesSpec string
+	//go:embed tools.spec
+	toolsSpec string
+)
 
 // All returns the programs' tables and the subcommands' ("git
 // log", "go env", "docker ps"; "git", "go" and "docker" hold the global
-// options before the subcommand), read at the first command that needs
-// one: a process that judges no shell command does not pay for them.
+// options before the subcommand). It parses every table: the analyser
+// looks tables up one by one ([Prog], [Sub]); All is for tests.
 func All() (progs, subs map[string]*Spec) {
-	t := specs()
+	t := allTables()
 	return t.progs, t.subs
 }
 
 type tables struct{ progs, subs map[string]*Spec }
 
-// specTables are the loaded tables (nil until the first use); a lookup is
-// one atomic load, the analyser's every command makes several.
-var (
-	specTables atomic.Pointer[tables]
-	specOnce   sync.Once
-)
-
-func specs() *tables {
-	if t := specTables.Load(); t != nil {
-		return t
+var allTables = sync.OnceValue(func() tables {
+	progs, subs := map[string]*Spec{}, map[string]*Spec{}
+	for name, t := range specIndex() {
+		switch {
+		case strings.HasPrefix(name, "@"):
+			t.get() // a set of options other tables include: parsed, not listed
+		case isSub(name):
+			subs[name] = t.get()
+		default:
+			progs[name] = t.get()
+		}
 	}
-	specOnce.Do(func() {
-		p, s := mustLoadSpecs()
-		specTables.Store(&tables{p, s})
-	})
-	return specTables.Load()
+	return tables{progs, subs}
+})
+
+// isSub reports whether name is a subcommand's table, or git's, go's or
+// docker's (the global options before the subcommand): a [Sub], not a
+// [Prog].
+func isSub(name string) bool {
+	return strings.Contains(name, " ") || name == "git" || name == "go" || name == "docker"
 }
 
-// progTable is the table of the program name, or nil.
-func Prog(name string) *Spec { return specs().progs[name] }
-
-// subTable is the table of the subcommand name ("git log"), or of the
-// global options of git, go or docker; nil if there is none.
-func Sub(name string) *Spec { return specs().subs[name] }
-
-func mustLoadSpecs() (progs, subs map[string]*Spec) {
-	all := map[string]*Spec{}
-	files, err := fs.Glob(specFiles, "*.spec")
-	if err != nil || len(files) == 0 {
-		panic(fmt.Sprintf("specs: no option tables embedded: %v", err))
+// Prog is the table of the program name, or nil.
+func Prog(name string) *Spec {
+	if t := specIndex()[name]; t != nil && !isSub(name) && !strings.HasPrefix(name, "@") {
+		return t.get()
 	}
-	for _, name := range files {
-		b, err := specFiles.ReadFile(name)
+	return nil
+}
+
+// Sub is the table of the subcommand name ("git log"), or of the global
+// options of git, go or docker; nil if there is none.
+func Sub(name string) *Spec {
+	if t := specIndex()[name]; t != nil && isSub(name) {
+		return t.get()
+	}
+	return nil
+}
+
+// A table is one [NAME] of a spec file, parsed at its first get.
+type table struct {
+	name  string
+	file  string // the spec file, for errors
+	line  int    // the line of its [NAME]
+	body  string // the lines after [NAME], up to the next table
+	order int    // its place among all tables: like and include name earlier ones
+	index map[string]*table
+
+	once sync.Once
+	spec *Spec
+	err  any // what parsing it (or a table it names) panicked with
+}
+
+// get returns the parsed table. The shipped files parse (every test that
+// calls [All] parses them all): an error panics, at every get, as a
+// broken table must never pass for a missing one.
+func (t *table) get() *Spec {
+	t.once.Do(func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.err = r
+			}
+		}()
+		s := &Spec{Opts: map[string]OptKind{}}
+		err := parseBody(s, t.name, t.line, t.body, func(name string) *Spec {
+			if u := t.index[name]; u != nil && u.order < t.order {
+				return u.get()
+			}
+			return nil
+		})
 		if err != nil {
-			panic(err)
+			panic(fmt.Sprintf("specs: %s: %v", t.file, err))
 		}
-		if err := parseSpecs(string(b), all); err != nil {
-			panic(fmt.Sprintf("specs: %s: %v", name, err))
-		}
-	}
-	progs, subs = map[string]*Spec{}, map[string]*Spec{}
-	for name, s := range all {
-		// Sized to what they hold, as a map literal would be: the
+		// Sized to what it holds, as a map literal would be: the
 		// analyser looks options up on every command.
 		opts := make(map[string]OptKind, len(s.Opts))
 		for k, v := range s.Opts {
 			opts[k] = v
 		}
 		s.Opts = opts
-		if strings.HasPrefix(name, "@") {
-			continue // a set of options other tables include
-		}
-		if strings.Contains(name, " ") || globalTables[name] {
-			subs[name] = s
-		} else {
-			progs[name] = s
-		}
+		t.spec = s
+	})
+	if t.err != nil {
+		panic(t.err)
 	}
-	return progs, subs
+	return t.spec
 }
 
-// globalTables are the programs whose tables hold only the global
-// options before a subcommand: they are subSpecs.
-var globalTables = map[string]bool{"git": true, "go": true, "docker": true}
+// specIndex is every table by name, unparsed; a file whose structure is
+// broken (a name defined twice, a directive before the first [NAME])
+// panics.
+var specIndex = sync.OnceValue(indexSpecs)
+
+func indexSpecs() map[string]*table {
+	index := make(map[string]*table, 160)
+	for _, f := range specSources {
+		err := scanTables(f.src, func(name string, line int, body string) error {
+			if _, dup := index[name]; dup {
+				return fmt.Errorf("line %d: %s is defined twice", line, name)
+			}
+			index[name] = &table{name: name, file: f.name, line: line, body: body, order: len(index), index: index}
+			return nil
+		})
+		if err != nil {
+			panic(fmt.Sprintf("specs: %s: %v", f.name, err))
+		}
+	}
+	return index
+}
 
 var (
 	specStyles   = map[string]parseStyle{"gnu": styleGNU, "posix": stylePOSIX, "go": styleGo, "tree": styleTree, "xxd": styleXXD}
@@ -138,14 +212,109 @@ var (
 	specKinds    = map[string]OptKind{"flag": OptFlag, "value": OptValue, "optvalue": OptOptional, "read": OptRead, "value2": OptValue2, "read2": OptRead2, "deny": OptDeny}
 )
 
-// parseSpecs adds the tables of one spec file to into. A name defined
-// twice, an unknown directive, a bad value or a "like" of a table not
-// defined before is an error that names the line.
+// parseSpecs adds the tables of one spec file to into, in order: a like
+// or include names a table already in into. A name defined twice, an
+// unknown directive, a bad value or a "like" of a table not defined before
+// is an error that names the line.
 func parseSpecs(src string, into map[string]*Spec) error {
-	var cur *Spec
-	var curName string
-	for n, line := range strings.Split(src, "\n") {
-		if i := strings.Index(line, "#"); i >= 0 {
+	return scanTables(src, func(name string, line int, body string) error {
+		if _, dup := into[name]; dup {
+			return fmt.Errorf("line %d: %s is defined twice", line, name)
+		}
+		cur := &Spec{Opts: map[string]OptKind{}}
+		into[name] = cur
+		return parseBody(cur, name, line, body, func(n string) *Spec {
+			if s := into[n]; s != cur {
+				return s
+			}
+			return nil
+		})
+	})
+}
+
+// scanTables calls table for each [NAME] of src, in order, with the line
+// of its [NAME] and its body (the lines up to the next table), and stops at
+// its first error. A directive before the first [NAME], or a [NAME]
+// written wrong, is an error that names the line.
+func scanTables(src string, table func(name string, line int, body string) error) error {
+	name, nameLine, bodyStart := "", 0, 0
+	n := 0
+	for pos := 0; pos < len(src); {
+		end := strings.IndexByte(src[pos:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += pos
+		}
+		line := src[pos:end]
+		lineStart := pos
+		pos = end + 1
+		n++
+		// Most lines start with a directive's letter: such a line is a
+		// directive, seen without scanning it. Other lines (a comment, a
+		// [NAME], leading space) are cut at "#" and trimmed.
+		if c := firstByte(line); c == '#' {
+			continue
+		} else if c < utf8.RuneSelf && c != '[' && !asciiSpace[c] {
+			if name == "" {
+				return fmt.Errorf("line %d: a directive before the first [NAME]", n)
+			}
+			continue
+		}
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		if !strings.HasPrefix(line, "[") {
+			if name == "" {
+				return fmt.Errorf("line %d: a directive before the first [NAME]", n)
+			}
+			continue
+		}
+		if name != "" {
+			if err := table(name, nameLine, src[bodyStart:lineStart]); err != nil {
+				return err
+			}
+		}
+		if !strings.HasSuffix(line, "]") || len(line) < 3 {
+			return fmt.Errorf("line %d: a table's name is written [NAME]", n)
+		}
+		name, nameLine, bodyStart = line[1:len(line)-1], n, min(pos, len(src))
+	}
+	if name != "" {
+		return table(name, nameLine, src[bodyStart:])
+	}
+	return nil
+}
+
+// asciiSpace are the ASCII bytes strings.TrimSpace trims.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
+// firstByte is s[0], or a space for "".
+func firstByte(s string) byte {
+	if s == "" {
+		return ' '
+	}
+	return s[0]
+}
+
+// parseBody reads the directives of the table [curName] (its body, whose
+// first line follows line nameLine) into cur. earlier returns a table
+// defined before this one, or nil.
+func parseBody(cur *Spec, curName string, nameLine int, body string, earlier func(name string) *Spec) error {
+	n := nameLine
+	for rest := body; rest != ""; {
+		line := rest
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
+		n++
+		if i := strings.IndexByte(line, '#'); i >= 0 {
 			line = line[:i]
 		}
 		line = strings.TrimSpace(line)
@@ -153,22 +322,7 @@ func parseSpecs(src string, into map[string]*Spec) error {
 			continue
 		}
 		fail := func(format string, args ...any) error {
-			return fmt.Errorf("line %d: %s", n+1, fmt.Sprintf(format, args...))
-		}
-		if strings.HasPrefix(line, "[") {
-			if !strings.HasSuffix(line, "]") || len(line) < 3 {
-				return fail("a table's name is written [NAME]")
-			}
-			curName = line[1 : len(line)-1]
-			if _, dup := into[curName]; dup {
-				return fail("%s is defined twice", curName)
-			}
-			cur = &Spec{Opts: map[string]OptKind{}}
-			into[curName] = cur
-			continue
-		}
-		if cur == nil {
-			return fail("a directive before the first [NAME]")
+			return fmt.Errorf("line %d: %s", n, fmt.Sprintf(format, args...))
 		}
 		words, err := specWords(line)
 		if err != nil {
@@ -187,8 +341,8 @@ func parseSpecs(src string, into map[string]*Spec) error {
 				return fail("like takes a table's name")
 			}
 			name := strings.Join(args, " ") // "git log"
-			src, ok := into[name]
-			if !ok || src == cur {
+			src := earlier(name)
+			if src == nil {
 				return fail("like %s: no table %s before this one", name, name)
 			}
 			if len(cur.Opts) > 0 || cur.MaxOperands != 0 {
@@ -200,8 +354,8 @@ func parseSpecs(src string, into map[string]*Spec) error {
 			if err != nil {
 				return err
 			}
-			src, ok := into[name]
-			if !ok || !strings.HasPrefix(name, "@") || src == cur {
+			src := earlier(name)
+			if src == nil || !strings.HasPrefix(name, "@") {
 				return fail("include %s: no set of options %s (a [@NAME]) before this table", name, name)
 			}
 			for o, k := range src.Opts {

@@ -1,8 +1,13 @@
 package specs
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -39,11 +44,10 @@ func TestSpecsDenyFileLists(t *testing.T) {
 // lines say so with "like", and options several tables share are a
 // [@SET] they include.
 func TestSpecFilesNoRepeats(t *testing.T) {
-	files, _ := specFiles.ReadDir(".")
 	seen := map[string]string{} // a table's option lines -> its name
 	lineSeen := map[string]string{}
-	for _, f := range files {
-		b, _ := specFiles.ReadFile(f.Name())
+	for _, f := range specSources {
+		b := f.src
 		var name string
 		var lines []string
 		flush := func() {
@@ -117,10 +121,8 @@ func TestParseSpecsErrors(t *testing.T) {
 }
 
 func FuzzParseSpecs(f *testing.F) {
-	files, _ := specFiles.ReadDir(".")
-	for _, e := range files {
-		b, _ := specFiles.ReadFile(e.Name())
-		f.Add(string(b[:min(len(b), 2000)]))
+	for _, e := range specSources {
+		f.Add(e.src[:min(len(e.src), 2000)])
 	}
 	f.Add("[a]\nlike a")
 	f.Fuzz(func(t *testing.T, src string) {
@@ -136,14 +138,153 @@ func FuzzParseSpecs(f *testing.F) {
 	})
 }
 
-// BenchmarkLoadSpecs is what loading the option tables costs a process
-// (once, at start).
+// BenchmarkLoadSpecs is what loading every option table costs a process.
 func BenchmarkLoadSpecs(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		mustLoadSpecs()
+		all := map[string]*Spec{}
+		for _, f := range specSources {
+			if err := parseSpecs(f.src, all); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkLoadGitStatus is what a process that judges `git status` pays
+// for the tables: the index, and the tables git status uses.
+func BenchmarkLoadGitStatus(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		specIndex = sync.OnceValue(indexSpecs)
+		if Sub("git") == nil || Sub("git status") == nil {
+			b.Fatal("no git tables")
+		}
+	}
+}
+
+// The spec files the package reads are the *.spec files in its
+// directory, in the order of their names.
+func TestSpecSourcesAreTheFiles(t *testing.T) {
+	files, err := filepath.Glob("*.spec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed []string
+	for _, f := range specSources {
+		listed = append(listed, f.name)
+		b, err := os.ReadFile(f.name)
+		if err != nil || string(b) != f.src {
+			t.Errorf("%s: the embedded text is not the file's (%v)", f.name, err)
+		}
+	}
+	if !slices.Equal(files, listed) {
+		t.Errorf("specSources lists %v, the directory holds %v", listed, files)
+	}
+}
+
+// Tables parsed one by one at their first lookup are the tables of the
+// files parsed whole, in order: none is missing, none differs, and a
+// lookup finds what All lists (and only a program's table as a Prog, a
+// subcommand's as a Sub).
+func TestLazyTablesMatchWholeFiles(t *testing.T) {
+	whole := map[string]*Spec{}
+	for _, f := range specSources {
+		if err := parseSpecs(f.src, whole); err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+	}
+	progs, subs := All()
+	if n := len(progs) + len(subs); n < 130 {
+		t.Fatalf("%d tables", n)
+	}
+	sets := 0
+	for name, w := range whole {
+		if strings.HasPrefix(name, "@") {
+			sets++
+			if Prog(name) != nil || Sub(name) != nil {
+				t.Errorf("%s (a set of options) is a table", name)
+			}
+			continue
+		}
+		got, other := Prog(name), Sub(name)
+		if isSub(name) {
+			got, other = other, got
+			if subs[name] != got {
+				t.Errorf("%s: Sub is not All's", name)
+			}
+		} else if progs[name] != got {
+			t.Errorf("%s: Prog is not All's", name)
+		}
+		if got == nil || other != nil {
+			t.Fatalf("%s: lookup %v, other kind %v", name, got, other)
+		}
+		if !reflect.DeepEqual(got, w) {
+			t.Errorf("%s: parsed alone %+v, with its file %+v", name, got, w)
+		}
+	}
+	if len(progs)+len(subs)+sets != len(whole) {
+		t.Errorf("All lists %d tables and %d sets, the files hold %d", len(progs)+len(subs), sets, len(whole))
+	}
+	for _, name := range []string{"", "nosuch", "git nosuch", "[git]"} {
+		if Prog(name) != nil || Sub(name) != nil {
+			t.Errorf("%q: a table", name)
+		}
+	}
+}
+
+// A table that does not parse panics at every lookup, and so does a table
+// that names it: never an empty or missing table in its place.
+func TestBrokenTablePanicsEveryTime(t *testing.T) {
+	index := map[string]*table{}
+	if err := scanTables("[a]\nflag -a\nbogus -b\n[b]\nlike a\n[c]\nflag -c", func(name string, line int, body string) error {
+		index[name] = &table{name: name, file: "x.spec", line: line, body: body, order: len(index), index: index}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		for _, name := range []string{"a", "b"} {
+			func() {
+				defer func() {
+					if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), `x.spec: line 3: unknown directive "bogus"`) {
+						t.Errorf("%s: %v", name, r)
+					}
+				}()
+				t.Errorf("%s: %+v", name, index[name].get())
+			}()
+		}
+	}
+	if c := index["c"].get(); c.Opts["-c"] != OptFlag {
+		t.Errorf("c: %+v", c)
 	}
 }
 
 func AllProgs() map[string]*Spec { p, _ := All(); return p }
 func AllSubs() map[string]*Spec  { _, s := All(); return s }
+
+// A lookup parses the table it finds and the tables that names (like,
+// include), no other: judging `git status` must not cost the 140 tables
+// (840 µs at a process's start, BenchmarkLoadSpecs).
+func TestLookupParsesOnlyWhatItNeeds(t *testing.T) {
+	index := indexSpecs()
+	parsed := func() (names []string) {
+		for name, tb := range index {
+			if tb.spec != nil {
+				names = append(names, name)
+			}
+		}
+		slices.Sort(names)
+		return names
+	}
+	if p := parsed(); len(p) != 0 {
+		t.Fatalf("the index parsed %v", p)
+	}
+	if s := index["git status"].get(); s == nil || s.Opts["--porcelain"] == 0 {
+		t.Fatalf("git status: %+v", s)
+	}
+	index["git"].get()
+	if p := parsed(); !slices.Equal(p, []string{"@git-subcommand", "git", "git status"}) {
+		t.Errorf("git and git status parsed %v", p)
+	}
+}
