@@ -68,6 +68,9 @@ func compileSchema(raw json.RawMessage) (*compiledSchema, error) {
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, fmt.Errorf("input schema is not a JSON object: %w", err)
 	}
+	if m == nil { // null
+		return nil, fmt.Errorf("input schema is null, not a JSON object: give {\"type\":\"object\"} for a tool without parameters")
+	}
 	if t, ok := m["type"]; ok && t != "object" {
 		return nil, fmt.Errorf("input schema must have type \"object\", not %v", t)
 	}

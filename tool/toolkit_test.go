@@ -403,6 +403,19 @@ func TestOutputSchemaChecked(t *testing.T) {
 	}
 }
 
+// An input schema that is not an object schema is refused with an error
+// when the tool is added (an MCP server may send any of these): never a
+// panic. A null one panicked.
+func TestInputSchemaChecked(t *testing.T) {
+	for _, bad := range []string{`null`, ` null `, `[1]`, `"x"`, `{`, `{"type":"string"}`} {
+		x := echoTool("x")
+		x.info.InputSchema = json.RawMessage(bad)
+		if _, err := tool.NewToolkit(&tool.ToolkitOptions{Tools: []tool.Tool{x}}); err == nil || !strings.Contains(err.Error(), "schema") {
+			t.Errorf("input schema %s: %v", bad, err)
+		}
+	}
+}
+
 func TestTitlesStrippedButPropertyNamedTitleKept(t *testing.T) {
 	x := echoTool("x")
 	x.info.InputSchema = json.RawMessage(`{"title":"In","type":"object","properties":{"title":{"title":"Title","type":"string"},"list":{"type":"array","items":{"title":"Item","type":"object","properties":{}}}},"$defs":{"D":{"title":"D","type":"string"}}}`)
