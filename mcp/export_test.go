@@ -10,3 +10,6 @@ func SetDefaultCallTimeout(d time.Duration) (restore func()) {
 	defaultCallTimeout = d
 	return func() { defaultCallTimeout = old }
 }
+
+// AppendJSONString is appendJSONString, for FuzzAppendJSONString.
+var AppendJSONString = appendJSONString
