@@ -42,6 +42,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/toolscope/toolscope/internal/clip"
@@ -414,7 +415,9 @@ func (c *config) rulePathExact(abs string) string {
 // searchExcludes are the patterns Grep and Glob never search or list: the
 // secret policy's, and every Read deny rule's.
 func (c *config) searchExcludes(pc *permission.Context) []string {
-	out := pathpolicy.SecretGlobs()
+	// Clipped, so that an append copies rather than writes into the
+	// shared list.
+	out := slices.Clip(secretGlobs())
 	if pc == nil {
 		return out
 	}
@@ -426,6 +429,10 @@ func (c *config) searchExcludes(pc *permission.Context) []string {
 	}
 	return out
 }
+
+// secretGlobs is the secret policy's exclusion list, made once (it is
+// fixed): the search tools send it with every call.
+var secretGlobs = sync.OnceValue(pathpolicy.SecretGlobs)
 
 // hints are a built-in tool's MCP annotations: whether it only reads,
 // whether it may destroy data, whether calling it twice with the same input

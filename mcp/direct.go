@@ -33,8 +33,8 @@ import (
 // until answered.
 
 // directCall is the frameConn's call hook of session ss: it takes a
-// plain tools/call and runs it in a goroutine of its own, or returns
-// false and leaves it to the SDK.
+// plain tools/call and runs it in a goroutine of the frameConn's (see
+// frameConn.run), or returns false and leaves it to the SDK.
 func (s *Server) directCall(ctx context.Context, c *frameConn, ss *sdk.ServerSession, id jsonrpc.ID, params json.RawMessage) bool {
 	if ss.InitializeParams() == nil {
 		return false // the SDK refuses calls before initialize
@@ -51,11 +51,11 @@ func (s *Server) directCall(ctx context.Context, c *frameConn, ss *sdk.ServerSes
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	c.startDirect(id, cancel)
-	go func() {
+	c.run(func() {
 		defer cancel()
 		res, err := s.handle(ctx, &sdk.CallToolRequest{Session: ss, Params: &sdk.CallToolParamsRaw{Name: name, Arguments: args}})
 		c.answerDirect(id, appendResponse(nil, id, res, err))
-	}()
+	})
 	return true
 }
 

@@ -12,7 +12,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -307,4 +309,65 @@ func FuzzAppendJSONString(f *testing.F) {
 			t.Errorf("no html %q: %s, want %s", s, got, buf.String())
 		}
 	})
+}
+
+// Serving leaves no goroutine behind: the workers that ran the calls
+// (several at once here, so that there are several workers) end with the
+// session.
+func TestDirectCallsLeaveNoGoroutine(t *testing.T) {
+	release := make(chan struct{})
+	var started sync.WaitGroup
+	wait, err := tool.NewFunction("Waits.", func(ctx context.Context, _ struct{}) (string, error) {
+		started.Done()
+		<-release
+		return "done", nil
+	}, &tool.FunctionOptions{Name: "wait", ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk, err := tool.NewToolkit(&tool.ToolkitOptions{Tools: []tool.Tool{wait, echoTool(t, "echo")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := runtime.NumGoroutine()
+	reqR, reqW := io.Pipe()
+	respR, respW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- mcp.NewServer(tk, nil).Serve(context.Background(), reqR, respW) }()
+	c := &lineServer{w: reqW, r: bufio.NewReader(respR)}
+	c.initialize(t)
+	const n = 4
+	started.Add(n)
+	for i := range n {
+		c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"wait","arguments":{}}}`, 10+i))
+	}
+	started.Wait()
+	close(release)
+	for range n {
+		if got := c.recv(t); !strings.Contains(got, `"text":"done"`) {
+			t.Errorf("answer: %s", got)
+		}
+	}
+	for i := range 20 {
+		c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"message":"m"}}}`, 100+i))
+		c.recv(t)
+	}
+	reqW.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Serve did not return when its client left")
+	}
+	respR.Close()
+	after := runtime.NumGoroutine()
+	for deadline := time.Now().Add(10 * time.Second); after > before && time.Now().Before(deadline); after = runtime.NumGoroutine() {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if after > before {
+		buf := make([]byte, 1<<20)
+		t.Errorf("%d goroutines before serving, %d after:\n%s", before, after, buf[:runtime.Stack(buf, true)])
+	}
 }

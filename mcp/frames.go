@@ -55,6 +55,7 @@ func (t *frameTransport) Connect(context.Context) (sdk.Connection, error) {
 		pending:  map[jsonrpc.ID]bool{},
 		idle:     make(chan struct{}),
 		cancels:  map[jsonrpc.ID]context.CancelFunc{},
+		jobs:     make(chan func()),
 	}
 	close(c.idle) // nothing pending yet
 	t.conn = c
@@ -88,6 +89,8 @@ type frameConn struct {
 	// notifications/cancelled can cancel them; direct counts them.
 	cancels map[jsonrpc.ID]context.CancelFunc
 	direct  sync.WaitGroup
+	// idle workers wait here for the next call to run (see run).
+	jobs chan func()
 }
 
 // errShuttingDown answers a call that arrives while the server stops.
@@ -301,6 +304,30 @@ func (c *frameConn) answerDirect(id jsonrpc.ID, line []byte) {
 	c.mu.Unlock()
 	c.writeAnswer(id, line)
 	c.direct.Done()
+}
+
+// run runs f in a goroutine: a worker that has finished its call and
+// waits for the next, or a new one when every worker is busy. A worker
+// (and its stack, grown by the calls it ran) serves the session's calls
+// one after another, instead of a goroutine started, and its stack grown
+// again, for each; it ends with the connection.
+func (c *frameConn) run(f func()) {
+	select {
+	case c.jobs <- f:
+	default:
+		go c.worker(f)
+	}
+}
+
+func (c *frameConn) worker(f func()) {
+	for {
+		f()
+		select {
+		case f = <-c.jobs:
+		case <-c.closed:
+			return
+		}
+	}
 }
 
 // waitDirect waits until the calls taken by the call hook have ended, or

@@ -178,6 +178,7 @@ func (s *Server) Serve(ctx context.Context, r io.ReadCloser, w io.WriteCloser) e
 	}
 	call := func(id jsonrpc.ID, params json.RawMessage) bool { return s.directCall(base, t.conn, ss, id, params) }
 	t.conn.call.Store(&call)
+	defer t.conn.Close() // the SDK closes it too; this ends the idle workers in any case
 	ended := make(chan error, 1)
 	go func() { ended <- ss.Wait() }()
 	mine := func(c *runningCall) bool { return c.session == ss }

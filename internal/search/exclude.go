@@ -5,7 +5,6 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -88,7 +87,30 @@ type excluder struct {
 	// compileFast, once: see fastPart.
 	fast     fastExcluder
 	fastOnce sync.Once
+
+	// roots caches forPath's verdicts by the root's two spellings: a
+	// session searches the same few directories again and again, and
+	// testing a root's every ancestor against every absolute pattern with
+	// doublestar costs more than listing a small directory.
+	rootsMu sync.Mutex
+	roots   map[rootKey]boundRoot
 }
+
+// rootKey is a root as forPath sees it: absolute, and with symbolic links
+// resolved (which forPath does again on every call, so a link changed
+// since gives another key).
+type rootKey struct{ abs, real string }
+
+// boundRoot is forPath's verdict on a root: the root's excluder, whose
+// per-walk state (dirs, lastDir, lastHit) is empty and is never used
+// itself, only copied; or why the root is excluded.
+type boundRoot struct {
+	rx  *rootExcluder
+	err *ExcludedError
+}
+
+// maxCachedRoots bounds excluder.roots; when full, it starts over.
+const maxCachedRoots = 64
 
 // namePattern is a pattern without a slash, matched against base names.
 type namePattern struct {
@@ -197,10 +219,18 @@ func compileExclude(patterns []string) (*excluder, error) {
 // excluderCache holds the excluders of the last few Exclude lists: a
 // session sends the same list (its secret policy and deny rules) with
 // every call, and compiling it costs more than a small search. An excluder
-// is not changed once compiled, so calls share it.
+// is not changed once compiled, so calls share it. The lists are filed by
+// a hash of their patterns and compared in full: looking one up allocates
+// nothing.
 var excluderCache struct {
 	sync.Mutex
-	m map[string]*excluder
+	m map[uint64][]cachedExcluder
+	n int
+}
+
+type cachedExcluder struct {
+	patterns []string
+	ex       *excluder
 }
 
 // maxCachedExcluders bounds excluderCache; when full, it starts over.
@@ -208,30 +238,40 @@ const maxCachedExcluders = 16
 
 // compileExcludeCached is compileExclude with excluderCache.
 func compileExcludeCached(patterns []string) (*excluder, error) {
-	var key strings.Builder
-	for _, p := range patterns {
-		key.WriteString(strconv.Itoa(len(p)))
-		key.WriteByte(':')
-		key.WriteString(p)
-	}
-	k := key.String()
+	k := patternsHash(patterns)
 	excluderCache.Lock()
-	ex := excluderCache.m[k]
-	excluderCache.Unlock()
-	if ex != nil {
-		return ex, nil
+	for _, c := range excluderCache.m[k] {
+		if slices.Equal(c.patterns, patterns) {
+			excluderCache.Unlock()
+			return c.ex, nil
+		}
 	}
+	excluderCache.Unlock()
 	ex, err := compileExclude(patterns)
 	if err != nil {
 		return nil, err
 	}
 	excluderCache.Lock()
-	if excluderCache.m == nil || len(excluderCache.m) >= maxCachedExcluders {
-		excluderCache.m = map[string]*excluder{}
+	if excluderCache.m == nil || excluderCache.n >= maxCachedExcluders {
+		excluderCache.m, excluderCache.n = map[uint64][]cachedExcluder{}, 0
 	}
-	excluderCache.m[k] = ex
+	excluderCache.m[k] = append(excluderCache.m[k], cachedExcluder{slices.Clone(patterns), ex})
+	excluderCache.n++
 	excluderCache.Unlock()
 	return ex, nil
+}
+
+// patternsHash is the FNV-1a hash of the patterns, each with its length.
+func patternsHash(patterns []string) uint64 {
+	const prime = 1099511628211
+	h := uint64(14695981039346656037)
+	for _, p := range patterns {
+		h = (h ^ uint64(len(p))) * prime
+		for i := 0; i < len(p); i++ {
+			h = (h ^ uint64(p[i])) * prime
+		}
+	}
+	return h
 }
 
 // literalTail returns the text after the last special character of p.
@@ -481,13 +521,38 @@ func (ex *excluder) forPath(p string) (*rootExcluder, error) {
 	if err != nil {
 		real = abs // a missing path: the search reports it
 	}
+	k := rootKey{abs, real}
+	ex.rootsMu.Lock()
+	b, ok := ex.roots[k]
+	ex.rootsMu.Unlock()
+	if !ok {
+		b = ex.check(abs, real)
+		ex.rootsMu.Lock()
+		if ex.roots == nil || len(ex.roots) >= maxCachedRoots {
+			ex.roots = map[rootKey]boundRoot{}
+		}
+		ex.roots[k] = b
+		ex.rootsMu.Unlock()
+	}
+	if b.err != nil {
+		e := *b.err
+		return nil, &e
+	}
+	rx := *b.rx // what bind made is only read; the per-walk state starts empty
+	rx.dirs = map[string]*hit{}
+	return &rx, nil
+}
+
+// check is forPath's verdict on a root spelled abs and, with symbolic links
+// resolved, real.
+func (ex *excluder) check(abs, real string) boundRoot {
 	if h := ex.pathHit(abs); h != nil {
-		return nil, &ExcludedError{Path: abs, Matched: h.matched, Pattern: h.pattern}
+		return boundRoot{err: &ExcludedError{Path: abs, Matched: h.matched, Pattern: h.pattern}}
 	}
 	if h := ex.pathHit(real); h != nil {
-		return nil, &ExcludedError{Path: abs, Resolved: real, Matched: h.matched, Pattern: h.pattern}
+		return boundRoot{err: &ExcludedError{Path: abs, Resolved: real, Matched: h.matched, Pattern: h.pattern}}
 	}
-	return ex.bind(abs, real), nil
+	return boundRoot{rx: ex.bind(abs, real)}
 }
 
 // bind makes the rootExcluder for a root already checked, spelled abs and,

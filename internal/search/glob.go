@@ -2,7 +2,6 @@ package search
 
 import (
 	"cmp"
-	"container/heap"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -116,10 +115,10 @@ func Glob(ctx context.Context, root, pattern string, opts *GlobOptions) (*GlobRe
 			continue // a link to an excluded file, or (were the override wrong) an excluded one
 		}
 		h.total++
-		h.offer(globFile{rel: e.Rel, path: e.Path, mtime: e.ModTime})
+		h.offer(newGlobFile(e.Rel, e.Path, e.ModTime))
 	}
-	files := make([]string, 0, h.Len())
-	slices.SortFunc(h.files, compareFiles)
+	h.trim()
+	files := make([]string, 0, len(h.files))
 	for _, f := range h.files {
 		if f.path == "" {
 			f.path = root + string(filepath.Separator) + filepath.FromSlash(f.rel)
@@ -147,45 +146,62 @@ func compileGlob(pat string) func(rel string) bool {
 }
 
 // globFile is a file found: its path relative to the root and, when the
-// root is a file, its absolute path.
+// root is a file, its absolute path; and its modification time as seconds
+// and nanoseconds since 1970 (those of the zero time when unknown), which
+// compare as the time.Time does, and faster.
 type globFile struct {
 	rel, path string
-	mtime     time.Time
+	sec       int64
+	nsec      int32
+}
+
+func newGlobFile(rel, path string, mtime time.Time) globFile {
+	return globFile{rel: rel, path: path, sec: mtime.Unix(), nsec: int32(mtime.Nanosecond())}
 }
 
 // compareFiles orders newest first, then by path. Paths below the same
 // root compare as their relative paths do.
 func compareFiles(a, b globFile) int {
-	if c := b.mtime.Compare(a.mtime); c != 0 {
-		return c
+	if a.sec != b.sec {
+		return cmp.Compare(b.sec, a.sec)
+	}
+	if a.nsec != b.nsec {
+		return cmp.Compare(b.nsec, a.nsec)
 	}
 	return cmp.Compare(a.rel, b.rel)
 }
 
-// newest keeps the limit best files in a heap whose root is the worst kept.
+// newest keeps the limit best files of those offered. It collects them
+// up to twice the limit, then sorts them and keeps the best limit, whose
+// worst is from then on the bar a file must pass to be kept at all: a
+// file costs one comparison when it is older than what is kept, and the
+// sorting is done in bulk, not a heap operation per file.
 type newest struct {
-	files []globFile
-	limit int
-	total int
-}
-
-func (h *newest) Len() int           { return len(h.files) }
-func (h *newest) Less(i, j int) bool { return compareFiles(h.files[i], h.files[j]) > 0 }
-func (h *newest) Swap(i, j int)      { h.files[i], h.files[j] = h.files[j], h.files[i] }
-func (h *newest) Push(x any)         { h.files = append(h.files, x.(globFile)) }
-func (h *newest) Pop() any {
-	f := h.files[len(h.files)-1]
-	h.files = h.files[:len(h.files)-1]
-	return f
+	files  []globFile
+	limit  int
+	total  int
+	sorted bool // files[:limit] were kept by a trim, best first
 }
 
 func (h *newest) offer(f globFile) {
-	if len(h.files) < h.limit {
-		heap.Push(h, f)
+	if h.sorted && compareFiles(f, h.files[h.limit-1]) >= 0 {
 		return
 	}
-	if compareFiles(f, h.files[0]) < 0 {
-		h.files[0] = f
-		heap.Fix(h, 0)
+	if h.files == nil {
+		h.files = make([]globFile, 0, 2*h.limit)
+	}
+	h.files = append(h.files, f)
+	if len(h.files) == 2*h.limit {
+		h.trim()
+	}
+}
+
+// trim sorts the files and keeps the best limit.
+func (h *newest) trim() {
+	slices.SortFunc(h.files, compareFiles)
+	if len(h.files) >= h.limit {
+		clear(h.files[h.limit:]) // let the dropped paths go
+		h.files = h.files[:h.limit]
+		h.sorted = true
 	}
 }
