@@ -63,20 +63,24 @@ func (s *Server) directCall(ctx context.Context, c *frameConn, ss *sdk.ServerSes
 // that hold nothing else, the name a JSON string. ok is false for any
 // other params, which the SDK is left to read (or refuse).
 func plainCallParams(params json.RawMessage) (name string, args json.RawMessage, ok bool) {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(params, &m) != nil {
+	fields, isObject := objectFields(params, make([]jsonField, 0, 4))
+	if !isObject {
 		return "", nil, false
 	}
-	for k := range m {
-		if k != "name" && k != "arguments" {
+	for _, f := range fields {
+		if !keyIs(f.key, "name") && !keyIs(f.key, "arguments") {
 			return "", nil, false
 		}
 	}
-	raw, has := m["name"]
-	if !has || len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &name) != nil {
+	raw, has := field(fields, "name")
+	if !has {
 		return "", nil, false
 	}
-	return name, m["arguments"], true
+	if name, ok = jsonString(raw); !ok {
+		return "", nil, false
+	}
+	args, _ = field(fields, "arguments")
+	return name, args, true
 }
 
 // appendResponse appends the JSON-RPC response to a call

@@ -371,3 +371,50 @@ func TestDirectCallsLeaveNoGoroutine(t *testing.T) {
 		t.Errorf("%d goroutines before serving, %d after:\n%s", before, after, buf[:runtime.Stack(buf, true)])
 	}
 }
+
+// The server reads a frame's members without decoding it into a map; it
+// finds what json.Unmarshal into a map[string]json.RawMessage finds:
+// whether the frame is an object, every member (the last of a repeated
+// key, keys with escapes), each value's text, and strings as they decode.
+func FuzzObjectFields(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"Read","arguments":{"file_path":"/a \"b\" \\ c"}}}`,
+		`{}`, ` { "a" : [1, {"b": "}"}], "a": null , "c\u0041": "\u00e9\ud83d\ude00", "d":-1.5e3,"e":true}`, `[]`, `null`, `"x"`, `1`,
+		`{"id":"x\\"y","method":"\u006dethod"}`, "{\"k\xff\":\"v\xfe\",\"\":{}}", `{"a":{"b":{"c":[[],[{}]]}}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !json.Valid(b) {
+			return
+		}
+		var m map[string]json.RawMessage
+		err := json.Unmarshal(b, &m)
+		wantObject := err == nil && m != nil
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		got, isObject := mcp.ObjectMembers(b, append(keys, "absent-key"))
+		if isObject != wantObject {
+			t.Fatalf("%q: object %v, want %v", b, isObject, wantObject)
+		}
+		if !isObject {
+			return
+		}
+		if len(got) != len(m) {
+			t.Fatalf("%q: %d members, want %d", b, len(got), len(m))
+		}
+		for k, v := range m {
+			if string(got[k]) != string(v) {
+				t.Fatalf("%q: member %q is %q, want %q", b, k, got[k], v)
+			}
+			var want string
+			wantErr := json.Unmarshal(v, &want)
+			s, ok := mcp.JSONString(v)
+			if ok != (wantErr == nil && len(v) > 0 && v[0] == '"') || ok && s != want {
+				t.Fatalf("%q: string %q %v, want %q %v", v, s, ok, want, wantErr)
+			}
+		}
+	})
+}

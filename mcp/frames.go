@@ -199,8 +199,8 @@ func (c *frameConn) check(line []byte) jsonrpc.Message {
 		c.writeError(jsonrpc.ID{}, jsonrpc.CodeParseError, "parse error: the message is not one JSON value (each line must hold one JSON-RPC message)")
 		return nil
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(line, &m); err != nil || m == nil {
+	m, isObject := objectFields(line, make([]jsonField, 0, 8))
+	if !isObject {
 		what := "a JSON object"
 		if bytes.HasPrefix(bytes.TrimSpace(line), []byte("[")) {
 			what = "a single JSON-RPC object (batches are not supported since MCP 2025-06-18)"
@@ -208,12 +208,12 @@ func (c *frameConn) check(line []byte) jsonrpc.Message {
 		c.writeError(jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, "invalid request: a message must be "+what)
 		return nil
 	}
-	rawID, hasID := m["id"]
+	rawID, hasID := field(m, "id")
 	id, idOK := jsonrpc.ID{}, false
 	if hasID {
 		id, idOK = parseID(rawID)
 	}
-	_, hasMethod := m["method"]
+	rawMethod, hasMethod := field(m, "method")
 	notification := hasMethod && !hasID
 	invalid := func(msg string) jsonrpc.Message {
 		if !notification { // notifications get no answer, even a bad one
@@ -221,7 +221,7 @@ func (c *frameConn) check(line []byte) jsonrpc.Message {
 		}
 		return nil
 	}
-	if v := m["jsonrpc"]; string(bytes.TrimSpace(v)) != `"2.0"` {
+	if v, _ := field(m, "jsonrpc"); string(v) != `"2.0"` {
 		return invalid(`"jsonrpc" must be "2.0"`)
 	}
 	if hasID && !idOK {
@@ -229,18 +229,21 @@ func (c *frameConn) check(line []byte) jsonrpc.Message {
 		return invalid(`"id" must be a string or an integer`)
 	}
 	var method string
+	var params json.RawMessage
 	if hasMethod {
-		if json.Unmarshal(m["method"], &method) != nil || method == "" {
+		var ok bool
+		if method, ok = jsonString(rawMethod); !ok || method == "" {
 			return invalid(`"method" must be a non-empty string`)
 		}
-		if p, ok := m["params"]; ok {
-			if p = bytes.TrimSpace(p); len(p) == 0 || p[0] != '{' && p[0] != '[' {
+		if p, ok := field(m, "params"); ok {
+			if p[0] != '{' && p[0] != '[' {
 				return invalid(`"params" must be an object or an array`)
 			}
+			params = p
 		}
 	} else {
-		_, hasResult := m["result"]
-		_, hasError := m["error"]
+		_, hasResult := field(m, "result")
+		_, hasError := field(m, "error")
 		if !hasID || hasResult == hasError {
 			return invalid(`a message needs a "method" (a request or notification), or an "id" and one of "result" and "error" (a response)`)
 		}
@@ -252,7 +255,7 @@ func (c *frameConn) check(line []byte) jsonrpc.Message {
 		// DecodeMessage, which would parse the line twice more, with a
 		// 32 KiB buffer each time (64 KiB a call, the largest part of what
 		// a small call allocated).
-		msg = &jsonrpc.Request{ID: id, Method: method, Params: m["params"]}
+		msg = &jsonrpc.Request{ID: id, Method: method, Params: params}
 	} else {
 		var err error
 		if msg, err = jsonrpc.DecodeMessage(line); err != nil {
