@@ -78,8 +78,14 @@ func Glob(ctx context.Context, root, pattern string, opts *GlobOptions) (*GlobRe
 	match := compileGlob(pat)
 	wopts := walk.Options{GitIgnore: true, Hidden: true, ModTime: true, NoPath: true}
 	base, _ := doublestar.SplitPattern(pat)
+	// Without a "/" (nor "**"), the pattern matches names in the root
+	// only: no directory need be entered ("*" in a project's root).
+	oneSegment := !strings.Contains(pat, "/") && !strings.Contains(pat, "**")
 	wopts.Override = func(rel string, isDir bool) walk.Match {
 		if isDir {
+			if oneSegment {
+				return walk.Ignore
+			}
 			// Enter only the directories on the way to the pattern's fixed leading part.
 			if base != "." && !strings.HasPrefix(base+"/", rel+"/") && !strings.HasPrefix(rel, base+"/") {
 				return walk.Ignore
@@ -130,10 +136,11 @@ func Glob(ctx context.Context, root, pattern string, opts *GlobOptions) (*GlobRe
 
 // compileGlob returns the test of a relative path against a valid Glob
 // pattern: doublestar's answer, found without it for the patterns an agent
-// writes most: "**" and "**/*" (everything), and "**/" followed by one
+// writes most: "**" and "**/*" (everything), "**/" followed by one
 // segment without braces or "**" ("**/*.go", "**/main.go", "**/[A-Z]*.md"),
 // which doublestar matches against the last component only, as a base-name
-// pattern (FuzzGlobPattern compares them).
+// pattern, and such a segment alone ("*", "*.go"), which matches a path of
+// one component (FuzzCompileGlob compares them).
 func compileGlob(pat string) func(rel string) bool {
 	if pat == "**" || pat == "**/*" {
 		return func(string) bool { return true }
@@ -141,6 +148,11 @@ func compileGlob(pat string) func(rel string) bool {
 	if seg, ok := strings.CutPrefix(pat, "**/"); ok && seg != "" && !strings.ContainsAny(seg, "/{}") && !strings.Contains(seg, "**") {
 		n := newNamePattern(seg, seg)
 		return func(rel string) bool { return n.match(rel[strings.LastIndexByte(rel, '/')+1:]) }
+	}
+	if pat != "" && !strings.ContainsAny(pat, "/{}") && !strings.Contains(pat, "**") {
+		// One segment ("*", "*.go"): a name in the root.
+		n := newNamePattern(pat, pat)
+		return func(rel string) bool { return !strings.Contains(rel, "/") && n.match(rel) }
 	}
 	return func(rel string) bool { return doublestar.MatchUnvalidated(pat, rel) }
 }
@@ -168,7 +180,7 @@ func compareFiles(a, b globFile) int {
 	if a.nsec != b.nsec {
 		return cmp.Compare(b.nsec, a.nsec)
 	}
-	return cmp.Compare(a.rel, b.rel)
+	return strings.Compare(a.rel, b.rel) // one comparison, where cmp.Compare makes two
 }
 
 // newest keeps the limit best files of those offered. It collects them
