@@ -505,7 +505,7 @@ func ancestorIgnores(root string) *dirIgnore {
 	var n *dirIgnore
 	for i := len(dirs) - 1; i >= 0; i-- {
 		d := dirs[i]
-		exists := func(name string) bool { _, err := os.Lstat(filepath.Join(d, name)); return err == nil }
+		exists := func(name string) bool { return exists(filepath.Join(d, name)) }
 		hasGit, hasIgnore, hasGitignore := exists(".git"), exists(".ignore"), exists(".gitignore")
 		if !hasGit && !hasIgnore && !hasGitignore {
 			continue
