@@ -42,6 +42,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/toolscope/toolscope/internal/clip"
@@ -411,10 +412,6 @@ func (c *config) rulePathExact(abs string) string {
 	return "/" + filepath.ToSlash(abs)
 }
 
-// secretGlobs are the secret policy's exclusion patterns, matched
-// regardless of case (search's ExcludeFold), as Read judges names.
-var secretGlobs = pathpolicy.SecretGlobs()
-
 // searchExcludes are the patterns Grep and Glob never search or list
 // besides secretGlobs: every Read deny rule's, matched with their case, as
 // the rules are.
@@ -431,6 +428,47 @@ func (c *config) searchExcludes(pc *permission.Context) []string {
 	}
 	return out
 }
+
+// schemaProps holds the property names of the tools' input schemas: a
+// schema is fixed, and decoding it again for every call (to tell the
+// parameters a call should not have) cost more than a no-op call's tool.
+var schemaProps struct {
+	sync.Mutex
+	m map[string]map[string]bool
+}
+
+// schemaProperties returns the names of schema's properties; ok is false
+// when schema is not a JSON object.
+func schemaProperties(schema json.RawMessage) (props map[string]bool, ok bool) {
+	schemaProps.Lock()
+	props, ok = schemaProps.m[string(schema)]
+	schemaProps.Unlock()
+	if ok {
+		return props, true
+	}
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal(schema, &s) != nil {
+		return nil, false
+	}
+	props = make(map[string]bool, len(s.Properties))
+	for k := range s.Properties {
+		props[k] = true
+	}
+	schemaProps.Lock()
+	if schemaProps.m == nil || len(schemaProps.m) >= 64 {
+		schemaProps.m = map[string]map[string]bool{}
+	}
+	schemaProps.m[string(schema)] = props
+	schemaProps.Unlock()
+	return props, true
+}
+
+// secretGlobs is the secret policy's exclusion list, made once (it is
+// fixed): the search tools send it with every call as ExcludeFold,
+// matched regardless of case, as Read judges names.
+var secretGlobs = sync.OnceValue(pathpolicy.SecretGlobs)
 
 // hints are a built-in tool's MCP annotations: whether it only reads,
 // whether it may destroy data, whether calling it twice with the same input
@@ -462,15 +500,16 @@ func noted(schema, input json.RawMessage, seq iter.Seq2[*tool.Chunk, error]) ite
 // stray parameters stays a line, whatever the model sent.
 func unknownNote(schema, input json.RawMessage) string {
 	var in map[string]skipValue
-	var s struct {
-		Properties map[string]json.RawMessage `json:"properties"`
+	if json.Unmarshal(input, &in) != nil {
+		return ""
 	}
-	if json.Unmarshal(input, &in) != nil || json.Unmarshal(schema, &s) != nil {
+	props, ok := schemaProperties(schema)
+	if !ok {
 		return ""
 	}
 	var unknown []string
 	for k := range in {
-		if _, ok := s.Properties[k]; !ok {
+		if !props[k] {
 			unknown = append(unknown, k)
 		}
 	}
@@ -486,7 +525,7 @@ func unknownNote(schema, input json.RawMessage) string {
 	for i, k := range unknown {
 		unknown[i] = clip.String(k, maxKeyEcho)
 	}
-	known := slices.Sorted(maps.Keys(s.Properties))
+	known := slices.Sorted(maps.Keys(props))
 	return fmt.Sprintf("\n\nNote: the parameter(s) %s%s are not known to this tool and were ignored. It takes: %s.", strings.Join(unknown, ", "), more, strings.Join(known, ", "))
 }
 

@@ -119,7 +119,7 @@ func (g *Glob) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 		if call.State != nil {
 			pc = call.State.Permissions()
 		}
-		res, err := search.Glob(ctx, dir, in.Pattern, &search.GlobOptions{Limit: GlobLimit, Exclude: g.c.searchExcludes(pc), ExcludeFold: secretGlobs})
+		res, err := search.Glob(ctx, dir, in.Pattern, &search.GlobOptions{Limit: GlobLimit, Exclude: g.c.searchExcludes(pc), ExcludeFold: secretGlobs()})
 		if err != nil {
 			yield(tool.Errorf("Error: %v", err), nil)
 			return

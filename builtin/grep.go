@@ -145,7 +145,7 @@ func (g *Grep) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 			IgnoreCase: in.I || in.IAlias || in.CaseInsensitive, Multiline: in.Multiline, HeadLimit: in.HeadLimit, Offset: in.Offset,
 			Engine: g.engine(),
 		}
-		o.ExcludeFold = secretGlobs
+		o.ExcludeFold = secretGlobs()
 		if call.State != nil {
 			o.Exclude = g.c.searchExcludes(call.State.Permissions())
 		} else {

@@ -10,3 +10,26 @@ func SetDefaultCallTimeout(d time.Duration) (restore func()) {
 	defaultCallTimeout = d
 	return func() { defaultCallTimeout = old }
 }
+
+// AppendJSONString is appendJSONString, for FuzzAppendJSONString.
+var AppendJSONString = appendJSONString
+
+// ObjectMembers is objectFields, then field of each key, for
+// FuzzObjectFields: the members as json.Unmarshal into a
+// map[string]json.RawMessage would give them.
+func ObjectMembers(b []byte, keys []string) (map[string][]byte, bool) {
+	fields, ok := objectFields(b, nil)
+	if !ok {
+		return nil, false
+	}
+	out := map[string][]byte{}
+	for _, k := range keys {
+		if v, ok := field(fields, k); ok {
+			out[k] = v
+		}
+	}
+	return out, true
+}
+
+// JSONString is jsonString, for FuzzObjectFields.
+var JSONString = jsonString

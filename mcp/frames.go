@@ -10,6 +10,8 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -52,6 +54,8 @@ func (t *frameTransport) Connect(context.Context) (sdk.Connection, error) {
 		closed:   make(chan struct{}),
 		pending:  map[jsonrpc.ID]bool{},
 		idle:     make(chan struct{}),
+		cancels:  map[jsonrpc.ID]context.CancelFunc{},
+		jobs:     make(chan func()),
 	}
 	close(c.idle) // nothing pending yet
 	t.conn = c
@@ -73,8 +77,20 @@ type frameConn struct {
 
 	mu       sync.Mutex
 	pending  map[jsonrpc.ID]bool // calls read and not yet answered
-	idle     chan struct{}       // closed while pending is empty
+	writing  int                 // answers being written (their calls no longer pending)
+	idle     chan struct{}       // closed while pending is empty and nothing is being written
 	stopping bool
+
+	// call, once set, is offered every tools/call request read; when it
+	// takes one (returns true), it runs the call and answers it itself
+	// (see Server.directCall), and the SDK never sees the request.
+	call atomic.Pointer[func(id jsonrpc.ID, params json.RawMessage) bool]
+	// cancels holds the calls taken by call and still running, so that
+	// notifications/cancelled can cancel them; direct counts them.
+	cancels map[jsonrpc.ID]context.CancelFunc
+	direct  sync.WaitGroup
+	// idle workers wait here for the next call to run (see run).
+	jobs chan func()
 }
 
 // errShuttingDown answers a call that arrives while the server stops.
@@ -183,8 +199,8 @@ func (c *frameConn) check(line []byte) jsonrpc.Message {
 		c.writeError(jsonrpc.ID{}, jsonrpc.CodeParseError, "parse error: the message is not one JSON value (each line must hold one JSON-RPC message)")
 		return nil
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(line, &m); err != nil || m == nil {
+	m, isObject := objectFields(line, make([]jsonField, 0, 8))
+	if !isObject {
 		what := "a JSON object"
 		if bytes.HasPrefix(bytes.TrimSpace(line), []byte("[")) {
 			what = "a single JSON-RPC object (batches are not supported since MCP 2025-06-18)"
@@ -192,12 +208,12 @@ func (c *frameConn) check(line []byte) jsonrpc.Message {
 		c.writeError(jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, "invalid request: a message must be "+what)
 		return nil
 	}
-	rawID, hasID := m["id"]
+	rawID, hasID := field(m, "id")
 	id, idOK := jsonrpc.ID{}, false
 	if hasID {
 		id, idOK = parseID(rawID)
 	}
-	_, hasMethod := m["method"]
+	rawMethod, hasMethod := field(m, "method")
 	notification := hasMethod && !hasID
 	invalid := func(msg string) jsonrpc.Message {
 		if !notification { // notifications get no answer, even a bad one
@@ -205,7 +221,7 @@ func (c *frameConn) check(line []byte) jsonrpc.Message {
 		}
 		return nil
 	}
-	if v := m["jsonrpc"]; string(bytes.TrimSpace(v)) != `"2.0"` {
+	if v, _ := field(m, "jsonrpc"); string(v) != `"2.0"` {
 		return invalid(`"jsonrpc" must be "2.0"`)
 	}
 	if hasID && !idOK {
@@ -213,18 +229,21 @@ func (c *frameConn) check(line []byte) jsonrpc.Message {
 		return invalid(`"id" must be a string or an integer`)
 	}
 	var method string
+	var params json.RawMessage
 	if hasMethod {
-		if json.Unmarshal(m["method"], &method) != nil || method == "" {
+		var ok bool
+		if method, ok = jsonString(rawMethod); !ok || method == "" {
 			return invalid(`"method" must be a non-empty string`)
 		}
-		if p, ok := m["params"]; ok {
-			if p = bytes.TrimSpace(p); len(p) == 0 || p[0] != '{' && p[0] != '[' {
+		if p, ok := field(m, "params"); ok {
+			if p[0] != '{' && p[0] != '[' {
 				return invalid(`"params" must be an object or an array`)
 			}
+			params = p
 		}
 	} else {
-		_, hasResult := m["result"]
-		_, hasError := m["error"]
+		_, hasResult := field(m, "result")
+		_, hasError := field(m, "error")
 		if !hasID || hasResult == hasError {
 			return invalid(`a message needs a "method" (a request or notification), or an "id" and one of "result" and "error" (a response)`)
 		}
@@ -236,7 +255,7 @@ func (c *frameConn) check(line []byte) jsonrpc.Message {
 		// DecodeMessage, which would parse the line twice more, with a
 		// 32 KiB buffer each time (64 KiB a call, the largest part of what
 		// a small call allocated).
-		msg = &jsonrpc.Request{ID: id, Method: method, Params: m["params"]}
+		msg = &jsonrpc.Request{ID: id, Method: method, Params: params}
 	} else {
 		var err error
 		if msg, err = jsonrpc.DecodeMessage(line); err != nil {
@@ -255,13 +274,101 @@ func (c *frameConn) check(line []byte) jsonrpc.Message {
 			c.writeError(req.ID, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: id %v is already in use by a request in progress", req.ID.Raw()))
 			return nil
 		}
-		if len(c.pending) == 0 {
+		if len(c.pending) == 0 && c.writing == 0 {
 			c.idle = make(chan struct{})
 		}
 		c.pending[req.ID] = true
 		c.mu.Unlock()
+		if method == "tools/call" {
+			if call := c.call.Load(); call != nil && (*call)(req.ID, req.Params) {
+				return nil
+			}
+		}
+	} else if method == "notifications/cancelled" {
+		c.cancelDirect(req.Params)
 	}
 	return msg
+}
+
+// startDirect registers a call taken by the call hook, cancelled by
+// cancel, before it starts.
+func (c *frameConn) startDirect(id jsonrpc.ID, cancel context.CancelFunc) {
+	c.direct.Add(1)
+	c.mu.Lock()
+	c.cancels[id] = cancel
+	c.mu.Unlock()
+}
+
+// answerDirect writes the answer (a whole JSON-RPC response) of a call
+// taken by the call hook.
+func (c *frameConn) answerDirect(id jsonrpc.ID, line []byte) {
+	c.mu.Lock()
+	delete(c.cancels, id)
+	c.mu.Unlock()
+	c.writeAnswer(id, line)
+	c.direct.Done()
+}
+
+// run runs f in a goroutine: a worker that has finished its call and
+// waits for the next, or a new one when every worker is busy. A worker
+// (and its stack, grown by the calls it ran) serves the session's calls
+// one after another, instead of a goroutine started, and its stack grown
+// again, for each; it ends with the connection.
+func (c *frameConn) run(f func()) {
+	select {
+	case c.jobs <- f:
+	default:
+		go c.worker(f)
+	}
+}
+
+func (c *frameConn) worker(f func()) {
+	for {
+		f()
+		select {
+		case f = <-c.jobs:
+		case <-c.closed:
+			return
+		}
+	}
+}
+
+// waitDirect waits until the calls taken by the call hook have ended, or
+// until the deadline.
+func (c *frameConn) waitDirect(deadline time.Time) {
+	done := make(chan struct{})
+	go func() { // ends with the last call
+		c.direct.Wait()
+		close(done)
+	}()
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+	}
+}
+
+// cancelDirect cancels the call taken by the call hook that a
+// notifications/cancelled names, if there is one. The notification goes
+// on to the SDK all the same, for the calls it runs.
+func (c *frameConn) cancelDirect(params json.RawMessage) {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	id, ok := parseID(p.RequestID)
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	cancel := c.cancels[id]
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
 }
 
 // writeError writes a JSON-RPC error response.
@@ -309,14 +416,30 @@ func (c *frameConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return err
 	}
-	err = c.writeLine(b)
 	if r, ok := msg.(*jsonrpc.Response); ok {
+		return c.writeAnswer(r.ID, b)
+	}
+	return c.writeLine(b)
+}
+
+// writeAnswer writes the answer to the call id. The call stops being
+// pending before its answer is written, since the client may reuse its
+// id as soon as it has the answer; the server is not idle (see stop)
+// until the answer is written.
+func (c *frameConn) writeAnswer(id jsonrpc.ID, b []byte) error {
+	c.mu.Lock()
+	was := c.pending[id]
+	if was {
+		delete(c.pending, id)
+		c.writing++
+	}
+	c.mu.Unlock()
+	err := c.writeLine(b)
+	if was {
 		c.mu.Lock()
-		if c.pending[r.ID] {
-			delete(c.pending, r.ID)
-			if len(c.pending) == 0 {
-				close(c.idle)
-			}
+		c.writing--
+		if len(c.pending) == 0 && c.writing == 0 {
+			close(c.idle)
 		}
 		c.mu.Unlock()
 	}

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolscope/toolscope/permission"
@@ -170,10 +171,14 @@ func (s *Server) Serve(ctx context.Context, r io.ReadCloser, w io.WriteCloser) e
 		return err
 	}
 	t := &frameTransport{r: r, w: w, max: s.opts.MaxMessageBytes}
-	ss, err := s.sdk.Connect(context.WithoutCancel(ctx), t, nil)
+	base := context.WithoutCancel(ctx)
+	ss, err := s.sdk.Connect(base, t, nil)
 	if err != nil {
 		return err
 	}
+	call := func(id jsonrpc.ID, params json.RawMessage) bool { return s.directCall(base, t.conn, ss, id, params) }
+	t.conn.call.Store(&call)
+	defer t.conn.Close() // the SDK closes it too; this ends the idle workers in any case
 	ended := make(chan error, 1)
 	go func() { ended <- ss.Wait() }()
 	mine := func(c *runningCall) bool { return c.session == ss }
@@ -182,7 +187,9 @@ func (s *Server) Serve(ctx context.Context, r io.ReadCloser, w io.WriteCloser) e
 		// The client left: cancel its calls, and wait for them to end,
 		// so that nothing they started outlives a server about to exit.
 		s.interrupt(mine, errClientGone)
+		deadline := time.Now().Add(s.opts.DrainTimeout)
 		s.waitCalls(mine, s.opts.DrainTimeout)
+		t.conn.waitDirect(deadline)
 		if errors.Is(err, io.EOF) {
 			err = nil
 		}
@@ -191,6 +198,7 @@ func (s *Server) Serve(ctx context.Context, r io.ReadCloser, w io.WriteCloser) e
 	}
 	idle := t.conn.stop()
 	n := s.interrupt(mine, errStopping{context.Cause(ctx)})
+	deadline := time.Now().Add(s.opts.DrainTimeout)
 	timer := time.NewTimer(s.opts.DrainTimeout)
 	defer timer.Stop()
 	select {
@@ -202,6 +210,7 @@ func (s *Server) Serve(ctx context.Context, r io.ReadCloser, w io.WriteCloser) e
 	case <-ended:
 	case <-timer.C:
 	}
+	t.conn.waitDirect(deadline)
 	return &InterruptedError{Calls: n, Cause: context.Cause(ctx)}
 }
 

@@ -93,7 +93,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	srv := mcp.NewServer(s.Toolkit, opts)
 	if *addr == "" {
-		return stopped(srv.Serve(ctx, io.NopCloser(stdin), nopWriteCloser{stdout}))
+		in, restore := pollable(stdin)
+		defer restore()
+		return stopped(srv.Serve(ctx, io.NopCloser(in), nopWriteCloser{stdout}))
 	}
 	h, err := srv.Handler(ctx, *stateless)
 	if err != nil {

@@ -252,7 +252,7 @@ func TestSecretPolicyIsFast(t *testing.T) {
 // FuzzCompileGlob compares Glob's pattern test with doublestar on the
 // relative path, which it stands for.
 func FuzzCompileGlob(f *testing.F) {
-	for _, s := range []string{"**/*", "**", "**/*.go", "**/main.go", "**/[A-Z]*.md", "**/a*b*c", "**/\\*x", "**/*\uFFFD", "src/**/*.ts", "**/*.{s,go}"} {
+	for _, s := range []string{"**/*", "**", "**/*.go", "**/main.go", "**/[A-Z]*.md", "**/a*b*c", "**/\\*x", "**/*\uFFFD", "src/**/*.ts", "**/*.{s,go}", "*", "*.go", "file?.txt", "[a-c]*", "\\*", "*.{s,go}", "a*b"} {
 		f.Add(s, "a/b/main.go")
 		f.Add(s, "x.go")
 	}

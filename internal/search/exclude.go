@@ -7,7 +7,6 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -97,7 +96,30 @@ type excluder struct {
 	// upper-case letters, below a root without any, it answers for both
 	// in one pass (the usual case: two passes cost twice one).
 	fold, merged *excluder
+
+	// roots caches forPath's verdicts by the root's two spellings: a
+	// session searches the same few directories again and again, and
+	// testing a root's every ancestor against every absolute pattern with
+	// doublestar costs more than listing a small directory.
+	rootsMu sync.Mutex
+	roots   map[rootKey]boundRoot
 }
+
+// rootKey is a root as forPath sees it: absolute, and with symbolic links
+// resolved (which forPath does again on every call, so a link changed
+// since gives another key).
+type rootKey struct{ abs, real string }
+
+// boundRoot is forPath's verdict on a root: the root's excluder, whose
+// per-walk state (dirs, lastDir, lastHit) is empty and is never used
+// itself, only copied; or why the root is excluded.
+type boundRoot struct {
+	rx  *rootExcluder
+	err *ExcludedError
+}
+
+// maxCachedRoots bounds excluder.roots; when full, it starts over.
+const maxCachedRoots = 64
 
 // namePattern is a pattern without a slash, matched against base names.
 type namePattern struct {
@@ -206,10 +228,18 @@ func compileExclude(patterns []string) (*excluder, error) {
 // excluderCache holds the excluders of the last few Exclude lists: a
 // session sends the same list (its secret policy and deny rules) with
 // every call, and compiling it costs more than a small search. An excluder
-// is not changed once compiled, so calls share it.
+// is not changed once compiled, so calls share it. The lists are filed by
+// a hash of their patterns and compared in full: looking one up allocates
+// nothing.
 var excluderCache struct {
 	sync.Mutex
-	m map[string]*excluder
+	m map[uint64][]cachedExcluder
+	n int
+}
+
+type cachedExcluder struct {
+	patterns, fold []string
+	ex             *excluder
 }
 
 // maxCachedExcluders bounds excluderCache; when full, it starts over.
@@ -230,25 +260,15 @@ func compileExcludes(patterns, fold []string) (*excluder, error) {
 // compileExcludeCached is compileExclude with excluderCache, for an
 // Exclude and an ExcludeFold list.
 func compileExcludeCached(patterns, fold []string) (*excluder, error) {
-	var key strings.Builder
-	for _, p := range patterns {
-		key.WriteString(strconv.Itoa(len(p)))
-		key.WriteByte(':')
-		key.WriteString(p)
-	}
-	key.WriteByte('|')
-	for _, p := range fold {
-		key.WriteString(strconv.Itoa(len(p)))
-		key.WriteByte(':')
-		key.WriteString(p)
-	}
-	k := key.String()
+	k := patternsHash(patterns)*31 + patternsHash(fold)
 	excluderCache.Lock()
-	ex := excluderCache.m[k]
-	excluderCache.Unlock()
-	if ex != nil {
-		return ex, nil
+	for _, c := range excluderCache.m[k] {
+		if slices.Equal(c.patterns, patterns) && slices.Equal(c.fold, fold) {
+			excluderCache.Unlock()
+			return c.ex, nil
+		}
 	}
+	excluderCache.Unlock()
 	ex, err := compileExclude(patterns)
 	if err != nil {
 		return nil, err
@@ -273,12 +293,26 @@ func compileExcludeCached(patterns, fold []string) (*excluder, error) {
 		}
 	}
 	excluderCache.Lock()
-	if excluderCache.m == nil || len(excluderCache.m) >= maxCachedExcluders {
-		excluderCache.m = map[string]*excluder{}
+	if excluderCache.m == nil || excluderCache.n >= maxCachedExcluders {
+		excluderCache.m, excluderCache.n = map[uint64][]cachedExcluder{}, 0
 	}
-	excluderCache.m[k] = ex
+	excluderCache.m[k] = append(excluderCache.m[k], cachedExcluder{slices.Clone(patterns), slices.Clone(fold), ex})
+	excluderCache.n++
 	excluderCache.Unlock()
 	return ex, nil
+}
+
+// patternsHash is the FNV-1a hash of the patterns, each with its length.
+func patternsHash(patterns []string) uint64 {
+	const prime = 1099511628211
+	h := uint64(14695981039346656037)
+	for _, p := range patterns {
+		h = (h ^ uint64(len(p))) * prime
+		for i := 0; i < len(p); i++ {
+			h = (h ^ uint64(p[i])) * prime
+		}
+	}
+	return h
 }
 
 // literalTail returns the text after the last special character of p.
@@ -533,27 +567,62 @@ func (ex *excluder) forPath(p string) (*rootExcluder, error) {
 	if err != nil {
 		real = abs // a missing path: the search reports it
 	}
+	k := rootKey{abs, real}
+	ex.rootsMu.Lock()
+	b, ok := ex.roots[k]
+	ex.rootsMu.Unlock()
+	if !ok {
+		b = ex.check(abs, real)
+		ex.rootsMu.Lock()
+		if ex.roots == nil || len(ex.roots) >= maxCachedRoots {
+			ex.roots = map[rootKey]boundRoot{}
+		}
+		ex.roots[k] = b
+		ex.rootsMu.Unlock()
+	}
+	if b.err != nil {
+		e := *b.err
+		return nil, &e
+	}
+	return b.rx.fresh(), nil
+}
+
+// fresh returns a copy of rx (what bind made, which is only read) with
+// the per-walk state empty, its fold's and merged's too.
+func (rx *rootExcluder) fresh() *rootExcluder {
+	if rx == nil {
+		return nil
+	}
+	c := *rx
+	c.dirs = map[string]*hit{}
+	c.fold, c.merged = rx.fold.fresh(), rx.merged.fresh()
+	return &c
+}
+
+// check is forPath's verdict on a root spelled abs and, with symbolic links
+// resolved, real.
+func (ex *excluder) check(abs, real string) boundRoot {
 	if h := ex.pathHit(abs); h != nil {
-		return nil, &ExcludedError{Path: abs, Matched: h.matched, Pattern: h.pattern}
+		return boundRoot{err: &ExcludedError{Path: abs, Matched: h.matched, Pattern: h.pattern}}
 	}
 	if h := ex.pathHit(real); h != nil {
-		return nil, &ExcludedError{Path: abs, Resolved: real, Matched: h.matched, Pattern: h.pattern}
+		return boundRoot{err: &ExcludedError{Path: abs, Resolved: real, Matched: h.matched, Pattern: h.pattern}}
 	}
 	rx := ex.bind(abs, real)
 	if ex.fold != nil {
 		labs, lreal := strings.ToLower(abs), strings.ToLower(real)
 		if h := ex.fold.pathHit(labs); h != nil {
-			return nil, &ExcludedError{Path: abs, Matched: unfold(abs, h.matched), Pattern: h.pattern}
+			return boundRoot{err: &ExcludedError{Path: abs, Matched: unfold(abs, h.matched), Pattern: h.pattern}}
 		}
 		if h := ex.fold.pathHit(lreal); h != nil {
-			return nil, &ExcludedError{Path: abs, Resolved: real, Matched: unfold(real, h.matched), Pattern: h.pattern}
+			return boundRoot{err: &ExcludedError{Path: abs, Resolved: real, Matched: unfold(real, h.matched), Pattern: h.pattern}}
 		}
 		rx.fold = ex.fold.bind(labs, lreal)
 		if labs == abs && lreal == real {
 			rx.merged = ex.merged.bind(abs, real)
 		}
 	}
-	return rx, nil
+	return boundRoot{rx: rx}
 }
 
 // single returns the rootExcluder that answers for rel alone (merged,

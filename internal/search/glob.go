@@ -2,7 +2,6 @@ package search
 
 import (
 	"cmp"
-	"container/heap"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -82,8 +81,14 @@ func Glob(ctx context.Context, root, pattern string, opts *GlobOptions) (*GlobRe
 	match := compileGlob(pat)
 	wopts := walk.Options{GitIgnore: true, Hidden: true, ModTime: true, NoPath: true}
 	base, _ := doublestar.SplitPattern(pat)
+	// Without a "/" (nor "**"), the pattern matches names in the root
+	// only: no directory need be entered ("*" in a project's root).
+	oneSegment := !strings.Contains(pat, "/") && !strings.Contains(pat, "**")
 	wopts.Override = func(rel string, isDir bool) walk.Match {
 		if isDir {
+			if oneSegment {
+				return walk.Ignore
+			}
 			// Enter only the directories on the way to the pattern's fixed leading part.
 			if base != "." && !strings.HasPrefix(base+"/", rel+"/") && !strings.HasPrefix(rel, base+"/") {
 				return walk.Ignore
@@ -119,10 +124,10 @@ func Glob(ctx context.Context, root, pattern string, opts *GlobOptions) (*GlobRe
 			continue // a link to an excluded file, or (were the override wrong) an excluded one
 		}
 		h.total++
-		h.offer(globFile{rel: e.Rel, path: e.Path, mtime: e.ModTime})
+		h.offer(newGlobFile(e.Rel, e.Path, e.ModTime))
 	}
-	files := make([]string, 0, h.Len())
-	slices.SortFunc(h.files, compareFiles)
+	h.trim()
+	files := make([]string, 0, len(h.files))
 	for _, f := range h.files {
 		if f.path == "" {
 			f.path = root + string(filepath.Separator) + filepath.FromSlash(f.rel)
@@ -134,10 +139,11 @@ func Glob(ctx context.Context, root, pattern string, opts *GlobOptions) (*GlobRe
 
 // compileGlob returns the test of a relative path against a valid Glob
 // pattern: doublestar's answer, found without it for the patterns an agent
-// writes most: "**" and "**/*" (everything), and "**/" followed by one
+// writes most: "**" and "**/*" (everything), "**/" followed by one
 // segment without braces or "**" ("**/*.go", "**/main.go", "**/[A-Z]*.md"),
 // which doublestar matches against the last component only, as a base-name
-// pattern (FuzzGlobPattern compares them).
+// pattern, and such a segment alone ("*", "*.go"), which matches a path of
+// one component (FuzzCompileGlob compares them).
 func compileGlob(pat string) func(rel string) bool {
 	if pat == "**" || pat == "**/*" {
 		return func(string) bool { return true }
@@ -146,49 +152,71 @@ func compileGlob(pat string) func(rel string) bool {
 		n := newNamePattern(seg, seg)
 		return func(rel string) bool { return n.match(rel[strings.LastIndexByte(rel, '/')+1:]) }
 	}
+	if pat != "" && !strings.ContainsAny(pat, "/{}") && !strings.Contains(pat, "**") {
+		// One segment ("*", "*.go"): a name in the root.
+		n := newNamePattern(pat, pat)
+		return func(rel string) bool { return !strings.Contains(rel, "/") && n.match(rel) }
+	}
 	return func(rel string) bool { return doublestar.MatchUnvalidated(pat, rel) }
 }
 
 // globFile is a file found: its path relative to the root and, when the
-// root is a file, its absolute path.
+// root is a file, its absolute path; and its modification time as seconds
+// and nanoseconds since 1970 (those of the zero time when unknown), which
+// compare as the time.Time does, and faster.
 type globFile struct {
 	rel, path string
-	mtime     time.Time
+	sec       int64
+	nsec      int32
+}
+
+func newGlobFile(rel, path string, mtime time.Time) globFile {
+	return globFile{rel: rel, path: path, sec: mtime.Unix(), nsec: int32(mtime.Nanosecond())}
 }
 
 // compareFiles orders newest first, then by path. Paths below the same
 // root compare as their relative paths do.
 func compareFiles(a, b globFile) int {
-	if c := b.mtime.Compare(a.mtime); c != 0 {
-		return c
+	if a.sec != b.sec {
+		return cmp.Compare(b.sec, a.sec)
 	}
-	return cmp.Compare(a.rel, b.rel)
+	if a.nsec != b.nsec {
+		return cmp.Compare(b.nsec, a.nsec)
+	}
+	return strings.Compare(a.rel, b.rel) // one comparison, where cmp.Compare makes two
 }
 
-// newest keeps the limit best files in a heap whose root is the worst kept.
+// newest keeps the limit best files of those offered. It collects them
+// up to twice the limit, then sorts them and keeps the best limit, whose
+// worst is from then on the bar a file must pass to be kept at all: a
+// file costs one comparison when it is older than what is kept, and the
+// sorting is done in bulk, not a heap operation per file.
 type newest struct {
-	files []globFile
-	limit int
-	total int
-}
-
-func (h *newest) Len() int           { return len(h.files) }
-func (h *newest) Less(i, j int) bool { return compareFiles(h.files[i], h.files[j]) > 0 }
-func (h *newest) Swap(i, j int)      { h.files[i], h.files[j] = h.files[j], h.files[i] }
-func (h *newest) Push(x any)         { h.files = append(h.files, x.(globFile)) }
-func (h *newest) Pop() any {
-	f := h.files[len(h.files)-1]
-	h.files = h.files[:len(h.files)-1]
-	return f
+	files  []globFile
+	limit  int
+	total  int
+	sorted bool // files[:limit] were kept by a trim, best first
 }
 
 func (h *newest) offer(f globFile) {
-	if len(h.files) < h.limit {
-		heap.Push(h, f)
+	if h.sorted && compareFiles(f, h.files[h.limit-1]) >= 0 {
 		return
 	}
-	if compareFiles(f, h.files[0]) < 0 {
-		h.files[0] = f
-		heap.Fix(h, 0)
+	if h.files == nil {
+		h.files = make([]globFile, 0, 2*h.limit)
+	}
+	h.files = append(h.files, f)
+	if len(h.files) == 2*h.limit {
+		h.trim()
+	}
+}
+
+// trim sorts the files and keeps the best limit.
+func (h *newest) trim() {
+	slices.SortFunc(h.files, compareFiles)
+	if len(h.files) >= h.limit {
+		clear(h.files[h.limit:]) // let the dropped paths go
+		h.files = h.files[:h.limit]
+		h.sorted = true
 	}
 }

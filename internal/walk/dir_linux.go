@@ -151,3 +151,11 @@ func (h dirHandle) modTime(dir string, e *rawEnt) time.Time {
 	}
 	return time.Unix(st.Mtim.Unix())
 }
+
+// exists reports whether there is an entry at path (without following a
+// link), allocating nothing: the walk asks it of three names in each of
+// the root's ancestors on every walk, and most are not there.
+func exists(path string) bool {
+	var st syscall.Stat_t
+	return fsys.Lstat(path, &st) == nil
+}

@@ -49,3 +49,10 @@ func (dirHandle) modTime(dir string, e *rawEnt) time.Time {
 	}
 	return fi.ModTime()
 }
+
+// exists reports whether there is an entry at path (without following a
+// link).
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}

@@ -182,8 +182,35 @@ func (w *walker) run(parent context.Context, root string, yield func(Entry, erro
 	if w.opts.GitIgnore {
 		ign = ancestorIgnores(root)
 	}
-	w.stack = append(w.stack, dirWork{path: root, ign: ign})
+	// The root is read here, before any thread starts: a walk of one
+	// directory (the commonest, listing a directory) then starts none.
+	if err := ctx.Err(); err != nil {
+		yield(Entry{}, err)
+		return
+	}
+	sc := getScratch()
+	first := w.readDir(dirWork{path: root, ign: ign}, sc)
+	putScratch(sc)
+	if len(w.stack) == 0 {
+		if first.err != nil {
+			yield(Entry{}, first.err)
+		} else {
+			for _, e := range first.entries {
+				if !yield(e, nil) {
+					return
+				}
+			}
+			putEntries(first.entries)
+		}
+		if err := parent.Err(); err != nil {
+			yield(Entry{}, err)
+		}
+		return
+	}
 	out := make(chan batch, 4*w.opts.Threads)
+	if len(first.entries) > 0 || first.err != nil {
+		out <- first // the channel is empty, and has room
+	}
 	var wg sync.WaitGroup
 	for range w.opts.Threads {
 		wg.Go(func() { w.work(ctx, out) })
@@ -205,6 +232,7 @@ func (w *walker) run(parent context.Context, root string, yield func(Entry, erro
 				return
 			}
 		}
+		putEntries(b.entries)
 	}
 	if err := parent.Err(); err != nil {
 		yield(Entry{}, err)
@@ -228,8 +256,53 @@ type rawEnt struct {
 // modeUnknown marks an entry whose type the listing did not give.
 const modeUnknown = fs.ModeTemporary
 
+// scratches holds the workers' scratch memory between walks: a search
+// that lists a small directory would otherwise allocate a listing buffer
+// many times the size of what it finds.
+var scratches = sync.Pool{New: func() any { return &scratch{} }}
+
+// maxPooledBuf bounds the listing buffer kept for the next walk: one grown
+// for a huge directory is left to the collector.
+const maxPooledBuf = 1 << 20
+
+func getScratch() *scratch { return scratches.Get().(*scratch) }
+
+func putScratch(sc *scratch) {
+	if cap(sc.buf) > maxPooledBuf {
+		return
+	}
+	clear(sc.ents) // the names point into buf; nothing else may keep them
+	sc.ents = sc.ents[:0]
+	scratches.Put(sc)
+}
+
+// entryBatches holds the slices batches of files were yielded from: the
+// entries are yielded by value, so once a batch is yielded its slice is
+// free for the next directory's.
+var entryBatches sync.Pool
+
+// getEntries returns an empty slice with room for n entries.
+func getEntries(n int) []Entry {
+	if p, _ := entryBatches.Get().(*[]Entry); p != nil && cap(*p) >= n {
+		return (*p)[:0]
+	}
+	return make([]Entry, 0, n)
+}
+
+// putEntries gives a yielded batch's slice back; a very large one is left
+// to the collector.
+func putEntries(e []Entry) {
+	if cap(e) == 0 || cap(e) > 4096 {
+		return
+	}
+	clear(e)
+	e = e[:0]
+	entryBatches.Put(&e)
+}
+
 func (w *walker) work(ctx context.Context, out chan<- batch) {
-	sc := &scratch{}
+	sc := getScratch()
+	defer putScratch(sc)
 	for {
 		w.mu.Lock()
 		for len(w.stack) == 0 && w.active > 0 && !w.done {
@@ -320,7 +393,7 @@ func (w *walker) readDir(d dirWork, sc *scratch) batch {
 			subdirs = append(subdirs, dirWork{path: d.path + string(filepath.Separator) + name, rel: rel, ign: ign})
 		case typ.IsRegular():
 			if files == nil {
-				files = make([]Entry, 0, len(sc.ents)-i)
+				files = getEntries(len(sc.ents) - i)
 			}
 			e := Entry{Rel: rel, dir: d.path}
 			if !w.opts.NoPath {
@@ -432,7 +505,7 @@ func ancestorIgnores(root string) *dirIgnore {
 	var n *dirIgnore
 	for i := len(dirs) - 1; i >= 0; i-- {
 		d := dirs[i]
-		exists := func(name string) bool { _, err := os.Lstat(filepath.Join(d, name)); return err == nil }
+		exists := func(name string) bool { return exists(filepath.Join(d, name)) }
 		hasGit, hasIgnore, hasGitignore := exists(".git"), exists(".ignore"), exists(".gitignore")
 		if !hasGit && !hasIgnore && !hasGitignore {
 			continue
