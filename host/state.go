@@ -34,57 +34,77 @@ var (
 	unmarkedPermsKeys = []string{"mode", "working_dirs", "allow", "deny", "ask"}
 )
 
-// readState reads the state file at path into a state.
-func readState(path string) (*tool.State, error) {
+// readState reads the state file at path into a state. It returns also
+// the file as read and its content (without the seal), nil for a new
+// state.
+func readState(path string) (st *tool.State, file, body []byte, err error) {
+	st, file, body, err = readStateFile(path)
+	if err != nil || body == nil {
+		return st, nil, nil, err
+	}
+	return st, file, body, nil
+}
+
+func readStateFile(path string) (*tool.State, []byte, []byte, error) {
 	st := tool.NewState(nil)
 	if path == "" {
-		return st, nil
+		return st, nil, nil, nil
 	}
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return st, nil
+		return st, nil, nil, nil
 	case err != nil:
-		return nil, errorf("--state %s: cannot read it: %v", path, pathErr(err))
+		return nil, nil, nil, errorf("--state %s: cannot read it: %v", path, pathErr(err))
 	case fi.IsDir():
-		return nil, errorf("--state %s is a directory; give the path of a file", path)
+		return nil, nil, nil, errorf("--state %s is a directory; give the path of a file", path)
 	case !fi.Mode().IsRegular():
-		return nil, errorf("--state %s is not a regular file; give the path of a file", path)
+		return nil, nil, nil, errorf("--state %s is not a regular file; give the path of a file", path)
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, errorf("--state %s: cannot read it: %v", path, pathErr(err))
+		return nil, nil, nil, errorf("--state %s: cannot read it: %v", path, pathErr(err))
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
-		return st, nil
+		return st, nil, nil, nil
 	}
+	file := b
 	what, fresh := "--state "+path, "give --state a new path"
 	b, sealed, err := openSealed(b, what, fresh)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
+	}
+	// A state this program wrote and sealed is read once, its slots
+	// decoded when used; anything else is checked through and through,
+	// to say what is wrong with it.
+	if sealed && (bytes.HasPrefix(b, []byte("{\n  \"toolscope_state\":")) || bytes.HasPrefix(b, []byte(`{"toolscope_state":`))) {
+		if tool.UnmarshalStateFile(b, st) == nil {
+			return st, file, b, nil
+		}
+		st = tool.NewState(nil)
 	}
 	if bytes.Contains(b, []byte(`"toolscope_state"`)) && !json.Valid(b) {
 		// A state file, damaged (an earlier version's racing saves could
 		// leave trailing bytes): not a usage error, and not overwritten.
 		err := tool.DecodeInput(b, tool.NewState(nil))
-		return nil, fmt.Errorf("--state %s is a toolscope state file that cannot be read: %s. It was left as it was; to start fresh, move it away (or delete it) or give --state a new path: the files read and the tasks it recorded are then forgotten", path, describe(err))
+		return nil, nil, nil, fmt.Errorf("--state %s is a toolscope state file that cannot be read: %s. It was left as it was; to start fresh, move it away (or delete it) or give --state a new path: the files read and the tasks it recorded are then forgotten", path, describe(err))
 	}
 	if why, settings := notAState(b); why != "" {
 		msg := fmt.Sprintf("--state %s is not a toolscope state file: %s. It was left untouched; give --state a file of its own (a new path, or an empty file)", path, why)
 		if settings {
 			msg += "; to apply the permissions of a Claude Code settings file, pass it with --config"
 		}
-		return nil, errorf("%s.", msg)
+		return nil, nil, nil, errorf("%s.", msg)
 	}
 	if !sealed {
 		if err := unsealedGrants(b, what, fresh); err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
 	}
 	if err := tool.DecodeInput(b, st); err != nil {
-		return nil, errorf("--state %s: %s", path, describe(err))
+		return nil, nil, nil, errorf("--state %s: %s", path, describe(err))
 	}
-	return st, nil
+	return st, file, b, nil
 }
 
 // StateFile is an agent's [tool.State] kept in a file between runs, as
@@ -136,8 +156,11 @@ type Snapshot struct {
 	// empty).
 	State *tool.State
 	file  *StateFile
-	base  []byte // the state as loaded, for the merge at Save
-	lock  *textfile.DirLock
+	// base is the state as loaded (the file's content), for the merge at
+	// Save; loaded is the file as read, to tell at Save whether another
+	// run saved meanwhile (nil: the file was missing or empty).
+	base, loaded []byte
+	lock         *textfile.DirLock
 }
 
 // Load reads the state. A missing or empty file is a new state; a file
@@ -167,15 +190,16 @@ func (f *StateFile) load(l *textfile.DirLock) (*Snapshot, error) {
 	if f.target == "" {
 		return nil, errorf("--state: no file named; give the path of a file")
 	}
-	st, err := readState(f.target)
+	st, loaded, base, err := readState(f.target)
 	if err != nil {
 		return nil, err
 	}
-	base, err := json.Marshal(st)
-	if err != nil {
-		return nil, err
+	if base == nil { // a new state
+		if base, err = st.MarshalFile(); err != nil {
+			return nil, err
+		}
 	}
-	return &Snapshot{State: st, file: f, base: base, lock: l}, nil
+	return &Snapshot{State: st, file: f, base: base, loaded: loaded, lock: l}, nil
 }
 
 // Save writes the snapshot's state to its file atomically (a temporary
@@ -186,7 +210,7 @@ func (f *StateFile) load(l *textfile.DirLock) (*Snapshot, error) {
 // The lock of LoadLocked is released.
 func (s *Snapshot) Save() error {
 	defer s.Release()
-	return saveStateLocked(s.file.target, s.base, s.State, s.lock)
+	return saveState(s.file.target, s.base, s.loaded, s.State, s.lock)
 }
 
 // Release releases the lock of LoadLocked, if held, without saving.
@@ -316,8 +340,19 @@ const stateMargin = 256 << 10
 // files by path, tasks by id; the permissions, groups and working
 // directory as wholes), and everything else another run saved meanwhile
 // is kept.
-func saveStateLocked(path string, base []byte, st *tool.State, lock *textfile.DirLock) (err error) {
-	ours, err := json.Marshal(st)
+func saveStateLocked(path string, base []byte, st *tool.State, lock *textfile.DirLock) error {
+	return saveState(path, base, nil, st, lock)
+}
+
+// saveState is saveStateLocked for a state loaded from the file bytes
+// loaded (nil: unknown). When the file still holds them, no other run
+// saved since the load, and its content is base without reading its seal
+// again. A save then costs the records this run changed, the seal and
+// the write, not a decoding of the whole state. A state that did not
+// change is written all the same (the write is what tells the caller
+// that the state could be saved).
+func saveState(path string, base, loaded []byte, st *tool.State, lock *textfile.DirLock) (err error) {
+	ours, err := st.MarshalFile()
 	if err != nil {
 		return err
 	}
@@ -327,23 +362,21 @@ func saveStateLocked(path string, base []byte, st *tool.State, lock *textfile.Di
 		}
 		defer lock.Unlock()
 	}
-	out := st
-	if theirs, rerr := os.ReadFile(path); rerr == nil && len(bytes.TrimSpace(theirs)) > 0 && base != nil {
+	out := ours
+	if file, rerr := os.ReadFile(path); rerr == nil && len(bytes.TrimSpace(file)) > 0 && base != nil {
 		// Only what another toolscope run sealed is merged; anything else
 		// (a file an agent wrote over the state) is replaced.
-		theirs, sealed, rerr := openSealed(theirs, "", "")
-		if merged, ok := tool.MergeStateJSON(base, ours, theirs); rerr == nil && sealed && ok {
-			m := tool.NewState(nil)
-			if tool.DecodeInput(merged, m) == nil {
-				out = m
+		theirs, sealed := base, bytes.HasPrefix(bytes.TrimSpace(file), []byte(sealField))
+		if !bytes.Equal(file, loaded) {
+			theirs, sealed, rerr = openSealed(file, "", "")
+		}
+		if rerr == nil && sealed {
+			if merged, ok := tool.MergeStateFile(base, ours, theirs); ok && json.Valid(merged) {
+				out = merged
 			}
 		}
 	}
-	pretty, err := json.MarshalIndent(out, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := writeSealed(path, pretty, &textfile.WriteOptions{Perm: 0o600, Locked: lock}); err != nil {
+	if err := writeSealed(path, out, &textfile.WriteOptions{Perm: 0o600, Locked: lock}); err != nil {
 		return fmt.Errorf("saving the state to %s: %w", path, pathErr(err))
 	}
 	return nil

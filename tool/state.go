@@ -107,30 +107,75 @@ type stateJSON struct {
 // MarshalJSON implements [json.Marshaler]. The object starts with
 // "toolscope_state": [StateVersion].
 func (s *State) MarshalJSON() ([]byte, error) {
+	v, err := s.form()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(stateJSON{Version: StateVersion, Permissions: v.Permissions, ActiveGroups: v.ActiveGroups, Slots: v.Slots})
+}
+
+// form is the state's JSON form before its encoding: each slot as the
+// JSON it was read as, unless it changed since (see slotValue).
+func (s *State) form() (stateJSON, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	v := stateJSON{Version: StateVersion, Permissions: s.perms, ActiveGroups: s.groups}
+	v := stateJSON{Version: StateVersion, Permissions: *s.perms.Clone(), ActiveGroups: slices.Clone(s.groups)}
 	if len(s.slots) > 0 {
 		v.Slots = make(map[string]json.RawMessage, len(s.slots))
 		for k, sv := range s.slots {
 			raw := sv.raw
-			if sv.live {
+			if raw == nil {
 				b, err := json.Marshal(sv.value)
 				if err != nil {
-					return nil, fmt.Errorf("state slot %q: %w", k, err)
+					return v, fmt.Errorf("state slot %q: %w", k, err)
 				}
 				raw = b
 			}
 			v.Slots[k] = raw
 		}
 	}
-	return json.Marshal(v)
+	return v, nil
+}
+
+// MarshalFile returns the state's JSON form as a state file keeps it
+// (what [MergeStateFile] and [MergeStateJSON] return): indented, with a
+// slot that is a list (the tasks, the files read) one element a line. A
+// slot this process did not change since the state was read is written
+// as it was read, without being encoded again.
+func (s *State) MarshalFile() ([]byte, error) {
+	v, err := s.form()
+	if err != nil {
+		return nil, err
+	}
+	perms, err := json.Marshal(v.Permissions)
+	if err != nil {
+		return nil, err
+	}
+	f := stateForm{perms: perms, slots: v.Slots}
+	if len(v.ActiveGroups) > 0 {
+		if f.groups, err = json.Marshal(v.ActiveGroups); err != nil {
+			return nil, err
+		}
+	}
+	return f.layout(), nil
 }
 
 // UnmarshalJSON implements [json.Unmarshaler]. A value of the wrong type is
 // reported as an [*InputError] naming the field; a state of a format newer
 // than [StateVersion] is refused.
-func (s *State) UnmarshalJSON(b []byte) error {
+func (s *State) UnmarshalJSON(b []byte) error { return s.unmarshal(b, true) }
+
+// UnmarshalStateFile is json.Unmarshal(b, st) for a state file that this
+// program wrote (one whose seal shows that no one else changed it): its
+// slots are not decoded now, to check them, but at their first Get, so
+// that loading a big state costs one reading of it and a slot that the
+// run does not use (the tasks of a Bash call) is never decoded.
+func UnmarshalStateFile(b []byte, st *State) error { return st.unmarshal(b, false) }
+
+func (s *State) unmarshal(b []byte, check bool) error {
+	if !check && s.unmarshalFile(b) {
+		return nil
+	}
 	var v stateJSON
 	if err := decodeJSON(b, &v); err != nil {
 		return err
@@ -163,7 +208,7 @@ func (s *State) UnmarshalJSON(b []byte) error {
 	decoded := map[string]any{}
 	for k, raw := range v.Slots {
 		decode := slotKindOf(k).decode
-		if decode == nil {
+		if decode == nil || !check {
 			continue // no package here reads it: kept as it is
 		}
 		val, err := decode(raw)
@@ -193,6 +238,37 @@ func (s *State) UnmarshalJSON(b []byte) error {
 	}
 	s.mu.Unlock()
 	return nil
+}
+
+// unmarshalFile reads a state file this program wrote: split at its top,
+// not checked, only the permissions and groups decoded (the slots are
+// decoded at their first Get). false leaves s as it was.
+func (s *State) unmarshalFile(b []byte) bool {
+	f, ok := parseForm(b, false)
+	if !ok {
+		return false
+	}
+	var perms permission.Context
+	var groups []string
+	if !isNull(f.perms) && json.Unmarshal(f.perms, &perms) != nil {
+		return false
+	}
+	if !isNull(f.groups) && json.Unmarshal(f.groups, &groups) != nil {
+		return false
+	}
+	if perms.Mode == "" {
+		perms.Mode = permission.Default
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.perms, s.groups, s.slots = perms, groups, nil
+	for k, raw := range f.slots {
+		if s.slots == nil {
+			s.slots = make(map[string]*slotValue, len(f.slots))
+		}
+		s.slots[k] = &slotValue{raw: raw}
+	}
+	return true
 }
 
 // A Slot is a typed part of a [State] that a package owns (an MCP client's
@@ -266,8 +342,13 @@ func slotMerge(key string) SlotMerge { return slotKindOf(key).merge }
 // Key returns the slot's key.
 func (sl Slot[T]) Key() string { return sl.key }
 
+// slotValue is a slot's value in a state. raw is the JSON it was read
+// as, kept after it is decoded for as long as the value is not changed
+// (Set and Update drop it), so that the state is written again without
+// encoding what did not change. A value Get returns must not be changed
+// in place: Set or Update it.
 type slotValue struct {
-	raw   json.RawMessage // as read, until decoded
+	raw   json.RawMessage // as read; nil once changed
 	value any
 	live  bool // value holds the slot's value
 }
@@ -333,7 +414,7 @@ func (sl Slot[T]) Update(st *State, fn func(T) T) error {
 		cur = v
 	}
 	if sv := st.slots[sl.key]; sv != nil {
-		sv.value = fn(cur)
+		sv.value, sv.raw = fn(cur), nil
 		return nil
 	}
 	if st.slots == nil {

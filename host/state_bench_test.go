@@ -1,0 +1,203 @@
+package host_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/toolscope/toolscope/builtin"
+	"github.com/toolscope/toolscope/host"
+)
+
+// bigTasks is the number of tasks in the benchmarks' state: ten times
+// what TaskCreate lets a list grow to, as a state merged from many runs
+// or written by a program may hold.
+const bigTasks = 10000
+
+// bigState writes a state of n tasks to a new file and returns it.
+func bigState(tb testing.TB, n int) *host.StateFile {
+	tb.Helper()
+	f := host.NewStateFile(filepath.Join(tb.TempDir(), "state.json"))
+	if err := f.Writable(); err != nil {
+		tb.Fatal(err)
+	}
+	snap, err := f.Load()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	at := time.Date(2026, 12, 5, 10, 0, 0, 0, time.UTC)
+	builtin.DataOf(snap.State).UpdateTasks(func([]builtin.Task) []builtin.Task {
+		tasks := make([]builtin.Task, n)
+		for i := range tasks {
+			tasks[i] = builtin.Task{ID: fmt.Sprint(i + 1), Subject: fmt.Sprintf("Write part %d of the parser", i+1),
+				Description: "Parse the input into tokens, then into a tree; report errors with the line and column.",
+				Status:      "pending", CreatedAt: at.Add(time.Duration(i) * time.Second)}
+		}
+		return tasks
+	})
+	builtin.DataOf(snap.State).SetCwd("/work/project")
+	if err := snap.Save(); err != nil {
+		tb.Fatal(err)
+	}
+	return f
+}
+
+// updateOne loads the state under its lock, sets the status of task id
+// and saves: what `toolscope call --state FILE TaskUpdate` does to the file.
+func updateOne(tb testing.TB, f *host.StateFile, id, status string) {
+	snap, err := f.LoadLocked()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	err = builtin.DataOf(snap.State).UpdateTasks(func(tasks []builtin.Task) []builtin.Task {
+		for i := range tasks {
+			if tasks[i].ID == id {
+				tasks[i].Status = status
+			}
+		}
+		return tasks
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := snap.Save(); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// BenchmarkStateUpdate10k: load a state of 10,000 tasks, change one, save.
+func BenchmarkStateUpdate10k(b *testing.B) {
+	f := bigState(b, bigTasks)
+	statuses := [...]string{"in_progress", "completed"}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		updateOne(b, f, fmt.Sprint(i%bigTasks+1), statuses[i%2])
+		i++
+	}
+}
+
+// BenchmarkStateGet10k: load a state of 10,000 tasks, read one, save
+// (unchanged): what `toolscope call --state FILE TaskGet` does.
+func BenchmarkStateGet10k(b *testing.B) {
+	f := bigState(b, bigTasks)
+	b.ReportAllocs()
+	for b.Loop() {
+		snap, err := f.Load()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(builtin.DataOf(snap.State).Tasks()) != bigTasks {
+			b.Fatal("tasks lost")
+		}
+		if err := snap.Save(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// taskStatus returns the status of task id in the file's state.
+func taskStatus(t *testing.T, f *host.StateFile, id string) (string, int) {
+	t.Helper()
+	snap, err := f.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks := builtin.DataOf(snap.State).Tasks()
+	for _, tk := range tasks {
+		if tk.ID == id {
+			return tk.Status, len(tasks)
+		}
+	}
+	return "", len(tasks)
+}
+
+// TestBigStateSnapshotsMerge: two snapshots of a state of 10,000 tasks,
+// loaded together, each changing a task and saved in either order, keep
+// both changes; two changing the same task leave the last save's value
+// (the status is one field: the last writer's wins), and the other tasks
+// are as they were.
+func TestBigStateSnapshotsMerge(t *testing.T) {
+	f := bigState(t, bigTasks)
+	set := func(snap *host.Snapshot, id, status string) {
+		err := builtin.DataOf(snap.State).UpdateTasks(func(tasks []builtin.Task) []builtin.Task {
+			for i := range tasks {
+				if tasks[i].ID == id {
+					tasks[i].Status = status
+				}
+			}
+			return tasks
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, order := range []string{"a first", "b first"} {
+		a, err := f.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := f.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		idA, idB := "17", "9001"
+		if order == "b first" {
+			idA, idB = "42", "5000"
+		}
+		set(a, idA, "in_progress")
+		set(b, idB, "completed")
+		first, second := a, b
+		if order == "b first" {
+			first, second = b, a
+		}
+		if err := first.Save(); err != nil {
+			t.Fatal(err)
+		}
+		if err := second.Save(); err != nil {
+			t.Fatal(err)
+		}
+		for id, want := range map[string]string{idA: "in_progress", idB: "completed", "1": "pending"} {
+			if got, n := taskStatus(t, f, id); got != want || n != bigTasks {
+				t.Errorf("%s: task %s is %q of %d tasks, want %q of %d", order, id, got, n, want, bigTasks)
+			}
+		}
+	}
+	// The same task: the last save's status stands.
+	a, _ := f.Load()
+	b, _ := f.Load()
+	set(a, "3", "completed")
+	set(b, "3", "in_progress")
+	if err := a.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if got, n := taskStatus(t, f, "3"); got != "in_progress" || n != bigTasks {
+		t.Errorf("task 3 is %q of %d tasks, want the last save's in_progress of %d", got, n, bigTasks)
+	}
+}
+
+// TestBigStateAllocs bounds the allocations of loading a state of 10,000
+// tasks, changing one and saving it. Decoding the tasks to change one
+// takes about four allocations a task, encoding them one, the merge by
+// id three more (11 in all); a save that
+// decoded or merged the whole state again (as before: 220 a task) is far
+// over the bound. Allocations, unlike times, do not depend on the machine.
+func TestBigStateAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 2 MB state several times")
+	}
+	f := bigState(t, bigTasks)
+	i := 0
+	allocs := testing.AllocsPerRun(3, func() {
+		i++
+		updateOne(t, f, fmt.Sprint(i), "completed")
+	})
+	if max := 20.0 * bigTasks; allocs > max {
+		t.Errorf("loading, changing one task and saving took %.0f allocations at %d tasks, want at most %.0f", allocs, bigTasks, max)
+	}
+	t.Logf("%.0f allocations (%.1f a task)", allocs, allocs/bigTasks)
+}
