@@ -2,12 +2,12 @@
 .PHONY: test bench fuzz
 test:
 	go vet ./...
-	# The memory-bound tests without the race detector, whose shadow memory
-	# would hide what they measure (under -race they skip); and the CLI's
-	# scripts, whose hundreds of toolscope processes each start ten times
-	# slower race-built (100 s instead of 3 s; the Go tests of the same code
-	# run under -race below).
-	go test -count=1 -run 'RSS|MemoryBounded' ./builtin ./internal/proc ./internal/textfile ./internal/search
+	# The memory-bound and allocation-bound tests without the race detector,
+	# whose shadow memory would hide what they measure (under -race they
+	# skip); and the CLI's scripts, whose hundreds of toolscope processes
+	# each start ten times slower race-built (100 s instead of 3 s; the Go
+	# tests of the same code run under -race below).
+	go test -count=1 -run 'RSS|MemoryBounded|Allocs' ./builtin ./internal/proc ./internal/textfile ./internal/search ./mcp
 	go test -count=1 -run '^TestScripts$$' ./internal/cli
 	cd temporal && go vet ./...
 	# The core's tests, and beside them the Temporal module's (its own
@@ -36,6 +36,9 @@ fuzz:
 	go test -run '^$$' -fuzz FuzzMatchPrefix -fuzztime 20s ./internal/bashglob
 	go test -run '^$$' -fuzz FuzzExpand -fuzztime 20s ./internal/bashglob
 	go test -run '^$$' -fuzz FuzzExcludePattern -fuzztime 20s ./internal/search
+	go test -run '^$$' -fuzz FuzzExcludeMatcher -fuzztime 20s ./internal/search
+	go test -run '^$$' -fuzz FuzzCompileGlob -fuzztime 20s ./internal/search
+	go test -run '^$$' -fuzz FuzzWindowFinder -fuzztime 20s ./internal/search
 	go test -run '^$$' -fuzz FuzzAnalyze -fuzztime 20s ./shell
 	go test -run '^$$' -fuzz FuzzFastParse -fuzztime 20s ./shell
 	go test -run '^$$' -fuzz FuzzParseSpecs -fuzztime 20s ./shell/internal/specs
@@ -43,6 +46,8 @@ fuzz:
 	go test -run '^$$' -fuzz FuzzMatchRule -fuzztime 20s ./shell
 	go test -run '^$$' -fuzz FuzzMemberPath -fuzztime 20s ./shell/internal/archivelist
 	go test -run '^$$' -fuzz FuzzClassify -fuzztime 20s ./shell/internal/sedexpr
+	go test -run '^$$' -fuzz FuzzPlainConfig -fuzztime 20s ./shell/internal/outside
+	go test -run '^$$' -fuzz FuzzCheckerImpliesResolves -fuzztime 20s ./tool
 	go test -run '^$$' -fuzz FuzzReadLines -fuzztime 20s ./internal/textfile
 	go test -run '^$$' -fuzz FuzzToCRLF -fuzztime 20s ./internal/textfile
 	go test -run '^$$' -fuzz FuzzUnified -fuzztime 20s ./internal/udiff

@@ -57,12 +57,11 @@ func (r *Run) makePlaceholders(want, adopt []placeholder) {
 	if dir == "" || os.MkdirAll(dir, 0o700) != nil {
 		return
 	}
-	lock, err := textfile.Lock(dir)
-	if err != nil {
+	unlock, ok := sweepLocked(dir)
+	if !ok {
 		return
 	}
-	defer lock.Unlock()
-	sweepPlaceholders(dir)
+	defer unlock()
 	r.journal = filepath.Join(dir, strconv.Itoa(os.Getpid())+"-"+filepath.Base(r.tmp)+".json")
 	// The journal names every path before any is made: a crash between
 	// leaves entries the sweep skips (no inode).
@@ -297,10 +296,18 @@ func (s *Sandbox) Sweep() {
 	if es, err := os.ReadDir(dir); err != nil || len(es) == 0 {
 		return
 	}
+	if unlock, ok := sweepLocked(dir); ok {
+		unlock()
+	}
+}
+
+// sweepLocked takes the journals' lock in dir and sweeps the placeholders
+// of runs that are gone; the caller releases the lock with unlock.
+func sweepLocked(dir string) (unlock func(), ok bool) {
 	lock, err := textfile.Lock(dir)
 	if err != nil {
-		return
+		return nil, false
 	}
-	defer lock.Unlock()
 	sweepPlaceholders(dir)
+	return lock.Unlock, true
 }

@@ -272,14 +272,14 @@ func specPlan(spec *specs.Spec, args []word, name string) roPlan {
 		nops, ops = 1, ops[:len(ops)-1]
 	}
 	if spec.MaxOperands >= 0 && nops > spec.MaxOperands {
-		return roPlan{why: name + " with more than " + itoa(spec.MaxOperands) + " operands writes its output to a file (or does not only read)"}
+		return roPlan{why: name + " with more than " + strconv.Itoa(spec.MaxOperands) + " operands writes its output to a file (or does not only read)"}
 	}
 	if spec.OutputOperand {
 		// A glob is one word here and any number of operands to the
 		// program: xxd d/* with two files in d writes the second.
 		for _, o := range pa.Operands {
 			if o.Glob {
-				return roPlan{why: name + " " + o.Value + ": a glob may give more than " + itoa(spec.MaxOperands) + " operands, and " + name + " then writes its output to a file (or does not only read)"}
+				return roPlan{why: name + " " + o.Value + ": a glob may give more than " + strconv.Itoa(spec.MaxOperands) + " operands, and " + name + " then writes its output to a file (or does not only read)"}
 			}
 		}
 	}
@@ -324,17 +324,6 @@ func matchAny(pa *specs.Args, keys []string) bool {
 		}
 	}
 	return false
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
 }
 
 func planNone(*analyzer, *leaf, []word) roPlan { return roPlan{} }

@@ -208,3 +208,68 @@ func TestInactiveDynamicTool(t *testing.T) {
 		t.Errorf("the inactive group's source was listed %d more times", src.n-n)
 	}
 }
+
+// skillList is a skill source, reporting changes or not.
+type skillList struct{ skills []Skill }
+
+func (s *skillList) Skills(context.Context) ([]Skill, error) { return s.skills, nil }
+
+type versionedSkills struct {
+	skillList
+	version uint64
+}
+
+func (v *versionedSkills) ListVersion() uint64 { return v.version }
+
+// ListVersion moves when a tool is added or removed and when a source or
+// skill source reports a change, stays put otherwise, and is unknown (ok
+// false) while any source or skill source cannot report changes.
+func TestToolkitListVersion(t *testing.T) {
+	src := &versioned{listCount: listCount{name: "v", tools: []Tool{namedTool{name: "dyn"}}}}
+	skills := &versionedSkills{}
+	tk, err := NewToolkit(&ToolkitOptions{Sources: []Source{src}, Skills: []SkillSource{skills}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v0, ok := tk.ListVersion()
+	if !ok {
+		t.Fatal("ListVersion unknown, though every source reports changes")
+	}
+	step := func(what string, moves bool) {
+		t.Helper()
+		v, ok := tk.ListVersion()
+		if !ok || (v != v0) != moves {
+			t.Errorf("after %s: version %d (ok %v), was %d; want it moved: %v", what, v, ok, v0, moves)
+		}
+		v0 = v
+	}
+	step("nothing", false)
+	if err := tk.Add(BasicGroup, namedTool{name: "static"}); err != nil {
+		t.Fatal(err)
+	}
+	step("Add", true)
+	tk.Remove("static")
+	step("Remove", true)
+	tk.Remove("static")
+	step("removing nothing", false)
+	src.version++
+	step("the source's change", true)
+	skills.version++
+	step("the skill source's change", true)
+	step("nothing again", false)
+
+	for name, opts := range map[string]*ToolkitOptions{
+		"a source":       {Sources: []Source{&listCount{name: "plain"}}},
+		"a skill source": {Skills: []SkillSource{&skillList{}}},
+		"a group's source": {Groups: []Group{{Name: "g", Description: "d",
+			Sources: []Source{&listCount{name: "plain"}}}}},
+	} {
+		tk, err := NewToolkit(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := tk.ListVersion(); ok {
+			t.Errorf("with %s that cannot report changes, ListVersion is known", name)
+		}
+	}
+}

@@ -12,11 +12,12 @@ import (
 )
 
 // compiledSchema is a tool's input schema, prepared once: the cleaned JSON the
-// model sees, and the resolved form inputs are validated against.
+// model sees, and the form inputs are validated against: the fast checker,
+// or, for a schema it cannot read, jsonschema-go's resolved schema.
 type compiledSchema struct {
-	json     json.RawMessage // titles stripped, properties always present
-	resolved *jsonschema.Resolved
-	fast     *checker // nil when the schema needs the full validator
+	json     json.RawMessage      // titles stripped, properties always present
+	resolved *jsonschema.Resolved // nil when fast is set
+	fast     *checker             // nil when the schema needs the full validator
 	root     map[string]any
 	hasInt   bool // some subschema has type integer (see integerLiterals)
 }
@@ -75,6 +76,14 @@ func compileSchema(raw json.RawMessage) (*compiledSchema, error) {
 	if err != nil {
 		return nil, err
 	}
+	cs := &compiledSchema{json: clean, fast: compileChecker(m), root: m, hasInt: mentionsInteger(m)}
+	if cs.fast != nil {
+		// The fast checker read every keyword, and only well-formed ones
+		// (FuzzCheckerImpliesResolves): the schema is one jsonschema-go
+		// resolves too, and it would never be used. Resolving costs most
+		// of a Toolkit's construction, which the CLI pays per process.
+		return cs, nil
+	}
 	var s jsonschema.Schema
 	if err := json.Unmarshal(clean, &s); err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
@@ -83,7 +92,8 @@ func compileSchema(raw json.RawMessage) (*compiledSchema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
-	return &compiledSchema{json: clean, resolved: res, fast: compileChecker(m), root: m, hasInt: mentionsInteger(m)}, nil
+	cs.resolved = res
+	return cs, nil
 }
 
 // stripTitles removes the "title" keyword from a schema and every subschema,

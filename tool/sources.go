@@ -27,6 +27,51 @@ type ChangeReporter interface {
 	ListVersion() uint64
 }
 
+// ListVersion returns a number that moves whenever the tools the Toolkit
+// offers, with any groups active, may have changed: a tool was added or
+// removed, or a source's (or a skill source's) ChangeReporter version
+// moved. ok is false when the Toolkit cannot tell without listing: some
+// source or skill source is no ChangeReporter (the Skill tool is offered
+// only while some skill is available, which only a listing of the skills
+// tells).
+//
+// It is what lets an MCP server, which has to tell its clients when the
+// tool list changes, look after every call without listing and encoding
+// every tool again: it keeps the version it last served, and lists only
+// when the number moved (or the active groups did). Read the version
+// before listing, never after: a change in between then shows up as a
+// move at the next look, rather than being taken for seen.
+func (tk *Toolkit) ListVersion() (v uint64, ok bool) {
+	if tk.unversioned {
+		return 0, false
+	}
+	tk.verMu.Lock()
+	defer tk.verMu.Unlock()
+	for i, r := range tk.reporters {
+		if v := r.ListVersion(); v != tk.repVers[i] {
+			tk.repVers[i] = v
+			tk.listVer++
+		}
+	}
+	return tk.listVer, true
+}
+
+// follow adds a source or a skill source to those ListVersion follows.
+func (tk *Toolkit) follow(src any) {
+	if r, ok := src.(ChangeReporter); ok {
+		tk.reporters = append(tk.reporters, r)
+	} else {
+		tk.unversioned = true
+	}
+}
+
+// changed moves ListVersion: the Toolkit's own tools changed.
+func (tk *Toolkit) changed() {
+	tk.verMu.Lock()
+	tk.listVer++
+	tk.verMu.Unlock()
+}
+
 type sourceList struct {
 	version uint64
 	tools   []Tool

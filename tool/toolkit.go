@@ -87,6 +87,15 @@ type Toolkit struct {
 
 	listMu sync.Mutex
 	lists  map[Source]sourceList // listings of ChangeReporter sources
+
+	// What ListVersion follows (set at construction: the groups, and so
+	// the sources, never change after). unversioned is set when a source
+	// or a skill source is no ChangeReporter.
+	reporters   []ChangeReporter
+	unversioned bool
+	verMu       sync.Mutex
+	listVer     uint64   // moves with every change ListVersion sees
+	repVers     []uint64 // the reporters' versions at the last look
 }
 
 // Asker asks the user about a call that needs approval. approve runs the
@@ -175,6 +184,15 @@ func NewToolkit(opts *ToolkitOptions) (*Toolkit, error) {
 		tk.meta = &entry{tool: m, info: m.Info(), schema: s, group: BasicGroup}
 	}
 	for _, g := range tk.groups {
+		for _, src := range g.Sources {
+			tk.follow(src)
+		}
+		for _, src := range g.Skills {
+			tk.follow(src)
+		}
+	}
+	tk.repVers = make([]uint64, len(tk.reporters))
+	for _, g := range tk.groups {
 		if len(g.Skills) > 0 {
 			v := &skillViewer{tk: tk}
 			s, err := compileSchema(v.Info().InputSchema)
@@ -221,6 +239,7 @@ func (tk *Toolkit) Add(group string, tools ...Tool) error {
 		tk.byName[e.info.Name] = e
 		g.tools = append(g.tools, e)
 	}
+	tk.changed()
 	return nil
 }
 
@@ -254,6 +273,7 @@ func (tk *Toolkit) Remove(names ...string) {
 		delete(tk.byName, n)
 		g := tk.group(e.group)
 		g.tools = slices.DeleteFunc(g.tools, func(x *entry) bool { return x == e })
+		tk.changed()
 	}
 }
 

@@ -36,9 +36,18 @@ type checker struct {
 	pattern    *regexp.Regexp
 }
 
-// annotations are keywords that never fail validation.
-var annotations = map[string]bool{"description": true, "title": true, "default": true, "examples": true,
-	"$comment": true, "$schema": true, "$id": true, "format": true, "readOnly": true, "writeOnly": true, "deprecated": true}
+// annotations are keywords that never fail validation, each with the JSON
+// type its value must have (as jsonschema-go reads it: a schema the fast
+// checker compiles must be one it resolves, see FuzzCheckerImpliesResolves).
+var annotations = map[string]func(any) bool{
+	"description": isString, "title": isString, "$comment": isString, "$schema": isString, "$id": isString,
+	"format": isString, "default": func(any) bool { return true }, "examples": isArray,
+	"readOnly": isBool, "writeOnly": isBool, "deprecated": isBool,
+}
+
+func isString(v any) bool { _, ok := v.(string); return ok }
+func isArray(v any) bool  { _, ok := v.([]any); return ok }
+func isBool(v any) bool   { _, ok := v.(bool); return ok }
 
 // compileChecker returns nil when the schema uses a keyword it does not know.
 func compileChecker(m map[string]any) *checker {
@@ -121,7 +130,8 @@ func compileChecker(m map[string]any) *checker {
 			ok = err == nil
 			c.pattern = re
 		default:
-			ok = annotations[k]
+			valid := annotations[k]
+			ok = valid != nil && valid(v)
 		}
 		if !ok {
 			return nil

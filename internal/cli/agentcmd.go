@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,33 +12,11 @@ import (
 	"github.com/toolscope/toolscope/agent"
 	"github.com/toolscope/toolscope/host"
 	"github.com/toolscope/toolscope/internal/inputview"
-	"github.com/toolscope/toolscope/model/anthropic"
-	"github.com/toolscope/toolscope/model/openai"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )
 
 const defaultSystemPrompt = `You are a careful software engineer working in the user's project through tools. Read before you change; keep changes small; say what you did.`
-
-// newModel picks the model from --model or $TOOLSCOPE_MODEL:
-// "openai:NAME" (any OpenAI-compatible server: $OPENAI_BASE_URL,
-// $OPENAI_API_KEY) or "anthropic:NAME" ($ANTHROPIC_API_KEY).
-func newModel(spec string) (agent.Model, error) {
-	if spec == "" {
-		spec = os.Getenv("TOOLSCOPE_MODEL")
-	}
-	provider, name, ok := strings.Cut(spec, ":")
-	if !ok || name == "" {
-		return nil, usageErr("no model: pass --model openai:NAME or anthropic:NAME, or set TOOLSCOPE_MODEL (got %q)", spec)
-	}
-	switch provider {
-	case "openai":
-		return openai.New(name, nil), nil
-	case "anthropic":
-		return anthropic.New(name, nil), nil
-	}
-	return nil, usageErr("unknown model provider %q in %q (want openai or anthropic)", provider, spec)
-}
 
 // agentFlags are the flags of run and chat.
 type agentFlags struct {
@@ -72,7 +49,7 @@ func agentSetup(ctx context.Context, f agentFlags, r *agent.Run, stderr io.Write
 		return nil, nil, err
 	}
 	r.State.SetPermissions(pc)
-	a := &agent.Agent{Model: m, Toolkit: s.tk, SystemPrompt: *f.system}
+	a := &agent.Agent{Model: m, Toolkit: s.Toolkit, SystemPrompt: *f.system}
 	a.PromptHook, a.StopHook = s.PromptHook(), s.StopHook()
 	return a, s, nil
 }

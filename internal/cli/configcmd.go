@@ -59,7 +59,7 @@ func runConfig(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer s.close()
-	out := configOutput{Mode: string(s.effective.Mode), WorkingDirs: append([]string{s.root}, s.effective.WorkingDirs...),
+	out := configOutput{Mode: string(s.effective.Mode), WorkingDirs: append([]string{s.Root}, s.effective.WorkingDirs...),
 		Files: []string{}, Rules: []configRule{}, MCPServers: []configServer{}, Hooks: []configHook{}, Ignored: []string{}, Warnings: []string{}}
 	for _, h := range s.Settings.Hooks() {
 		out.Hooks = append(out.Hooks, configHook{Event: h.Event, Matcher: h.Matcher, Command: h.Command, Origin: h.Origin})

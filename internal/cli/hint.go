@@ -86,7 +86,7 @@ func (s *setup) decide(name string, pc *permission.Context) permission.Decision 
 		}
 		return d
 	}
-	v, err := s.tk.Check(context.Background(), &tool.Call{Name: name, Input: json.RawMessage(s.input), State: st})
+	v, err := s.Toolkit.Check(context.Background(), &tool.Call{Name: name, Input: json.RawMessage(s.input), State: st})
 	if err != nil {
 		return permission.Decision{}
 	}
@@ -178,7 +178,7 @@ func (c judgedCall) CheckPermissions(ctx context.Context, pc *permission.Context
 
 // ruleNames are the further names whose rules apply to the tool name.
 func (s *setup) ruleNames(name string) []string {
-	for _, t := range s.tk.Tools(context.Background(), s.st.ActiveGroups()) {
+	for _, t := range s.Toolkit.Tools(context.Background(), s.st.ActiveGroups()) {
 		if i := t.Info(); i.Name == name {
 			return i.RuleNames
 		}

@@ -20,9 +20,8 @@ import (
 	"github.com/toolscope/toolscope/builtin"
 	"github.com/toolscope/toolscope/host"
 	"github.com/toolscope/toolscope/internal/inputview"
+	"github.com/toolscope/toolscope/internal/toolformat"
 	"github.com/toolscope/toolscope/mcp"
-	"github.com/toolscope/toolscope/model/anthropic"
-	"github.com/toolscope/toolscope/model/openai"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )
@@ -203,8 +202,6 @@ func version() string {
 // toolkit), the agent state, and the persisted permission context.
 type setup struct {
 	*host.Workspace
-	root string
-	tk   *tool.Toolkit
 	// snap is the state as loaded (st is its State): saving merges this
 	// run's changes to it with another run's.
 	snap      *host.Snapshot
@@ -261,7 +258,7 @@ func (c *common) setup(ctx context.Context, warn io.Writer, save bool) (*setup, 
 	if err != nil {
 		return nil, usage(err)
 	}
-	s := &setup{Workspace: ws, root: ws.Root, tk: ws.Toolkit}
+	s := &setup{Workspace: ws}
 	fail := func(err error) (*setup, error) {
 		ws.Close()
 		return nil, usage(err)
@@ -436,13 +433,13 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer s.close()
 	formatTool := map[string]func(tool.Schema) json.RawMessage{
-		"openai": openai.FormatTool, "anthropic": anthropic.FormatTool, "mcp": mcp.FormatTool,
+		"openai": toolformat.OpenAI, "anthropic": toolformat.Anthropic, "mcp": mcp.FormatTool,
 	}[*format]
 	if formatTool == nil {
 		return usageErr("--format: unknown schema format %q (want openai, anthropic or mcp)", *format)
 	}
 	schemas := []json.RawMessage{}
-	for _, sc := range s.tk.Schemas(ctx, s.st.ActiveGroups()) {
+	for _, sc := range s.Toolkit.Schemas(ctx, s.st.ActiveGroups()) {
 		schemas = append(schemas, formatTool(sc))
 	}
 	b, _ := json.MarshalIndent(schemas, "", "  ")
@@ -488,7 +485,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	defer s.close()
-	v, err := s.tk.Check(ctx, &tool.Call{Name: *toolName, Input: json.RawMessage(*input), State: s.st})
+	v, err := s.Toolkit.Check(ctx, &tool.Call{Name: *toolName, Input: json.RawMessage(*input), State: s.st})
 	if err != nil {
 		return s.invalidCall(*toolName, err)
 	}
@@ -550,10 +547,10 @@ func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	call := &tool.Call{ID: "cli", Name: name, Input: json.RawMessage(input), State: s.st}
 	// A call that cannot run as given is a usage error, as in check; the
 	// state file is not touched.
-	if err := s.tk.Validate(ctx, call); err != nil {
+	if err := s.Toolkit.Validate(ctx, call); err != nil {
 		return s.invalidCall(name, err)
 	}
-	r, err := s.tk.Call(ctx, call)
+	r, err := s.Toolkit.Call(ctx, call)
 	added := ask.added
 	if err == nil && r.Status == tool.StatusAsking && ask.noTerminal {
 		s.judgment = ask.judgment // the hint's what-ifs judge nothing again

@@ -91,7 +91,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			fmt.Fprintln(stderr, "toolscope: warning: --stateless without --state: every request starts from a fresh state, so Edit and Write cannot see an earlier Read; give --state FILE on storage the replicas share")
 		}
 	}
-	srv := mcp.NewServer(s.tk, opts)
+	srv := mcp.NewServer(s.Toolkit, opts)
 	if *addr == "" {
 		return stopped(srv.Serve(ctx, io.NopCloser(stdin), nopWriteCloser{stdout}))
 	}

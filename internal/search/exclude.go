@@ -5,7 +5,9 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -14,18 +16,25 @@ import (
 )
 
 // This file implements [GrepOptions.Exclude] and [GlobOptions.Exclude]. A list
-// is compiled once per call into an excluder, then bound to the searched path
-// by forPath, which refuses an excluded path outright and prepares three
-// things for the search below it:
+// is compiled into an excluder once (excluderCache keeps the last few), then,
+// for each call, bound to the searched path by forPath, which refuses an
+// excluded path outright and prepares three things for the search below it:
 //
 //   - pruned, the per-entry test that prunes the walk of the Go engine and
 //     of Glob (ancestors have been pruned already, so only the entry itself
-//     is tested), with the absolute patterns made relative to the root;
-//   - rgGlobs, the same relative patterns as ripgrep --glob flags;
+//     is tested);
+//   - rgGlobs, the absolute patterns made relative to the root, as ripgrep
+//     --glob flags;
 //   - relHit and fileHit, the full test of one output path (every directory
-//     on the way, and the target of a symbolic link) with doublestar on the
-//     absolute path (entryHit), which filters what the engines print:
-//     defence in depth should the translation to relative patterns be wrong.
+//     on the way, and the target of a symbolic link) by entryHit, which
+//     filters what the engines print: defence in depth should the walk or
+//     the translation for rg be wrong.
+//
+// entryHit answers what doublestar answers on the absolute path. Most
+// patterns (literal base names, "/**/.config/gh", "/home/u/p/secrets/**")
+// have a fast form that compares path components instead (exclfast.go);
+// for the others it runs doublestar, and pruned matches their suffixes
+// relative to the root.
 
 // BadExcludeError reports an Exclude pattern that cannot be used. The search
 // does not run: a deny rule that silently matched nothing would expose what
@@ -75,6 +84,10 @@ func (e *ExcludedError) Error() string {
 type excluder struct {
 	names []namePattern
 	abs   []absPattern
+	// The same patterns filed for the fast path (exclfast.go), by
+	// compileFast, once: see fastPart.
+	fast     fastExcluder
+	fastOnce sync.Once
 }
 
 // namePattern is a pattern without a slash, matched against base names.
@@ -177,6 +190,47 @@ func compileExclude(patterns []string) (*excluder, error) {
 		}
 		ex.abs = append(ex.abs, a)
 	}
+	ex.fastPart()
+	return ex, nil
+}
+
+// excluderCache holds the excluders of the last few Exclude lists: a
+// session sends the same list (its secret policy and deny rules) with
+// every call, and compiling it costs more than a small search. An excluder
+// is not changed once compiled, so calls share it.
+var excluderCache struct {
+	sync.Mutex
+	m map[string]*excluder
+}
+
+// maxCachedExcluders bounds excluderCache; when full, it starts over.
+const maxCachedExcluders = 16
+
+// compileExcludeCached is compileExclude with excluderCache.
+func compileExcludeCached(patterns []string) (*excluder, error) {
+	var key strings.Builder
+	for _, p := range patterns {
+		key.WriteString(strconv.Itoa(len(p)))
+		key.WriteByte(':')
+		key.WriteString(p)
+	}
+	k := key.String()
+	excluderCache.Lock()
+	ex := excluderCache.m[k]
+	excluderCache.Unlock()
+	if ex != nil {
+		return ex, nil
+	}
+	ex, err := compileExclude(patterns)
+	if err != nil {
+		return nil, err
+	}
+	excluderCache.Lock()
+	if excluderCache.m == nil || len(excluderCache.m) >= maxCachedExcluders {
+		excluderCache.m = map[string]*excluder{}
+	}
+	excluderCache.m[k] = ex
+	excluderCache.Unlock()
 	return ex, nil
 }
 
@@ -389,12 +443,17 @@ func (ex *excluder) pathHit(p string) *hit {
 // and fileHit keep state; the rest may be used concurrently.
 type rootExcluder struct {
 	ex       *excluder
-	root     string // the searched path, absolute and clean
-	realRoot string // root with symbolic links resolved
-	abs      []activeAbs
-	dirs     map[string]*hit // relHit's verdicts on directories, nil for none
-	lastDir  string          // the directory of relHit's last path, and its verdict
-	lastHit  *hit
+	root     string     // the searched path, absolute and clean
+	realRoot string     // root with symbolic links resolved
+	spaces   [][]string // the components of root and, when it differs, realRoot
+	// fastOther are the fast absolute patterns not filed by name
+	// (fastExcluder.other) that may match below one of the spaces.
+	fastOther  []fastRef
+	unanchored bool            // some of them start with "**"
+	abs        []activeAbs     // the absolute patterns without a fast form, made relative
+	dirs       map[string]*hit // relHit's verdicts on directories, nil for none
+	lastDir    string          // the directory of relHit's last path, and its verdict
+	lastHit    *hit
 }
 
 // activeAbs is an absolute pattern that may match below one of the root's
@@ -439,7 +498,26 @@ func (ex *excluder) bind(abs, real string) *rootExcluder {
 	if real != abs {
 		spaces = append(spaces, real)
 	}
-	for i := range ex.abs {
+	for _, r := range spaces {
+		rx.spaces = append(rx.spaces, rootSegments(filepath.ToSlash(r)))
+	}
+	fx := ex.fastPart()
+	for _, k := range fx.other {
+		for s, root := range rx.spaces {
+			f := &fx.abs[k]
+			if !f.mayMatchBelow(root) {
+				continue
+			}
+			ref := fastRef{k: k, space: s}
+			if f.lead {
+				rx.unanchored = true
+			} else if len(root) < len(f.lits) {
+				ref.relPrefix = strings.Join(f.lits[len(root):], "/")
+			}
+			rx.fastOther = append(rx.fastOther, ref)
+		}
+	}
+	for _, i := range fx.slow {
 		a := &ex.abs[i]
 		for _, r := range spaces {
 			r = filepath.ToSlash(r)
@@ -501,26 +579,16 @@ func relBase(root, base string) (rel string, ok bool) {
 }
 
 // entryHit tests one entry below the root by itself (its name, and its full
-// path against the absolute patterns); rel is slash-separated. It is the
-// reference: doublestar on the whole path, as [GrepOptions.Exclude] says.
+// path against the absolute patterns); rel is slash-separated. Its answers
+// are those of doublestar on the whole path, as [GrepOptions.Exclude] says:
+// fastIndex compares components for most patterns, and slowHit runs
+// doublestar for the others.
 func (rx *rootExcluder) entryHit(rel string) *hit {
-	name := rel[strings.LastIndexByte(rel, '/')+1:]
-	for k := range rx.ex.names {
-		if rx.ex.names[k].match(name) {
-			return &hit{pattern: rx.ex.names[k].given, matched: rel}
-		}
+	if k, ok := rx.fastIndex(rel); ok {
+		return &hit{pattern: rx.given(k), matched: rel}
 	}
-	for _, a := range rx.abs {
-		if !a.mayMatch(rel) || len(a.tail) <= len(rel) && !strings.HasSuffix(rel, a.tail) {
-			continue
-		}
-		full := a.root + "/" + rel
-		if a.root == "/" {
-			full = "/" + rel
-		}
-		if doublestar.MatchUnvalidated(a.pat, full) {
-			return &hit{pattern: a.given, matched: rel}
-		}
+	if a := rx.slowHit(rel); a != nil {
+		return &hit{pattern: a.given, matched: rel}
 	}
 	return nil
 }
@@ -530,34 +598,17 @@ func (a *activeAbs) mayMatch(rel string) bool {
 	return a.relBase == "" || rel == a.relBase || strings.HasPrefix(rel, a.relBase) && rel[len(a.relBase)] == '/'
 }
 
-// pruned is entryHit for the walk, faster: the absolute patterns are
-// matched relative to the root (suffixes), so that "/**/credentials.json"
-// costs a name comparison. Its answers are entryHit's (FuzzExcludePattern);
+// pruned is entryHit for the walk, which asks it about every entry. The
+// patterns with a fast form are tested as entryHit tests them; the others
+// are matched relative to the root (their suffixes), which is cheaper than
+// building the absolute path. Its answers are entryHit's, except that
+// suffixes of patterns with braces may exclude more (FuzzExcludePattern);
 // the output filters use entryHit all the same.
 func (rx *rootExcluder) pruned(rel string) bool {
-	name := rel[strings.LastIndexByte(rel, '/')+1:]
-	for k := range rx.ex.names {
-		if rx.ex.names[k].match(name) {
-			return true
-		}
+	if _, ok := rx.fastIndex(rel); ok {
+		return true
 	}
-	for i := range rx.abs {
-		a := &rx.abs[i]
-		if !a.mayMatch(rel) {
-			continue
-		}
-		for k := range a.names {
-			if a.names[k].match(name) {
-				return true
-			}
-		}
-		for _, g := range a.globs {
-			if doublestar.MatchUnvalidated(g, rel) {
-				return true
-			}
-		}
-	}
-	return false
+	return rx.slowPruned(rel)
 }
 
 // override is pruned as a walk override: excluded entries, and so

@@ -51,7 +51,7 @@ func Glob(ctx context.Context, root, pattern string, opts *GlobOptions) (*GlobRe
 	var ex *excluder
 	if opts != nil && len(opts.Exclude) > 0 {
 		var err error
-		if ex, err = compileExclude(opts.Exclude); err != nil {
+		if ex, err = compileExcludeCached(opts.Exclude); err != nil {
 			return nil, err
 		}
 	}
@@ -74,15 +74,23 @@ func Glob(ctx context.Context, root, pattern string, opts *GlobOptions) (*GlobRe
 		return nil, fmt.Errorf("invalid glob pattern %q: %w", pattern, doublestar.ErrBadPattern)
 	}
 
-	// Enter only the directories on the way to the pattern's fixed leading part.
-	wopts := walk.Options{GitIgnore: true, Hidden: true}
-	if base, _ := doublestar.SplitPattern(pat); base != "." {
-		wopts.Override = func(rel string, isDir bool) walk.Match {
-			if isDir && !strings.HasPrefix(base+"/", rel+"/") && !strings.HasPrefix(rel, base+"/") {
+	// The walk's threads test the pattern and the exclusions, and stat only
+	// the files that match: the loop below sees nothing else.
+	match := compileGlob(pat)
+	wopts := walk.Options{GitIgnore: true, Hidden: true, ModTime: true, NoPath: true}
+	base, _ := doublestar.SplitPattern(pat)
+	wopts.Override = func(rel string, isDir bool) walk.Match {
+		if isDir {
+			// Enter only the directories on the way to the pattern's fixed leading part.
+			if base != "." && !strings.HasPrefix(base+"/", rel+"/") && !strings.HasPrefix(rel, base+"/") {
 				return walk.Ignore
 			}
 			return walk.None
 		}
+		if !match(rel) {
+			return walk.Ignore
+		}
+		return walk.None
 	}
 	var rx *rootExcluder
 	if ex != nil {
@@ -99,38 +107,59 @@ func Glob(ctx context.Context, root, pattern string, opts *GlobOptions) (*GlobRe
 			}
 			continue // unreadable directories are skipped
 		}
-		if !doublestar.MatchUnvalidated(pat, e.Rel) {
-			continue
-		}
-		if rx != nil && e.Path != root && rx.fileHit(e.Rel, e.Target) != nil {
+		if e.Path != "" && e.Path == root {
+			// The root is a file: the walk yields it alone, unfiltered.
+			if !match(e.Rel) {
+				continue
+			}
+		} else if rx != nil && rx.fileHit(e.Rel, e.Target) != nil {
 			continue // a link to an excluded file, or (were the override wrong) an excluded one
 		}
 		h.total++
-		var mtime time.Time
-		if fi, err := e.Info(); err == nil {
-			mtime = fi.ModTime()
-		}
-		h.offer(globFile{e.Path, mtime})
+		h.offer(globFile{rel: e.Rel, path: e.Path, mtime: e.ModTime})
 	}
 	files := make([]string, 0, h.Len())
 	slices.SortFunc(h.files, compareFiles)
 	for _, f := range h.files {
+		if f.path == "" {
+			f.path = root + string(filepath.Separator) + filepath.FromSlash(f.rel)
+		}
 		files = append(files, f.path)
 	}
 	return &GlobResult{Files: files, Truncated: h.total > len(files), Total: h.total}, nil
 }
 
-type globFile struct {
-	path  string
-	mtime time.Time
+// compileGlob returns the test of a relative path against a valid Glob
+// pattern: doublestar's answer, found without it for the patterns an agent
+// writes most: "**" and "**/*" (everything), and "**/" followed by one
+// segment without braces or "**" ("**/*.go", "**/main.go", "**/[A-Z]*.md"),
+// which doublestar matches against the last component only, as a base-name
+// pattern (FuzzGlobPattern compares them).
+func compileGlob(pat string) func(rel string) bool {
+	if pat == "**" || pat == "**/*" {
+		return func(string) bool { return true }
+	}
+	if seg, ok := strings.CutPrefix(pat, "**/"); ok && seg != "" && !strings.ContainsAny(seg, "/{}") && !strings.Contains(seg, "**") {
+		n := newNamePattern(seg, seg)
+		return func(rel string) bool { return n.match(rel[strings.LastIndexByte(rel, '/')+1:]) }
+	}
+	return func(rel string) bool { return doublestar.MatchUnvalidated(pat, rel) }
 }
 
-// compareFiles orders newest first, then by path.
+// globFile is a file found: its path relative to the root and, when the
+// root is a file, its absolute path.
+type globFile struct {
+	rel, path string
+	mtime     time.Time
+}
+
+// compareFiles orders newest first, then by path. Paths below the same
+// root compare as their relative paths do.
 func compareFiles(a, b globFile) int {
 	if c := b.mtime.Compare(a.mtime); c != 0 {
 		return c
 	}
-	return cmp.Compare(a.path, b.path)
+	return cmp.Compare(a.rel, b.rel)
 }
 
 // newest keeps the limit best files in a heap whose root is the worst kept.

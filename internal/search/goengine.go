@@ -90,8 +90,29 @@ func newGoSearch(o *GrepOptions, isDir bool) (*goSearch, error) {
 		}
 		s.context = s.before > 0 || s.after > 0
 	}
-	lit, fold, whole := requiredLiteral(tree.Simplify())
+	simple := tree.Simplify()
+	lit, fold, whole := requiredLiteral(simple)
+	// A literal of three bytes or more is found fast (bytes.Index); a
+	// shorter one, or none, may say less than the byte classes around it.
+	var wf *windowFinder
+	if !whole && len(lit) < 3 {
+		litBits := 0.0
+		for _, c := range lit {
+			var set byteSet
+			set.add(c)
+			if fold && 'a' <= c && c <= 'z' {
+				set.add(c - 'a' + 'A')
+			}
+			litBits += set.bits()
+		}
+		wf = newWindowFinder(simple, litBits)
+	}
 	switch {
+	case wf != nil:
+		s.find = wf.index
+		if !fold {
+			s.lit = lit
+		}
 	case len(lit) > 0 && !fold:
 		s.find = func(h []byte) int { return bytes.Index(h, lit) }
 		s.lit = lit
@@ -101,7 +122,7 @@ func newGoSearch(o *GrepOptions, isDir bool) (*goSearch, error) {
 		s.find = func(h []byte) int { return findInWindows(re, h) }
 	}
 	s.litLen = len(lit)
-	s.verify = !whole || len(lit) == 0
+	s.verify = !whole || len(lit) == 0 || wf != nil
 	return s, nil
 }
 

@@ -174,7 +174,7 @@ func Grep(ctx context.Context, opts *GrepOptions) (*GrepResult, error) {
 	var ex *excluder
 	if len(o.Exclude) > 0 {
 		var err error
-		if ex, err = compileExclude(o.Exclude); err != nil {
+		if ex, err = compileExcludeCached(o.Exclude); err != nil {
 			return nil, err
 		}
 	}

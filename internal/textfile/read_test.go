@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -406,5 +407,34 @@ func TestReadLinesGrowing(t *testing.T) {
 	}
 	if s.Hashed || s.TotalLinesKnown || !s.More || len(s.Lines) != 2 {
 		t.Errorf("Hashed %v, TotalLinesKnown %v, More %v, %d lines", s.Hashed, s.TotalLinesKnown, s.More, len(s.Lines))
+	}
+}
+
+// TestReadSmallFileAllocs: reading a small file allocates about what its lines take, not a
+// buffer of the largest read (64 KiB a read before the read buffers were pooled; a Read
+// through the MCP server sniffs, reads and hashes, and this was most of its cost).
+func TestReadSmallFileAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates for itself; `make test` runs this test again without it")
+	}
+	var sb strings.Builder
+	for i := range 64 {
+		fmt.Fprintf(&sb, "line %02d: the quick brown fox jumps over the lazy dog 0123456789\n", i+1)
+	}
+	p := writeTemp(t, sb.String()) // 4 KB
+	r := testing.Benchmark(func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			if _, _, err := Sniff(p); err != nil {
+				b.Fatal(err)
+			}
+			if s, err := ReadLines(p, nil); err != nil || len(s.Lines) != 64 {
+				b.Fatal(err)
+			}
+		}
+	})
+	t.Logf("Sniff and ReadLines of 4 KB: %d B, %d allocations", r.AllocedBytesPerOp(), r.AllocsPerOp())
+	if r.AllocedBytesPerOp() > 16<<10 {
+		t.Errorf("Sniff and ReadLines of a 4 KB file allocate %d B, want at most 16 KiB", r.AllocedBytesPerOp())
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Kind classifies a file for the Read tool.
@@ -67,6 +68,11 @@ func imageMagic(mediaType string, head []byte) bool {
 	return false
 }
 
+// sniffBufs keeps the buffers of finished sniffs for the next ones, as readBufs those of
+// reads: every Read sniffs its file first, and 8 KiB a call was most of what reading a small
+// file still allocated. head never outlives Sniff (IsBinary and imageMagic only look at it).
+var sniffBufs = sync.Pool{New: func() any { return new([SniffLen]byte) }}
+
 // Sniff reads the first [SniffLen] bytes of path and classifies it. An image needs both a
 // known extension (.png, .jpg, .jpeg, .gif, .webp, any case) and the matching signature; a
 // file named x.png holding text is Text. mediaType is the image's type for Image,
@@ -84,7 +90,9 @@ func Sniff(path string) (kind Kind, mediaType string, err error) {
 	if !fi.Mode().IsRegular() {
 		return 0, "", &os.PathError{Op: "sniff", Path: path, Err: ErrNotRegular}
 	}
-	head := make([]byte, SniffLen)
+	buf := sniffBufs.Get().(*[SniffLen]byte)
+	defer sniffBufs.Put(buf)
+	head := buf[:]
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return 0, "", err

@@ -30,6 +30,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Options configures [Files]. The zero value (and nil) walks everything that
@@ -48,6 +49,14 @@ type Options struct {
 	// it is hidden or ignored, and [None] leaves the decision to the other
 	// rules. rel is slash-separated and relative to the root.
 	Override func(rel string, isDir bool) Match
+	// ModTime fills [Entry.ModTime] of every file yielded, in the walk's
+	// threads, with the directory still open: cheaper than calling
+	// [Entry.Info] on each afterwards.
+	ModTime bool
+	// NoPath leaves [Entry.Path] empty for the files below a directory
+	// root, saving an allocation per file, for callers that need the
+	// absolute path of few of them: it is the root, a separator, and Rel.
+	NoPath bool
 }
 
 // Match is an [Options.Override] decision.
@@ -69,8 +78,12 @@ type Entry struct {
 	// given as a file. A caller that filters by path must filter by Target
 	// too, or a link would smuggle in the file it points to.
 	Target string
+	// ModTime is the file's modification time (its target's for a symbolic
+	// link) with [Options.ModTime]; zero without it, or when the file
+	// could not be statted.
+	ModTime time.Time
 
-	d    fs.DirEntry
+	dir  string // the directory holding the file, when Path may be empty
 	info fs.FileInfo
 }
 
@@ -81,8 +94,8 @@ func (e Entry) Info() (fs.FileInfo, error) {
 	if e.info != nil {
 		return e.info, nil
 	}
-	if e.d != nil {
-		return e.d.Info()
+	if e.Path == "" {
+		return os.Lstat(e.dir + string(filepath.Separator) + e.Rel[strings.LastIndexByte(e.Rel, '/')+1:])
 	}
 	return os.Lstat(e.Path)
 }
@@ -114,7 +127,11 @@ func Files(ctx context.Context, root string, opts *Options) iter.Seq2[Entry, err
 		}
 		if !fi.IsDir() {
 			if fi.Mode().IsRegular() {
-				yield(Entry{Path: abs, Rel: filepath.Base(abs), info: fi}, nil)
+				e := Entry{Path: abs, Rel: filepath.Base(abs), info: fi}
+				if o.ModTime {
+					e.ModTime = fi.ModTime()
+				}
+				yield(e, nil)
 			}
 			return
 		}
@@ -194,7 +211,25 @@ func (w *walker) run(parent context.Context, root string, yield func(Entry, erro
 	}
 }
 
+// scratch is a worker's reusable memory for reading directories.
+type scratch struct {
+	buf  []byte   // the raw listing (Linux)
+	ents []rawEnt // the entries of the directory being read
+}
+
+// rawEnt is a directory entry as listed: its name (which may point into
+// scratch.buf, valid until the next directory is read) and its type bits,
+// or modeUnknown.
+type rawEnt struct {
+	name string
+	typ  fs.FileMode
+}
+
+// modeUnknown marks an entry whose type the listing did not give.
+const modeUnknown = fs.ModeTemporary
+
 func (w *walker) work(ctx context.Context, out chan<- batch) {
+	sc := &scratch{}
 	for {
 		w.mu.Lock()
 		for len(w.stack) == 0 && w.active > 0 && !w.done {
@@ -211,7 +246,7 @@ func (w *walker) work(ctx context.Context, out chan<- batch) {
 		w.active++
 		w.mu.Unlock()
 
-		b := w.readDir(d)
+		b := w.readDir(d, sc)
 		w.mu.Lock()
 		w.active--
 		if len(w.stack) == 0 && w.active == 0 {
@@ -229,37 +264,42 @@ func (w *walker) work(ctx context.Context, out chan<- batch) {
 	}
 }
 
-// readDir lists one directory, queues its subdirectories and returns its files.
-func (w *walker) readDir(d dirWork) batch {
-	f, err := os.Open(d.path)
-	if err != nil {
-		return batch{err: err}
-	}
-	ents, err := f.ReadDir(-1)
-	f.Close()
-	if err != nil && len(ents) == 0 {
+// readDir lists one directory, queues its subdirectories and returns its
+// files. Names are copied out of the listing once, as the entry's Rel (the
+// name is then the end of it), and only for entries that are kept.
+func (w *walker) readDir(d dirWork, sc *scratch) batch {
+	h, err := readNames(d.path, sc)
+	defer h.close()
+	if err != nil && len(sc.ents) == 0 {
 		return batch{err: err}
 	}
 	ign := d.ign
 	if w.opts.GitIgnore {
-		ign = newDirIgnore(d.path, d.rel, ents, ign)
+		ign = newDirIgnore(d.path, d.rel, sc.ents, ign)
 	}
 	var files []Entry
 	var subdirs []dirWork
-	for _, de := range ents {
-		name := de.Name()
+	for i := range sc.ents {
+		de := &sc.ents[i]
+		name := de.name
 		if name == ".git" {
 			continue
 		}
-		rel := name
-		if d.rel != "" {
-			rel = d.rel + "/" + name
+		typ := de.typ
+		if typ == modeUnknown {
+			typ = h.typeOf(d.path, de)
 		}
-		typ := de.Type()
 		isDir := typ.IsDir()
 		if !isDir && !typ.IsRegular() && typ&fs.ModeSymlink == 0 {
 			continue // devices, sockets, pipes
 		}
+		var rel string
+		if d.rel != "" {
+			rel = d.rel + "/" + name
+		} else {
+			rel = strings.Clone(name)
+		}
+		name = rel[len(rel)-len(name):] // no longer in the listing's buffer
 		m := None
 		if w.opts.Override != nil {
 			m = w.opts.Override(rel, isDir)
@@ -275,15 +315,29 @@ func (w *walker) readDir(d dirWork) batch {
 				continue
 			}
 		}
-		path := d.path + string(filepath.Separator) + name
 		switch {
 		case isDir:
-			subdirs = append(subdirs, dirWork{path: path, rel: rel, ign: ign})
+			subdirs = append(subdirs, dirWork{path: d.path + string(filepath.Separator) + name, rel: rel, ign: ign})
 		case typ.IsRegular():
-			files = append(files, Entry{Path: path, Rel: rel, d: de})
+			if files == nil {
+				files = make([]Entry, 0, len(sc.ents)-i)
+			}
+			e := Entry{Rel: rel, dir: d.path}
+			if !w.opts.NoPath {
+				e.Path = d.path + string(filepath.Separator) + name
+			}
+			if w.opts.ModTime {
+				e.ModTime = h.modTime(d.path, de)
+			}
+			files = append(files, e)
 		default: // a symbolic link: keep it only if it is a file inside the root
+			path := d.path + string(filepath.Separator) + name
 			if real, fi, ok := w.linkTarget(path); ok {
-				files = append(files, Entry{Path: path, Rel: rel, Target: real, info: fi})
+				e := Entry{Path: path, Rel: rel, Target: real, info: fi}
+				if w.opts.ModTime {
+					e.ModTime = fi.ModTime()
+				}
+				files = append(files, e)
 			}
 		}
 	}
@@ -328,10 +382,10 @@ type dirIgnore struct {
 	ignore, gitignore, exclude *matcher
 }
 
-func newDirIgnore(dir, rel string, ents []fs.DirEntry, parent *dirIgnore) *dirIgnore {
+func newDirIgnore(dir, rel string, ents []rawEnt, parent *dirIgnore) *dirIgnore {
 	var hasGit, hasIgnore, hasGitignore bool
 	for _, de := range ents {
-		switch de.Name() {
+		switch de.name {
 		case ".git":
 			hasGit = true
 		case ".ignore":

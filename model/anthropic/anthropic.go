@@ -11,22 +11,11 @@ package anthropic
 import (
 	"encoding/json"
 
+	"github.com/toolscope/toolscope/internal/toolformat"
 	"github.com/toolscope/toolscope/tool"
 )
-
-type messagesTool struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	InputSchema json.RawMessage `json:"input_schema"`
-}
 
 // FormatTool returns s as a Messages API tool:
 // {"name","description","input_schema"}. The protocol has no place for the
 // title, the annotations or the output schema; they are left out.
-func FormatTool(s tool.Schema) json.RawMessage {
-	b, err := json.Marshal(messagesTool{Name: s.Name, Description: s.Description, InputSchema: s.InputSchema})
-	if err != nil {
-		panic("anthropic: a normalised schema did not marshal: " + err.Error()) // InputSchema is valid JSON by construction
-	}
-	return b
-}
+func FormatTool(s tool.Schema) json.RawMessage { return toolformat.Anthropic(s) }

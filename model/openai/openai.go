@@ -12,28 +12,12 @@ package openai
 import (
 	"encoding/json"
 
+	"github.com/toolscope/toolscope/internal/toolformat"
 	"github.com/toolscope/toolscope/tool"
 )
-
-type function struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	Parameters  json.RawMessage `json:"parameters"`
-}
-
-type chatTool struct {
-	Type     string   `json:"type"`
-	Function function `json:"function"`
-}
 
 // FormatTool returns s as a Chat Completions tool:
 // {"type":"function","function":{"name","description","parameters"}}.
 // The protocol has no place for the title, the annotations or the output
 // schema; they are left out.
-func FormatTool(s tool.Schema) json.RawMessage {
-	b, err := json.Marshal(chatTool{Type: "function", Function: function{Name: s.Name, Description: s.Description, Parameters: s.InputSchema}})
-	if err != nil {
-		panic("openai: a normalised schema did not marshal: " + err.Error()) // InputSchema is valid JSON by construction
-	}
-	return b
-}
+func FormatTool(s tool.Schema) json.RawMessage { return toolformat.OpenAI(s) }

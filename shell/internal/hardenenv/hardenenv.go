@@ -9,6 +9,7 @@ package hardenenv
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -97,10 +98,10 @@ func (s envSet) apply(env []string) []string {
 		out = append(out, kv[0]+"="+kv[1])
 	}
 	for i, kv := range s.git {
-		n := itoa(count + i)
+		n := strconv.Itoa(count + i)
 		out = append(out, "GIT_CONFIG_KEY_"+n+"="+kv[0], "GIT_CONFIG_VALUE_"+n+"="+kv[1])
 	}
-	return append(out, "GIT_CONFIG_COUNT="+itoa(count+len(s.git)))
+	return append(out, "GIT_CONFIG_COUNT="+strconv.Itoa(count+len(s.git)))
 }
 
 // absolutePath drops the relative and empty entries of a PATH value ("",
@@ -154,15 +155,4 @@ func smallInt(s string) (int, bool) {
 		n = n*10 + int(c-'0')
 	}
 	return n, true
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
 }

@@ -19,10 +19,26 @@ var gitPath struct {
 	err  error
 }
 
-// gitConfigList runs git config --file PATH --no-includes --list -z: git's
-// parser, on that file alone, without following includes, without any
+// gitConfigList lists the entries of the configuration file path as git
+// reads them: a file in the plain subset (see parsePlainConfig) here,
+// any other by git config --file PATH --no-includes --list -z, git's own
+// parser on that file alone, without following includes, without any
 // repository or user configuration.
 func gitConfigList(path string) ([]ConfigEntry, error) {
+	if b, err := readRegular(path, maxConfig, false); err == nil {
+		if entries, ok := parsePlainConfig(b); ok {
+			return entries, nil
+		}
+	}
+	return gitConfigListByGit(path)
+}
+
+// maxConfig bounds a configuration file read here (the caller refuses
+// larger ones).
+const maxConfig = 1 << 20
+
+// gitConfigListByGit runs git config --list on path.
+func gitConfigListByGit(path string) ([]ConfigEntry, error) {
 	gitPath.once.Do(func() { gitPath.path, gitPath.err = exec.LookPath("git") })
 	if gitPath.err != nil {
 		return nil, fmt.Errorf("git is not installed to read it")

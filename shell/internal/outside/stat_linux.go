@@ -1,7 +1,6 @@
 package outside
 
 import (
-	"io/fs"
 	"syscall"
 	"time"
 
@@ -31,23 +30,11 @@ func (System) Stat(path string, follow bool) (Info, error) {
 		return Info{}, err
 	}
 	return Info{
-		Type:    typeOf(st.Mode),
+		Type:    fsys.Type(st.Mode),
 		Size:    st.Size,
 		Stamp:   Stamp{uint64(st.Dev), uint64(st.Ino), st.Size, st.Mtim, st.Ctim},
 		Stamped: settledTime(st.Ctim) && settledTime(st.Mtim),
 	}, nil
-}
-
-func typeOf(mode uint32) fs.FileMode {
-	switch mode & syscall.S_IFMT {
-	case syscall.S_IFREG:
-		return 0
-	case syscall.S_IFDIR:
-		return fs.ModeDir
-	case syscall.S_IFLNK:
-		return fs.ModeSymlink
-	}
-	return fs.ModeIrregular
 }
 
 // settledTime reports a file time at least a second in the past.

@@ -1,0 +1,7 @@
+//go:build linux && amd64
+
+package walk
+
+import "syscall"
+
+const sysFstatat = syscall.SYS_NEWFSTATAT
