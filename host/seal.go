@@ -103,7 +103,9 @@ func seal(body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := append([]byte(sealField), mac(key, body)...)
+	out := make([]byte, 0, len(sealField)+64+2+len(body)+1) // +1: writeSealed's line break
+	out = append(out, sealField...)
+	out = append(out, mac(key, body)...)
 	out = append(out, '"')
 	rest := body[1:]
 	if len(bytes.TrimSpace(rest)) > 1 { // not "{}"
@@ -174,11 +176,45 @@ func writeSealed(path string, body []byte, o *textfile.WriteOptions) error {
 	return textfile.WriteAtomic(path, append(b, '\n'), o)
 }
 
+// verified is the last file whose seal this process verified, and its
+// content: the same bytes read again (toolscope call loads its state, then
+// again under the lock) are not verified again, since their seal can only
+// verify again. Neither is changed once kept here.
+var verified struct {
+	sync.Mutex
+	file, body, key []byte
+}
+
+// verifiedBefore returns the content of b when b is the file verified
+// last, under the key in force now.
+func verifiedBefore(b []byte) ([]byte, bool) {
+	verified.Lock()
+	file, body, key := verified.file, verified.body, verified.key
+	verified.Unlock()
+	if file == nil || !bytes.Equal(b, file) {
+		return nil, false
+	}
+	if now, err := sealKey(); err != nil || !hmac.Equal(now, key) {
+		return nil, false
+	}
+	return body, true
+}
+
 // openSealed returns the content of a state or run file b (what names it
 // in messages), and whether it was sealed. A seal that does not verify is
 // refused.
 func openSealed(b []byte, what, fresh string) ([]byte, bool, error) {
+	if body, ok := verifiedBefore(b); ok {
+		return body, true, nil
+	}
 	body, sealed, err := unseal(b)
+	if err == nil && sealed {
+		if key, kerr := sealKey(); kerr == nil {
+			verified.Lock()
+			verified.file, verified.body, verified.key = b, body, key
+			verified.Unlock()
+		}
+	}
 	if errors.Is(err, errSeal) {
 		return nil, true, &Error{Msg: fmt.Sprintf("%s was changed outside toolscope (%v), so it is not trusted: it may grant permissions or hold a call that is not the one approved. It was left as it was; move it away (or delete it) and %s", what, err, fresh)}
 	}

@@ -363,20 +363,31 @@ func saveState(path string, base, loaded []byte, st *tool.State, lock *textfile.
 		defer lock.Unlock()
 	}
 	out := ours
+	opts := &textfile.WriteOptions{Perm: 0o600, Locked: lock}
 	if file, rerr := os.ReadFile(path); rerr == nil && len(bytes.TrimSpace(file)) > 0 && base != nil {
-		// Only what another toolscope run sealed is merged; anything else
-		// (a file an agent wrote over the state) is replaced.
-		theirs, sealed := base, bytes.HasPrefix(bytes.TrimSpace(file), []byte(sealField))
-		if !bytes.Equal(file, loaded) {
-			theirs, sealed, rerr = openSealed(file, "", "")
-		}
-		if rerr == nil && sealed {
-			if merged, ok := tool.MergeStateFile(base, ours, theirs); ok && json.Valid(merged) {
-				out = merged
+		switch {
+		case loaded != nil && bytes.Equal(file, loaded) && bytes.Equal(ours, base):
+			// Nothing changed, here or by another run: the file is
+			// written again as it is, its seal as it was verified.
+			if err := textfile.WriteAtomic(path, file, opts); err != nil {
+				return fmt.Errorf("saving the state to %s: %w", path, pathErr(err))
+			}
+			return nil
+		case loaded != nil && bytes.Equal(file, loaded):
+			// No other run saved since the load: ours is the state,
+			// without a merge (a merge with base itself changes nothing).
+		default:
+			// Only what another toolscope run sealed is merged; anything
+			// else (a file an agent wrote over the state) is replaced.
+			theirs, sealed, rerr := openSealed(file, "", "")
+			if rerr == nil && sealed {
+				if merged, ok := tool.MergeStateFile(base, ours, theirs); ok && json.Valid(merged) {
+					out = merged
+				}
 			}
 		}
 	}
-	if err := writeSealed(path, out, &textfile.WriteOptions{Perm: 0o600, Locked: lock}); err != nil {
+	if err := writeSealed(path, out, opts); err != nil {
 		return fmt.Errorf("saving the state to %s: %w", path, pathErr(err))
 	}
 	return nil

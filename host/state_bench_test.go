@@ -1,13 +1,17 @@
 package host_test
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/toolscope/toolscope/builtin"
 	"github.com/toolscope/toolscope/host"
+	"github.com/toolscope/toolscope/tool"
 )
 
 // bigTasks is the number of tasks in the benchmarks' state: ten times
@@ -43,23 +47,51 @@ func bigState(tb testing.TB, n int) *host.StateFile {
 	return f
 }
 
+// taskKit runs the task tools, as toolscope call runs them.
+var taskKit = func() *tool.Toolkit {
+	tk, err := tool.NewToolkit(&tool.ToolkitOptions{Tools: builtin.Tasks()})
+	if err != nil {
+		panic(err)
+	}
+	return tk
+}()
+
+// callTask calls the task tool name with input on st and returns its text.
+func callTask(tb testing.TB, st *tool.State, name, input string) string {
+	tb.Helper()
+	r, err := taskKit.Call(context.Background(), &tool.Call{Name: name, Input: json.RawMessage(input), State: st})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if r.Status != tool.StatusSuccess {
+		tb.Fatalf("%s %s: %s", name, input, r.Text())
+	}
+	return r.Text()
+}
+
 // updateOne loads the state under its lock, sets the status of task id
-// and saves: what `toolscope call --state FILE TaskUpdate` does to the file.
+// with TaskUpdate and saves: what `toolscope call --state FILE
+// TaskUpdate` does to the file.
 func updateOne(tb testing.TB, f *host.StateFile, id, status string) {
 	snap, err := f.LoadLocked()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	err = builtin.DataOf(snap.State).UpdateTasks(func(tasks []builtin.Task) []builtin.Task {
-		for i := range tasks {
-			if tasks[i].ID == id {
-				tasks[i].Status = status
-			}
-		}
-		return tasks
-	})
+	callTask(tb, snap.State, "TaskUpdate", fmt.Sprintf(`{"task_id":%q,"status":%q}`, id, status))
+	if err := snap.Save(); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// getOne loads the state, shows task id with TaskGet and saves (the
+// state unchanged): what `toolscope call --state FILE TaskGet` does.
+func getOne(tb testing.TB, f *host.StateFile, id string) {
+	snap, err := f.Load()
 	if err != nil {
 		tb.Fatal(err)
+	}
+	if text := callTask(tb, snap.State, "TaskGet", fmt.Sprintf(`{"task_id":%q}`, id)); !strings.HasPrefix(text, "Task (id="+id+")") {
+		tb.Fatalf("TaskGet %s: %s", id, text)
 	}
 	if err := snap.Save(); err != nil {
 		tb.Fatal(err)
@@ -78,9 +110,21 @@ func BenchmarkStateUpdate10k(b *testing.B) {
 	}
 }
 
-// BenchmarkStateGet10k: load a state of 10,000 tasks, read one, save
-// (unchanged): what `toolscope call --state FILE TaskGet` does.
+// BenchmarkStateGet10k: load a state of 10,000 tasks, show one, save
+// (unchanged).
 func BenchmarkStateGet10k(b *testing.B) {
+	f := bigState(b, bigTasks)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		getOne(b, f, fmt.Sprint(i%bigTasks+1))
+		i++
+	}
+}
+
+// BenchmarkStateList10k: load a state of 10,000 tasks, list them all
+// (TaskList decodes every task), save (unchanged).
+func BenchmarkStateList10k(b *testing.B) {
 	f := bigState(b, bigTasks)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -88,7 +132,7 @@ func BenchmarkStateGet10k(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(builtin.DataOf(snap.State).Tasks()) != bigTasks {
+		if text := callTask(b, snap.State, "TaskList", `{}`); strings.Count(text, "\n") != bigTasks-1 {
 			b.Fatal("tasks lost")
 		}
 		if err := snap.Save(); err != nil {

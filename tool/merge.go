@@ -48,13 +48,36 @@ func MergeStateFile(base, ours, theirs []byte) ([]byte, bool) {
 type stateForm struct {
 	perms, groups json.RawMessage // nil when absent
 	slots         map[string]json.RawMessage
+	// lists are slots given as their elements (nil ones left out), for
+	// layout: a RecordSlot's records (their slots' JSON is nil).
+	lists map[string][]json.RawMessage
 }
 
 // parseForm splits the JSON state b (valid JSON); marked asks for the
 // "toolscope_state" marker.
 func parseForm(b []byte, marked bool) (stateForm, bool) {
+	return parseFormWith(b, marked, func(raw []byte, _ int) ([]member, bool) { return splitObject(raw) })
+}
+
+// parseFile is parseForm for a state file that toolscope wrote: laid
+// out by State.MarshalFile or an earlier version's json.MarshalIndent,
+// its members and slots are found by their lines (splitIndented at depth
+// 1 and 2) instead of by reading every value through. Another layout is
+// read as parseForm reads it.
+func parseFile(b []byte) (stateForm, bool) {
+	return parseFormWith(b, false, func(raw []byte, depth int) ([]member, bool) {
+		if m, ok := splitIndented(raw, depth); ok {
+			return m, true
+		}
+		return splitObject(raw)
+	})
+}
+
+// parseFormWith is parseForm splitting objects with split (depth 1: the
+// state, 2: its slots).
+func parseFormWith(b []byte, marked bool, split func(raw []byte, depth int) ([]member, bool)) (stateForm, bool) {
 	var f stateForm
-	top, ok := splitObject(b)
+	top, ok := split(b, 1)
 	if !ok {
 		return f, false
 	}
@@ -72,7 +95,7 @@ func parseForm(b []byte, marked bool) (stateForm, bool) {
 		case "active_groups":
 			f.groups = m.val
 		case "slots":
-			slots, ok := splitObject(m.val)
+			slots, ok := split(m.val, 2)
 			if !ok {
 				return f, false
 			}
@@ -166,6 +189,11 @@ func (f stateForm) layout() []byte {
 	for k, v := range f.slots {
 		size += len(k) + len(v) + 16
 	}
+	for _, elems := range f.lists {
+		for _, e := range elems {
+			size += len(e) + len(lineIndent) + 2
+		}
+	}
 	out := make([]byte, 0, size+size/8)
 	out = append(out, "{\n  \"toolscope_state\": "...)
 	out = strconv.AppendInt(out, StateVersion, 10)
@@ -199,7 +227,27 @@ func (f stateForm) layout() []byte {
 	out = append(out, ",\n  \"slots\": {"...)
 	for i, k := range slices.Sorted(maps.Keys(f.slots)) {
 		v := f.slots[k]
-		elems, ok := splitArray(v)
+		elems, listed := f.lists[k]
+		if listed && !slices.ContainsFunc(elems, func(e json.RawMessage) bool { return e != nil }) {
+			elems, v = nil, json.RawMessage("[]")
+		}
+		if !listed && isLined(v) {
+			// Laid out as it is (a list read from a state file and not
+			// changed): copied.
+			if i > 0 {
+				out = append(out, ',')
+			}
+			out = append(out, "\n    "...)
+			kq, _ := json.Marshal(k)
+			out = append(out, kq...)
+			out = append(out, ": "...)
+			out = append(out, v...)
+			continue
+		}
+		ok := true
+		if !listed {
+			elems, ok = splitArray(v)
+		}
 		if !ok || len(elems) == 0 {
 			member(k, v, "    ", i == 0)
 		} else {
@@ -210,11 +258,16 @@ func (f stateForm) layout() []byte {
 			kq, _ := json.Marshal(k)
 			out = append(out, kq...)
 			out = append(out, ": ["...)
-			for j, e := range elems {
+			j := 0
+			for _, e := range elems {
+				if e == nil {
+					continue // a record deleted
+				}
 				if j > 0 {
 					out = append(out, ',')
 				}
-				out = append(out, "\n      "...)
+				j++
+				out = append(out, "\n"+lineIndent...)
 				out = appendCompact(out, e)
 			}
 			out = append(out, "\n    ]"...)

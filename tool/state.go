@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/toolscope/toolscope/permission"
 )
@@ -123,7 +124,7 @@ func (s *State) form() (stateJSON, error) {
 	if len(s.slots) > 0 {
 		v.Slots = make(map[string]json.RawMessage, len(s.slots))
 		for k, sv := range s.slots {
-			raw := sv.raw
+			raw := sv.current()
 			if raw == nil {
 				b, err := json.Marshal(sv.value)
 				if err != nil {
@@ -141,20 +142,42 @@ func (s *State) form() (stateJSON, error) {
 // (what [MergeStateFile] and [MergeStateJSON] return): indented, with a
 // slot that is a list (the tasks, the files read) one element a line. A
 // slot this process did not change since the state was read is written
-// as it was read, without being encoded again.
+// as it was read, without being encoded again, and so is each record of
+// a [RecordSlot] that was changed record by record and not in that
+// record: saving a state read from a file costs the records changed,
+// and copies of the rest.
 func (s *State) MarshalFile() ([]byte, error) {
-	v, err := s.form()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	perms, err := json.Marshal(&s.perms)
 	if err != nil {
 		return nil, err
 	}
-	perms, err := json.Marshal(v.Permissions)
-	if err != nil {
-		return nil, err
-	}
-	f := stateForm{perms: perms, slots: v.Slots}
-	if len(v.ActiveGroups) > 0 {
-		if f.groups, err = json.Marshal(v.ActiveGroups); err != nil {
+	f := stateForm{perms: perms}
+	if len(s.groups) > 0 {
+		if f.groups, err = json.Marshal(s.groups); err != nil {
 			return nil, err
+		}
+	}
+	if len(s.slots) > 0 {
+		f.slots = make(map[string]json.RawMessage, len(s.slots))
+	}
+	for k, sv := range s.slots {
+		switch {
+		case sv.raw != nil:
+			f.slots[k] = sv.raw
+		case !sv.live && sv.list != nil:
+			if f.lists == nil {
+				f.lists = map[string][]json.RawMessage{}
+			}
+			f.lists[k] = sv.list.recs
+			f.slots[k] = nil
+		default:
+			b, err := json.Marshal(sv.value)
+			if err != nil {
+				return nil, fmt.Errorf("state slot %q: %w", k, err)
+			}
+			f.slots[k] = b
 		}
 	}
 	return f.layout(), nil
@@ -244,7 +267,7 @@ func (s *State) unmarshal(b []byte, check bool) error {
 // not checked, only the permissions and groups decoded (the slots are
 // decoded at their first Get). false leaves s as it was.
 func (s *State) unmarshalFile(b []byte) bool {
-	f, ok := parseForm(b, false)
+	f, ok := parseFile(b)
 	if !ok {
 		return false
 	}
@@ -347,11 +370,29 @@ func (sl Slot[T]) Key() string { return sl.key }
 // (Set and Update drop it), so that the state is written again without
 // encoding what did not change. A value Get returns must not be changed
 // in place: Set or Update it.
+//
+// A [RecordSlot] used record by record keeps its list in list too (the
+// records as read, the changed ones encoded again): value then is the
+// whole list only while live, as decoded by a Get since the last change.
 type slotValue struct {
 	raw   json.RawMessage // as read; nil once changed
 	value any
-	live  bool // value holds the slot's value
+	live  bool        // value holds the slot's value
+	list  *recordList // a RecordSlot's records, once read one by one
 }
+
+// current returns the slot's JSON now: as read, or its records', when
+// value does not hold it (nil: value does).
+func (sv *slotValue) current() json.RawMessage {
+	if sv.raw != nil || sv.live || sv.list == nil {
+		return sv.raw
+	}
+	return sv.list.json()
+}
+
+// Counts of the records a RecordSlot decoded and encoded, for tests that
+// check that a save costs what changed.
+var recordDecodes, recordEncodes atomic.Int64
 
 // Get returns the slot's value in st (the zero T when unset). A value read
 // from JSON is decoded at the first Get; one that does not decode as T is
@@ -369,7 +410,7 @@ func (sl Slot[T]) Get(st *State) (T, error) {
 	}
 	if !sv.live {
 		var v T
-		if err := json.Unmarshal(sv.raw, &v); err != nil {
+		if err := json.Unmarshal(sv.current(), &v); err != nil {
 			return zero, fmt.Errorf("state slot %q: %w", sl.key, err)
 		}
 		sv.value, sv.live = v, true
@@ -402,7 +443,7 @@ func (sl Slot[T]) Update(st *State, fn func(T) T) error {
 	if sv := st.slots[sl.key]; sv != nil {
 		if !sv.live {
 			var v T
-			if err := json.Unmarshal(sv.raw, &v); err != nil {
+			if err := json.Unmarshal(sv.current(), &v); err != nil {
 				return fmt.Errorf("state slot %q: %w", sl.key, err)
 			}
 			sv.value, sv.live = v, true
@@ -414,7 +455,7 @@ func (sl Slot[T]) Update(st *State, fn func(T) T) error {
 		cur = v
 	}
 	if sv := st.slots[sl.key]; sv != nil {
-		sv.value, sv.raw = fn(cur), nil
+		sv.value, sv.raw, sv.list = fn(cur), nil, nil
 		return nil
 	}
 	if st.slots == nil {
