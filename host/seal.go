@@ -93,25 +93,27 @@ func mac(key, body []byte) string {
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-// seal returns the JSON object body with its seal as the first key.
-func seal(body []byte) ([]byte, error) {
+// sealParts returns the JSON object body sealed as two parts to write one
+// after the other: the seal (the object's start, with the seal as its
+// first key) and the rest of body, not copied.
+func sealParts(body []byte) (head, rest []byte, err error) {
 	body = bytes.TrimSpace(body)
 	if len(body) < 2 || body[0] != '{' {
-		return nil, errors.New("seal: not a JSON object")
+		return nil, nil, errors.New("seal: not a JSON object")
 	}
 	key, err := sealKey()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	out := make([]byte, 0, len(sealField)+64+2+len(body)+1) // +1: writeSealed's line break
-	out = append(out, sealField...)
-	out = append(out, mac(key, body)...)
-	out = append(out, '"')
-	rest := body[1:]
+	head = make([]byte, 0, len(sealField)+64+2)
+	head = append(head, sealField...)
+	head = append(head, mac(key, body)...)
+	head = append(head, '"')
+	rest = body[1:]
 	if len(bytes.TrimSpace(rest)) > 1 { // not "{}"
-		out = append(out, ',')
+		head = append(head, ',')
 	}
-	return append(out, rest...), nil
+	return head, rest, nil
 }
 
 // errSeal is a file whose seal does not match its content.
@@ -169,11 +171,11 @@ func grantsNothing(perms json.RawMessage) bool {
 
 // writeSealed seals body and writes it to path atomically.
 func writeSealed(path string, body []byte, o *textfile.WriteOptions) error {
-	b, err := seal(body)
+	head, rest, err := sealParts(body)
 	if err != nil {
 		return err
 	}
-	return textfile.WriteAtomic(path, append(b, '\n'), o)
+	return textfile.WriteAtomicParts(path, [][]byte{head, rest, {'\n'}}, o)
 }
 
 // verified is the last file whose seal this process verified, and its

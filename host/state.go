@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/toolscope/toolscope/internal/textfile"
 	"github.com/toolscope/toolscope/permission"
@@ -37,15 +38,17 @@ var (
 // readState reads the state file at path into a state. It returns also
 // the file as read and its content (without the seal), nil for a new
 // state.
-func readState(path string) (st *tool.State, file, body []byte, err error) {
-	st, file, body, err = readStateFile(path)
+func readState(path string, prev []byte) (st *tool.State, file, body []byte, err error) {
+	st, file, body, err = readStateFile(path, prev)
 	if err != nil || body == nil {
 		return st, nil, nil, err
 	}
 	return st, file, body, nil
 }
 
-func readStateFile(path string) (*tool.State, []byte, []byte, error) {
+// readStateFile is readState; prev is the file as an earlier load read
+// it (nil: none), compared with the file instead of a new copy read.
+func readStateFile(path string, prev []byte) (*tool.State, []byte, []byte, error) {
 	st := tool.NewState(nil)
 	if path == "" {
 		return st, nil, nil, nil
@@ -61,7 +64,7 @@ func readStateFile(path string) (*tool.State, []byte, []byte, error) {
 	case !fi.Mode().IsRegular():
 		return nil, nil, nil, errorf("--state %s is not a regular file; give the path of a file", path)
 	}
-	b, err := os.ReadFile(path)
+	b, _, err := readIfChanged(path, prev)
 	if err != nil {
 		return nil, nil, nil, errorf("--state %s: cannot read it: %v", path, pathErr(err))
 	}
@@ -123,6 +126,10 @@ type StateFile struct {
 	// target is where the state is read and saved once Writable checked
 	// it: path, or the file a symbolic link at path points to.
 	target string
+	// last is the file as the last load read it (its bytes are never
+	// changed), for the next load to compare the file with.
+	mu   sync.Mutex
+	last []byte
 }
 
 // NewStateFile returns the state file at path. Nothing is read or checked
@@ -190,10 +197,16 @@ func (f *StateFile) load(l *textfile.DirLock) (*Snapshot, error) {
 	if f.target == "" {
 		return nil, errorf("--state: no file named; give the path of a file")
 	}
-	st, loaded, base, err := readState(f.target)
+	f.mu.Lock()
+	prev := f.last
+	f.mu.Unlock()
+	st, loaded, base, err := readState(f.target, prev)
 	if err != nil {
 		return nil, err
 	}
+	f.mu.Lock()
+	f.last = loaded
+	f.mu.Unlock()
 	if base == nil { // a new state
 		if base, err = st.MarshalFile(); err != nil {
 			return nil, err
@@ -364,16 +377,16 @@ func saveState(path string, base, loaded []byte, st *tool.State, lock *textfile.
 	}
 	out := ours
 	opts := &textfile.WriteOptions{Perm: 0o600, Locked: lock}
-	if file, rerr := os.ReadFile(path); rerr == nil && len(bytes.TrimSpace(file)) > 0 && base != nil {
+	if file, same, rerr := readIfChanged(path, loaded); rerr == nil && len(bytes.TrimSpace(file)) > 0 && base != nil {
 		switch {
-		case loaded != nil && bytes.Equal(file, loaded) && bytes.Equal(ours, base):
+		case same && bytes.Equal(ours, base):
 			// Nothing changed, here or by another run: the file is
 			// written again as it is, its seal as it was verified.
 			if err := textfile.WriteAtomic(path, file, opts); err != nil {
 				return fmt.Errorf("saving the state to %s: %w", path, pathErr(err))
 			}
 			return nil
-		case loaded != nil && bytes.Equal(file, loaded):
+		case same:
 			// No other run saved since the load: ours is the state,
 			// without a merge (a merge with base itself changes nothing).
 		default:
