@@ -3,6 +3,7 @@ package tool
 import (
 	"bytes"
 	"encoding/json"
+	"unicode/utf8"
 )
 
 // Splitting JSON that is known to be valid (a state this package wrote, or
@@ -234,10 +235,10 @@ func unquote(q []byte) (string, bool) {
 	if len(q) < 2 || q[0] != '"' || q[len(q)-1] != '"' {
 		return "", false
 	}
-	if bytes.IndexByte(q, '\\') < 0 {
+	if bytes.IndexByte(q, '\\') < 0 && utf8.Valid(q) {
 		return string(q[1 : len(q)-1]), true
 	}
-	var s string
+	var s string // with its escapes read, and bytes that are not UTF-8 as U+FFFD, as encoding/json reads it
 	if json.Unmarshal(q, &s) != nil {
 		return "", false
 	}
@@ -284,7 +285,7 @@ func quotedIs(q []byte, s string) bool {
 	if len(q) < 2 {
 		return false
 	}
-	if bytes.IndexByte(q, '\\') < 0 {
+	if bytes.IndexByte(q, '\\') < 0 && utf8.Valid(q) {
 		return string(q[1:len(q)-1]) == s
 	}
 	u, ok := unquote(q)
