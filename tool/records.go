@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -60,16 +61,23 @@ func (rs RecordSlot[T]) Record(st *State, id string) (T, bool, error) {
 	return r.Get(id)
 }
 
-// All returns the records of st in their order, decoding those not
-// decoded yet (a state read from a file: all of them).
+// All returns a copy of the records of st in their order, decoding those
+// not decoded yet (a state read from a file: all of them, at once).
 func (rs RecordSlot[T]) All(st *State) ([]T, error) {
 	if st == nil {
 		return nil, nil
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if st.slots[rs.key] == nil {
+	sv := st.slots[rs.key]
+	if sv == nil {
 		return nil, nil
+	}
+	if sv.live || sv.raw != nil || sv.list == nil {
+		// The list as read, or as set whole: decoded in one go (and kept
+		// decoded), as Get does.
+		all, err := rs.getLocked(st)
+		return slices.Clone(all), err
 	}
 	r, err := rs.records(st)
 	if err != nil {

@@ -404,6 +404,12 @@ func (sl Slot[T]) Get(st *State) (T, error) {
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	return sl.getLocked(st)
+}
+
+// getLocked is Get under st's lock.
+func (sl Slot[T]) getLocked(st *State) (T, error) {
+	var zero T
 	sv := st.slots[sl.key]
 	if sv == nil {
 		return zero, nil
