@@ -22,10 +22,14 @@ import (
 // field).
 //
 //	var tasks = tool.NewRecordSlot[Task]("example.com/tasks", "id", true)
-//	t, ok, err := tasks.Record(st, "17")
-//	err = tasks.Edit(st, func(r *tool.Records[Task]) error {
+//
+//	err := tasks.Edit(st, func(r *tool.Records[Task]) error {
+//		t, ok, err := r.Get("17") // decodes task 17 only
+//		if err != nil || !ok {
+//			return err
+//		}
 //		t.Status = "done"
-//		return r.Put(t)
+//		return r.Put(t) // encodes task 17 only
 //	})
 type RecordSlot[T any] struct {
 	Slot[[]T]

@@ -166,7 +166,7 @@ func (s *State) MarshalFile() ([]byte, error) {
 		switch {
 		case sv.raw != nil:
 			f.slots[k] = sv.raw
-		case !sv.live && sv.list != nil:
+		case sv.list != nil: // valid while set: Set and Update drop it
 			if f.lists == nil {
 				f.lists = map[string][]json.RawMessage{}
 			}
@@ -381,10 +381,10 @@ type slotValue struct {
 	list  *recordList // a RecordSlot's records, once read one by one
 }
 
-// current returns the slot's JSON now: as read, or its records', when
-// value does not hold it (nil: value does).
+// current returns the slot's JSON now: as read, or its records' (nil:
+// value holds it).
 func (sv *slotValue) current() json.RawMessage {
-	if sv.raw != nil || sv.live || sv.list == nil {
+	if sv.raw != nil || sv.list == nil {
 		return sv.raw
 	}
 	return sv.list.json()
