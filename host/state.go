@@ -358,12 +358,20 @@ func saveStateLocked(path string, base []byte, st *tool.State, lock *textfile.Di
 }
 
 // saveState is saveStateLocked for a state loaded from the file bytes
-// loaded (nil: unknown). When the file still holds them, no other run
-// saved since the load, and its content is base without reading its seal
-// again. A save then costs the records this run changed, the seal and
-// the write, not a decoding of the whole state. A state that did not
-// change is written all the same (the write is what tells the caller
-// that the state could be saved).
+// loaded (nil: unknown). The file is read again under the lock and
+// compared with them (readIfChanged):
+//
+//   - it still holds them: no other run saved since the load, and the
+//     state to write is ours as it is (a merge with base itself changes
+//     nothing), not checked again. A save then costs the records this
+//     run changed ([tool.State.MarshalFile] copies the others as read),
+//     the seal and the write. A sealed state that did not change is
+//     written again as it is, without sealing it anew;
+//   - it changed: what another run saved is merged with ours, as above,
+//     if its seal verifies; anything else is replaced.
+//
+// A state that did not change is written all the same: the write is what
+// tells the caller that the state could be saved.
 func saveState(path string, base, loaded []byte, st *tool.State, lock *textfile.DirLock) (err error) {
 	ours, err := st.MarshalFile()
 	if err != nil {
@@ -379,9 +387,9 @@ func saveState(path string, base, loaded []byte, st *tool.State, lock *textfile.
 	opts := &textfile.WriteOptions{Perm: 0o600, Locked: lock}
 	if file, same, rerr := readIfChanged(path, loaded); rerr == nil && len(bytes.TrimSpace(file)) > 0 && base != nil {
 		switch {
-		case same && bytes.Equal(ours, base):
+		case same && bytes.HasPrefix(file, []byte(sealField)) && bytes.Equal(ours, base):
 			// Nothing changed, here or by another run: the file is
-			// written again as it is, its seal as it was verified.
+			// written again as it is, its seal as the load verified it.
 			if err := textfile.WriteAtomic(path, file, opts); err != nil {
 				return fmt.Errorf("saving the state to %s: %w", path, pathErr(err))
 			}

@@ -1,9 +1,11 @@
 package host_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/toolscope/toolscope/builtin"
 	"github.com/toolscope/toolscope/host"
+	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )
 
@@ -264,5 +267,47 @@ func TestBigStateAllocs(t *testing.T) {
 	// of a few slices (a record's line's place, the state's buffers).
 	if u-u1 > 40 || g-g1 > 40 {
 		t.Errorf("allocations grow with the tasks: TaskUpdate %.0f at %d tasks, %.0f at %d; TaskGet %.0f, %.0f", u1, bigTasks/10, u, bigTasks, g1, g)
+	}
+}
+
+// TestBigStateSaveTrust: a state of 10,000 tasks saved unchanged is the
+// file as it was, byte for byte; one that an agent changed between the
+// load and the save (a grant written into it, the seal left as it was)
+// is not merged: the save replaces it with this run's state, and the
+// grant is gone.
+func TestBigStateSaveTrust(t *testing.T) {
+	f := bigState(t, bigTasks)
+	before, err := os.ReadFile(f.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	getOne(t, f, "77")
+	if after, _ := os.ReadFile(f.Path()); !bytes.Equal(before, after) {
+		t.Error("a state saved unchanged is not the file it was")
+	}
+	snap, err := f.LoadLocked()
+	if err != nil {
+		t.Fatal(err)
+	}
+	callTask(t, snap.State, "TaskUpdate", `{"task_id":"12","status":"completed"}`)
+	forged := bytes.Replace(before, []byte(`"mode": "default"`), []byte(`"mode": "bypass"`), 1)
+	if bytes.Equal(forged, before) {
+		t.Fatal("the state file has no default mode to forge")
+	}
+	if err := os.WriteFile(f.Path(), forged, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := snap.Save(); err != nil {
+		t.Fatal(err)
+	}
+	back, err := f.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := back.State.Permissions().Mode; m != permission.Default {
+		t.Errorf("the forged mode was kept: %s", m)
+	}
+	if tk, ok := builtin.DataOf(back.State).Task("12"); !ok || tk.Status != "completed" {
+		t.Errorf("the change was lost: %+v %v", tk, ok)
 	}
 }
