@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"sync"
 )
 
 // readIfChanged returns the content of the file at path, and whether it
@@ -24,7 +25,9 @@ func readIfChanged(path string, prev []byte) ([]byte, bool, error) {
 	if prev == nil || fi.Size() != int64(len(prev)) {
 		return readRest(f, nil, fi.Size())
 	}
-	chunk := make([]byte, 64<<10)
+	bp := chunks.Get().(*[]byte)
+	defer chunks.Put(bp)
+	chunk := *bp
 	for off := 0; ; {
 		n, err := io.ReadFull(f, chunk[:min(len(chunk), len(prev)-off+1)])
 		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
@@ -48,6 +51,9 @@ func readIfChanged(path string, prev []byte) ([]byte, bool, error) {
 		off += n
 	}
 }
+
+// chunks are readIfChanged's buffers.
+var chunks = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
 
 // readRest appends the rest of f to b (size: the expected size, for the
 // buffer) and returns it.

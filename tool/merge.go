@@ -51,7 +51,14 @@ type stateForm struct {
 	// lists are slots given as their elements (nil ones left out), for
 	// layout: a RecordSlot's records (their slots' JSON is nil).
 	lists map[string][]json.RawMessage
+	// extra: the state read had members besides this version's (format
+	// 1's fields, moved into slots; or others, dropped).
+	extra bool
 }
+
+// fileStart is how a state file in this version's format starts, as
+// layout (and json.MarshalIndent) writes it.
+var fileStart = "{\n  \"toolscope_state\": " + strconv.Itoa(StateVersion) + ",\n  \"permissions\": "
 
 // parseForm splits the JSON state b (valid JSON); marked asks for the
 // "toolscope_state" marker.
@@ -104,6 +111,7 @@ func parseFormWith(b []byte, marked bool, split func(raw []byte, depth int) ([]m
 				f.slots[s.key] = s.val
 			}
 		default:
+			f.extra = true
 			for i, l := range legacySlots {
 				if m.key == l.field {
 					legacy[i] = m.val

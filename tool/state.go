@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,6 +25,17 @@ type State struct {
 	perms  permission.Context
 	groups []string
 	slots  map[string]*slotValue // see Slot
+	read   *readFile             // the file UnmarshalStateFile read, in this version's layout
+}
+
+// readFile is a state file as UnmarshalStateFile read it, for MarshalFile
+// to give back as it is while nothing changed: its bytes, its permissions
+// encoded again, its groups and its number of slots.
+type readFile struct {
+	file   []byte
+	perms  []byte
+	groups []string
+	slots  int
 }
 
 // NewState returns a state with the given permission context (nil: Default
@@ -145,13 +157,18 @@ func (s *State) form() (stateJSON, error) {
 // as it was read, without being encoded again, and so is each record of
 // a [RecordSlot] that was changed record by record and not in that
 // record: saving a state read from a file costs the records changed,
-// and copies of the rest.
+// and copies of the rest. A state that did not change at all since
+// [UnmarshalStateFile] read it from a file of this version's format is
+// that file, the same bytes (not to be changed).
 func (s *State) MarshalFile() ([]byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	perms, err := json.Marshal(&s.perms)
 	if err != nil {
 		return nil, err
+	}
+	if s.unchangedLocked(perms) {
+		return s.read.file, nil
 	}
 	f := stateForm{perms: perms}
 	if len(s.groups) > 0 {
@@ -181,6 +198,22 @@ func (s *State) MarshalFile() ([]byte, error) {
 		}
 	}
 	return f.layout(), nil
+}
+
+// unchangedLocked reports whether the state is still the file
+// UnmarshalStateFile read, its permissions now encoded as perms: then the
+// file is its form, as it is.
+func (s *State) unchangedLocked(perms []byte) bool {
+	r := s.read
+	if r == nil || len(s.slots) != r.slots || !bytes.Equal(perms, r.perms) || !slices.Equal(s.groups, r.groups) {
+		return false
+	}
+	for _, sv := range s.slots {
+		if sv.raw == nil { // set, updated or edited since
+			return false
+		}
+	}
+	return true
 }
 
 // UnmarshalJSON implements [json.Unmarshaler]. A value of the wrong type is
@@ -248,7 +281,7 @@ func (s *State) unmarshal(b []byte, check bool) error {
 	}
 	s.mu.Lock()
 	s.perms, s.groups = v.Permissions, v.ActiveGroups
-	s.slots = nil
+	s.slots, s.read = nil, nil
 	for k, raw := range v.Slots {
 		if s.slots == nil {
 			s.slots = make(map[string]*slotValue, len(v.Slots))
@@ -282,9 +315,15 @@ func (s *State) unmarshalFile(b []byte) bool {
 	if perms.Mode == "" {
 		perms.Mode = permission.Default
 	}
+	var read *readFile
+	if !f.extra && bytes.HasPrefix(b, []byte(fileStart)) {
+		if p, err := json.Marshal(&perms); err == nil {
+			read = &readFile{file: b, perms: p, groups: groups, slots: len(f.slots)}
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.perms, s.groups, s.slots = perms, groups, nil
+	s.perms, s.groups, s.slots, s.read = perms, groups, nil, read
 	for k, raw := range f.slots {
 		if s.slots == nil {
 			s.slots = make(map[string]*slotValue, len(f.slots))
