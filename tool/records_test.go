@@ -103,7 +103,7 @@ func TestRecordSlot(t *testing.T) {
 // Reading one record of a state file decodes that record only, and a
 // save after changing one encodes that one only: the others are copied
 // as read, line for line.
-func TestRecordSlotSaveCost(t *testing.T) {
+func TestBigStateRecordDecodes(t *testing.T) {
 	const n = 2000
 	list := make([]note, n)
 	for i := range list {
