@@ -6,7 +6,8 @@
 # TaskUpdate (changes one task), next to `toolscope version` for scale.
 # There is no peer for this row. With OLD set to another checkout of
 # toolscope, its binary is timed too, the rounds interleaved (old, new,
-# old, ...) so that the machine's other load falls on both alike.
+# old, ...) so that the machine's other load falls on both alike, and the
+# ratios old / new are printed.
 # The seal key is made in a configuration directory of the script's own.
 # Usage: bench/state.sh [RUNS] [TASKS]; OLD=DIR bench/state.sh
 set -euo pipefail
@@ -28,14 +29,18 @@ echo "machine: $(uname -srm), $(nproc) CPUs; $(go version)"
 "$tmp/stategen" -n "$tasks" -o "$tmp/state.json"
 echo "state: $tasks tasks, $(wc -c <"$tmp/state.json") bytes"
 
-declare -A total
+# Wall time, and CPU time (user + system, of the runs' processes): on a
+# machine with other work running, the CPU time is the steadier measure.
+declare -A total cpu
+TIMEFORMAT='%U %S'
 time_runs() { # key, command...
   local key=$1; shift
-  local start end
+  local start end t
   start=$(date +%s%N)
-  for ((i = 0; i < runs; i++)); do "$@" >/dev/null; done
+  t=$( { time (for ((i = 0; i < runs; i++)); do "$@" >/dev/null; done) ; } 2>&1 )
   end=$(date +%s%N)
   total[$key]=$(( ${total[$key]:-0} + end - start ))
+  cpu[$key]=$(echo "${cpu[$key]:-0} + ${t% *} + ${t#* }" | bc -l)
 }
 statuses=(in_progress pending)
 for ((r = 0; r < rounds; r++)); do
@@ -52,13 +57,25 @@ done
   echo "state.sh: the state no longer reads" >&2
   exit 1
 }
-echo "| command ($tasks tasks, $rounds rounds of $runs runs) | mean wall time |"
-echo "|---|---|"
+echo "| command ($tasks tasks, $rounds rounds of $runs runs) | mean wall time | mean CPU time |"
+echo "|---|---|---|"
 for b in "${bins[@]}"; do
   for what in version TaskGet TaskUpdate; do
     key="$b $what"
     label="toolscope $what"
     [[ ${#bins[@]} -gt 1 ]] && label="$label ($b)"
-    printf '| %-40s | %8.2f ms |\n' "$label" "$(echo "${total[$key]} / ($rounds * $runs) / 1000000" | bc -l)"
+    printf '| %-40s | %8.2f ms | %8.2f ms |\n' "$label" \
+      "$(echo "${total[$key]} / ($rounds * $runs) / 1000000" | bc -l)" \
+      "$(echo "${cpu[$key]} * 1000 / ($rounds * $runs)" | bc -l)"
   done
 done
+if [[ ${#bins[@]} -gt 1 ]]; then
+  echo
+  echo "| command | old / new, wall | old / new, CPU |"
+  echo "|---|---|---|"
+  for what in TaskGet TaskUpdate; do
+    printf '| toolscope %-12s | %6.1f× | %6.1f× |\n' "$what" \
+      "$(echo "${total[old $what]} / ${total[new $what]}" | bc -l)" \
+      "$(echo "${cpu[old $what]} / ${cpu[new $what]}" | bc -l)"
+  done
+fi

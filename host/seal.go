@@ -178,49 +178,36 @@ func writeSealed(path string, body []byte, o *textfile.WriteOptions) error {
 	return textfile.WriteAtomicParts(path, [][]byte{head, rest, {'\n'}}, o)
 }
 
-// verified is the last file whose seal this process verified, and its
-// content: the same bytes read again (toolscope call loads its state, then
-// again under the lock) are not verified again, since their seal can only
-// verify again. Neither is changed once kept here.
-var verified struct {
-	sync.Mutex
-	file, body, key []byte
-}
-
-// verifiedBefore returns the content of b when b is the file verified
-// last, under the key in force now.
-func verifiedBefore(b []byte) ([]byte, bool) {
-	verified.Lock()
-	file, body, key := verified.file, verified.body, verified.key
-	verified.Unlock()
-	if file == nil || !bytes.Equal(b, file) {
-		return nil, false
-	}
-	if now, err := sealKey(); err != nil || !hmac.Equal(now, key) {
-		return nil, false
-	}
-	return body, true
-}
-
 // openSealed returns the content of a state or run file b (what names it
 // in messages), and whether it was sealed. A seal that does not verify is
 // refused.
 func openSealed(b []byte, what, fresh string) ([]byte, bool, error) {
-	if body, ok := verifiedBefore(b); ok {
-		return body, true, nil
-	}
 	body, sealed, err := unseal(b)
-	if err == nil && sealed {
-		if key, kerr := sealKey(); kerr == nil {
-			verified.Lock()
-			verified.file, verified.body, verified.key = b, body, key
-			verified.Unlock()
-		}
-	}
 	if errors.Is(err, errSeal) {
-		return nil, true, &Error{Msg: fmt.Sprintf("%s was changed outside toolscope (%v), so it is not trusted: it may grant permissions or hold a call that is not the one approved. It was left as it was; move it away (or delete it) and %s", what, err, fresh)}
+		return nil, true, sealError(what, fresh)
 	}
 	return body, sealed, err
+}
+
+func sealError(what, fresh string) error {
+	return &Error{Msg: fmt.Sprintf("%s was changed outside toolscope (%v), so it is not trusted: it may grant permissions or hold a call that is not the one approved. It was left as it was; move it away (or delete it) and %s", what, errSeal, fresh)}
+}
+
+// openImage is openSealed for a file read by readImage: a sealed file's
+// content is its body buffer, verified where it is, not copied.
+func openImage(im fileImage, what, fresh string) ([]byte, bool, error) {
+	if im.body == nil {
+		return openSealed(im.bytes(), what, fresh)
+	}
+	body := bytes.TrimSpace(im.body)
+	key, err := sealKey()
+	if err != nil {
+		return nil, true, err
+	}
+	if !hmac.Equal(im.head[len(sealField):len(sealField)+64], []byte(mac(key, body))) {
+		return nil, true, sealError(what, fresh)
+	}
+	return body, true, nil
 }
 
 // unsealedGrants refuses an unsealed state or run file (body) whose

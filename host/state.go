@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"crypto/hmac"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -38,44 +39,62 @@ var (
 // readState reads the state file at path into a state. It returns also
 // the file as read and its content (without the seal), nil for a new
 // state.
-func readState(path string, prev []byte) (st *tool.State, file, body []byte, err error) {
+func readState(path string, prev *lastLoad) (st *tool.State, file fileImage, body []byte, err error) {
 	st, file, body, err = readStateFile(path, prev)
 	if err != nil || body == nil {
-		return st, nil, nil, err
+		return st, fileImage{}, nil, err
 	}
 	return st, file, body, nil
 }
 
+// lastLoad is a state file as a load read it (its bytes are never
+// changed), for the next load of the same file to compare the file with
+// instead of reading it anew: when it is the same, byte for byte, its
+// content (body) and whether its seal verified (under key) are known.
+type lastLoad struct {
+	file      fileImage
+	body, key []byte
+}
+
 // readStateFile is readState; prev is the file as an earlier load read
 // it (nil: none), compared with the file instead of a new copy read.
-func readStateFile(path string, prev []byte) (*tool.State, []byte, []byte, error) {
+func readStateFile(path string, prev *lastLoad) (*tool.State, fileImage, []byte, error) {
 	st := tool.NewState(nil)
+	none := fileImage{}
 	if path == "" {
-		return st, nil, nil, nil
+		return st, none, nil, nil
 	}
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return st, nil, nil, nil
+		return st, none, nil, nil
 	case err != nil:
-		return nil, nil, nil, errorf("--state %s: cannot read it: %v", path, pathErr(err))
+		return nil, none, nil, errorf("--state %s: cannot read it: %v", path, pathErr(err))
 	case fi.IsDir():
-		return nil, nil, nil, errorf("--state %s is a directory; give the path of a file", path)
+		return nil, none, nil, errorf("--state %s is a directory; give the path of a file", path)
 	case !fi.Mode().IsRegular():
-		return nil, nil, nil, errorf("--state %s is not a regular file; give the path of a file", path)
+		return nil, none, nil, errorf("--state %s is not a regular file; give the path of a file", path)
 	}
-	b, _, err := readIfChanged(path, prev)
+	var prevFile fileImage
+	if prev != nil {
+		prevFile = prev.file
+	}
+	file, same, err := readIfChanged(path, prevFile)
 	if err != nil {
-		return nil, nil, nil, errorf("--state %s: cannot read it: %v", path, pathErr(err))
+		return nil, none, nil, errorf("--state %s: cannot read it: %v", path, pathErr(err))
 	}
-	if len(bytes.TrimSpace(b)) == 0 {
-		return st, nil, nil, nil
+	if file.empty() {
+		return st, none, nil, nil
 	}
-	file := b
 	what, fresh := "--state "+path, "give --state a new path"
-	b, sealed, err := openSealed(b, what, fresh)
-	if err != nil {
-		return nil, nil, nil, err
+	var b []byte
+	var sealed bool
+	if key, kerr := sealKey(); same && prev.key != nil && kerr == nil && hmac.Equal(key, prev.key) {
+		// The file the last load read and verified, byte for byte, under
+		// the same key: its seal can only verify again.
+		b, sealed = prev.body, true
+	} else if b, sealed, err = openImage(file, what, fresh); err != nil {
+		return nil, none, nil, err
 	}
 	// A state this program wrote and sealed is read once, its slots
 	// decoded when used; anything else is checked through and through,
@@ -90,22 +109,22 @@ func readStateFile(path string, prev []byte) (*tool.State, []byte, []byte, error
 		// A state file, damaged (an earlier version's racing saves could
 		// leave trailing bytes): not a usage error, and not overwritten.
 		err := tool.DecodeInput(b, tool.NewState(nil))
-		return nil, nil, nil, fmt.Errorf("--state %s is a toolscope state file that cannot be read: %s. It was left as it was; to start fresh, move it away (or delete it) or give --state a new path: the files read and the tasks it recorded are then forgotten", path, describe(err))
+		return nil, none, nil, fmt.Errorf("--state %s is a toolscope state file that cannot be read: %s. It was left as it was; to start fresh, move it away (or delete it) or give --state a new path: the files read and the tasks it recorded are then forgotten", path, describe(err))
 	}
 	if why, settings := notAState(b); why != "" {
 		msg := fmt.Sprintf("--state %s is not a toolscope state file: %s. It was left untouched; give --state a file of its own (a new path, or an empty file)", path, why)
 		if settings {
 			msg += "; to apply the permissions of a Claude Code settings file, pass it with --config"
 		}
-		return nil, nil, nil, errorf("%s.", msg)
+		return nil, none, nil, errorf("%s.", msg)
 	}
 	if !sealed {
 		if err := unsealedGrants(b, what, fresh); err != nil {
-			return nil, nil, nil, err
+			return nil, none, nil, err
 		}
 	}
 	if err := tool.DecodeInput(b, st); err != nil {
-		return nil, nil, nil, errorf("--state %s: %s", path, describe(err))
+		return nil, none, nil, errorf("--state %s: %s", path, describe(err))
 	}
 	return st, file, b, nil
 }
@@ -126,10 +145,9 @@ type StateFile struct {
 	// target is where the state is read and saved once Writable checked
 	// it: path, or the file a symbolic link at path points to.
 	target string
-	// last is the file as the last load read it (its bytes are never
-	// changed), for the next load to compare the file with.
+	// last is the file as the last load read it, for the next load.
 	mu   sync.Mutex
-	last []byte
+	last *lastLoad
 }
 
 // NewStateFile returns the state file at path. Nothing is read or checked
@@ -166,8 +184,9 @@ type Snapshot struct {
 	// base is the state as loaded (the file's content), for the merge at
 	// Save; loaded is the file as read, to tell at Save whether another
 	// run saved meanwhile (nil: the file was missing or empty).
-	base, loaded []byte
-	lock         *textfile.DirLock
+	base   []byte
+	loaded fileImage
+	lock   *textfile.DirLock
 }
 
 // Load reads the state. A missing or empty file is a new state; a file
@@ -204,8 +223,12 @@ func (f *StateFile) load(l *textfile.DirLock) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
+	last := &lastLoad{file: loaded, body: base}
+	if loaded.body != nil || bytes.HasPrefix(loaded.rest, []byte(sealField)) {
+		last.key, _ = sealKey() // the load verified its seal under this key
+	}
 	f.mu.Lock()
-	f.last = loaded
+	f.last = last
 	f.mu.Unlock()
 	if base == nil { // a new state
 		if base, err = st.MarshalFile(); err != nil {
@@ -354,7 +377,7 @@ const stateMargin = 256 << 10
 // directory as wholes), and everything else another run saved meanwhile
 // is kept.
 func saveStateLocked(path string, base []byte, st *tool.State, lock *textfile.DirLock) error {
-	return saveState(path, base, nil, st, lock)
+	return saveState(path, base, fileImage{}, st, lock)
 }
 
 // saveState is saveStateLocked for a state loaded from the file bytes
@@ -372,7 +395,7 @@ func saveStateLocked(path string, base []byte, st *tool.State, lock *textfile.Di
 //
 // A state that did not change is written all the same: the write is what
 // tells the caller that the state could be saved.
-func saveState(path string, base, loaded []byte, st *tool.State, lock *textfile.DirLock) (err error) {
+func saveState(path string, base []byte, loaded fileImage, st *tool.State, lock *textfile.DirLock) (err error) {
 	ours, err := st.MarshalFile()
 	if err != nil {
 		return err
@@ -385,12 +408,12 @@ func saveState(path string, base, loaded []byte, st *tool.State, lock *textfile.
 	}
 	out := ours
 	opts := &textfile.WriteOptions{Perm: 0o600, Locked: lock}
-	if file, same, rerr := readIfChanged(path, loaded); rerr == nil && len(bytes.TrimSpace(file)) > 0 && base != nil {
+	if file, same, rerr := readIfChanged(path, loaded); rerr == nil && !file.empty() && base != nil {
 		switch {
-		case same && bytes.HasPrefix(file, []byte(sealField)) && bytes.Equal(ours, base):
+		case same && file.body != nil && bytes.Equal(ours, base):
 			// Nothing changed, here or by another run: the file is
 			// written again as it is, its seal as the load verified it.
-			if err := textfile.WriteAtomic(path, file, opts); err != nil {
+			if err := textfile.WriteAtomicParts(path, file.parts(), opts); err != nil {
 				return fmt.Errorf("saving the state to %s: %w", path, pathErr(err))
 			}
 			return nil
@@ -400,7 +423,7 @@ func saveState(path string, base, loaded []byte, st *tool.State, lock *textfile.
 		default:
 			// Only what another toolscope run sealed is merged; anything
 			// else (a file an agent wrote over the state) is replaced.
-			theirs, sealed, rerr := openSealed(file, "", "")
+			theirs, sealed, rerr := openImage(file, "", "")
 			if rerr == nil && sealed {
 				if merged, ok := tool.MergeStateFile(base, ours, theirs); ok && json.Valid(merged) {
 					out = merged

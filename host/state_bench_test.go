@@ -285,6 +285,17 @@ func TestBigStateSaveTrust(t *testing.T) {
 	if after, _ := os.ReadFile(f.Path()); !bytes.Equal(before, after) {
 		t.Error("a state saved unchanged is not the file it was")
 	}
+	// A grant forged between two loads, the file's length kept: the
+	// second load verifies the seal again, and refuses the file.
+	if _, err := f.Load(); err != nil {
+		t.Fatal(err)
+	}
+	same := bytes.Replace(before, []byte(`"mode": "default"`), []byte(`"mode": "explore"`), 1)
+	os.WriteFile(f.Path(), same, 0o600)
+	if _, err := f.Load(); err == nil || !strings.Contains(err.Error(), "changed outside toolscope") {
+		t.Errorf("a file changed between two loads was read: %v", err)
+	}
+	os.WriteFile(f.Path(), before, 0o600)
 	snap, err := f.LoadLocked()
 	if err != nil {
 		t.Fatal(err)
