@@ -115,14 +115,19 @@ func (rs RecordSlot[T]) Edit(st *State, fn func(r *Records[T]) error) error {
 	if st.slots == nil {
 		st.slots = map[string]*slotValue{}
 	}
-	if st.slots[rs.key] == nil {
+	created := st.slots[rs.key] == nil
+	if created {
 		st.slots[rs.key] = &slotValue{list: &recordList{}}
 	}
 	r, err := rs.records(st)
 	if err != nil {
 		return err
 	}
-	return fn(r)
+	err = fn(r)
+	if created && r.l.live == 0 {
+		delete(st.slots, rs.key) // nothing put: the slot stays unset
+	}
+	return err
 }
 
 // records returns the slot's records in st (whose lock is held; the slot

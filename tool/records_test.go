@@ -24,6 +24,13 @@ var notes = tool.NewRecordSlot[note]("example.com/notes", "id", true)
 // after a round trip through a state file, in this version's layout and
 // in the indented one earlier versions wrote.
 func TestRecordSlot(t *testing.T) {
+	empty := tool.NewState(nil)
+	if err := notes.Edit(empty, func(r *tool.Records[note]) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := empty.MarshalFile(); strings.Contains(string(b), "example.com/notes") {
+		t.Errorf("an Edit that put nothing set the slot:\n%s", b)
+	}
 	want := []note{{ID: "1", Text: "one"}, {ID: `q"2`, Text: "two <b>", Refs: []string{"1"}}, {ID: "3", Text: `{"id":"1"}`}}
 	st := tool.NewState(nil)
 	notes.Set(st, want)
