@@ -7,7 +7,7 @@ test:
 	# skip); and the CLI's scripts, whose hundreds of toolscope processes
 	# each start ten times slower race-built (100 s instead of 3 s; the Go
 	# tests of the same code run under -race below).
-	go test -count=1 -run 'RSS|MemoryBounded|Allocs' ./builtin ./internal/proc ./internal/textfile ./internal/search ./mcp
+	go test -count=1 -run 'RSS|MemoryBounded|Allocs' ./builtin ./internal/proc ./internal/textfile ./internal/search ./mcp ./host
 	go test -count=1 -run '^TestScripts$$' ./internal/cli
 	cd temporal && go vet ./...
 	# The core's tests, and beside them the Temporal module's (its own
@@ -30,6 +30,8 @@ fuzz:
 	go test -run '^$$' -fuzz FuzzGlobPattern -fuzztime 20s ./internal/search
 	go test -run '^$$' -fuzz FuzzValidate -fuzztime 20s ./tool
 	go test -run '^$$' -fuzz FuzzDecodeInput -fuzztime 20s ./tool
+	go test -run '^$$' -fuzz FuzzSplitJSON -fuzztime 20s ./tool
+	go test -run '^$$' -fuzz FuzzStateFileRecords -fuzztime 20s ./tool
 	go test -run '^$$' -fuzz FuzzNext -fuzztime 20s ./internal/sbinit
 	go test -run '^$$' -fuzz FuzzResolve -fuzztime 20s ./internal/pathpolicy
 	go test -run '^$$' -fuzz '^FuzzMatch$$' -fuzztime 20s ./internal/bashglob

@@ -15,7 +15,7 @@ import (
 // field by field; the shell's working directory, as a whole.
 var (
 	readSlot  = tool.NewMergingSlot[[]FileRecord]("builtin.read_files", mergeByKey("path", false))
-	taskSlot  = tool.NewMergingSlot[[]Task]("builtin.tasks", mergeByKey("id", true))
+	taskSlot  = tool.NewRecordSlot[Task]("builtin.tasks", "id", true)
 	shellSlot = tool.NewSlot[string]("builtin.cwd")
 )
 
@@ -112,8 +112,25 @@ func (d Data) ForgetRead(path string) {
 
 // Tasks returns a copy of the task list.
 func (d Data) Tasks() []Task {
-	tasks, _ := taskSlot.Get(d.st)
-	return slices.Clone(tasks)
+	tasks, _ := taskSlot.All(d.st)
+	return tasks
+}
+
+// Task returns the task id, and false when the list has none. Only that
+// task is read: a list of 10,000 read from a state file is not decoded.
+func (d Data) Task(id string) (Task, bool) {
+	t, ok, err := taskSlot.Record(d.st, id)
+	return t, ok && err == nil
+}
+
+// editTasks runs fn on the task list record by record (see
+// tool.RecordSlot.Edit): the tasks it does not read are not decoded, the
+// ones it does not put are saved as they were read.
+func (d Data) editTasks(fn func(r *tool.Records[Task]) error) error {
+	if d.st == nil {
+		return errors.New("no agent state")
+	}
+	return taskSlot.Edit(d.st, fn)
 }
 
 // UpdateTasks replaces the task list with what fn returns,

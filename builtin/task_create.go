@@ -66,14 +66,14 @@ func (t TaskCreate) run(_ context.Context, call *tool.Call) iter.Seq2[*tool.Chun
 		}
 		var id string
 		var full int
-		err := DataOf(st).UpdateTasks(func(tasks []Task) []Task {
-			if len(tasks) >= maxTasks {
-				full = len(tasks)
-				return tasks
+		err := DataOf(st).editTasks(func(r *tool.Records[Task]) error {
+			if r.Len() >= maxTasks {
+				full = r.Len()
+				return nil
 			}
 			next := 1
-			for _, t := range tasks {
-				if n, err := strconv.Atoi(t.ID); err == nil && n >= next {
+			for _, x := range r.IDs() {
+				if n, err := strconv.Atoi(x); err == nil && n >= next {
 					next = n + 1
 				}
 			}
@@ -81,7 +81,7 @@ func (t TaskCreate) run(_ context.Context, call *tool.Call) iter.Seq2[*tool.Chun
 			if in.Metadata == nil {
 				in.Metadata = map[string]any{}
 			}
-			return append(tasks, Task{ID: id, Subject: in.Subject, Description: in.Description, Status: taskPending,
+			return r.Put(Task{ID: id, Subject: in.Subject, Description: in.Description, Status: taskPending,
 				Metadata: in.Metadata, CreatedAt: time.Now().UTC()})
 		})
 		if err != nil {

@@ -44,12 +44,13 @@ func (t TaskGet) run(_ context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 		if err := tool.DecodeInput(call.Input, &in); err != nil {
 			return tool.Errorf("%v", err)
 		}
-		tasks := DataOf(st).Tasks()
-		i := findTask(tasks, in.TaskID)
-		if i < 0 {
+		t, ok, err := taskSlot.Record(st, in.TaskID)
+		if err != nil {
+			return taskListBroken(err)
+		}
+		if !ok {
 			return tool.Errorf("Task not found")
 		}
-		t := tasks[i]
 		lines := []string{"Task (id=" + t.ID + "): " + t.Subject, "Status: " + t.Status, "Description: " + t.Description}
 		if t.Owner != "" {
 			lines = append(lines, "Owner: "+t.Owner)

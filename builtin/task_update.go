@@ -87,9 +87,9 @@ func (t TaskUpdate) run(_ context.Context, call *tool.Call) iter.Seq2[*tool.Chun
 			}
 		}
 		var out *tool.Chunk
-		if err := DataOf(st).UpdateTasks(func(tasks []Task) []Task {
-			tasks, out = updateTask(tasks, in)
-			return tasks
+		if err := DataOf(st).editTasks(func(r *tool.Records[Task]) (err error) {
+			out, err = updateTask(r, in)
+			return err
 		}); err != nil {
 			return taskListBroken(err)
 		}
@@ -97,47 +97,56 @@ func (t TaskUpdate) run(_ context.Context, call *tool.Call) iter.Seq2[*tool.Chun
 	})
 }
 
-// updateTask applies in to tasks (a copy of the state's list, whose
-// tasks' slices and maps it copies before changing them) and says what it
-// did. A refused update returns the list unchanged.
-func updateTask(tasks []Task, in taskUpdateInput) ([]Task, *tool.Chunk) {
+// updateTask applies in to the task list r and says what it did. It reads
+// the task updated and the tasks it links to or waits for, and puts back
+// those it changes; a refused update changes none. The error says that
+// a task needed cannot be read.
+func updateTask(r *tool.Records[Task], in taskUpdateInput) (*tool.Chunk, error) {
 	id := in.TaskID
-	i := findTask(tasks, id)
-	if i < 0 {
-		return tasks, tool.Errorf("TaskNotFoundError: The task (id=%s) does not exist.", id)
+	t, ok, err := r.Get(id)
+	if err != nil {
+		return nil, err
 	}
-	for k := range tasks { // the slices are shared with the state's list
-
-		tasks[k].Blocks = slices.Clone(tasks[k].Blocks)
-		tasks[k].BlockedBy = slices.Clone(tasks[k].BlockedBy)
+	if !ok {
+		return tool.Errorf("TaskNotFoundError: The task (id=%s) does not exist.", id), nil
 	}
-	exists := func(x string) bool { return findTask(tasks, x) >= 0 }
+	// t's slices and map are shared with the state's copy: cloned before
+	// they change.
+	t.Blocks, t.BlockedBy = slices.Clone(t.Blocks), slices.Clone(t.BlockedBy)
 	var blocks, blockedBy []string
 	for _, x := range in.AddBlocks {
-		if exists(x) && !slices.Contains(tasks[i].Blocks, x) && !slices.Contains(blocks, x) {
+		if r.Has(x) && !slices.Contains(t.Blocks, x) && !slices.Contains(blocks, x) {
 			blocks = append(blocks, x)
 		}
 	}
 	for _, x := range in.AddBlockedBy {
-		if exists(x) && !slices.Contains(tasks[i].BlockedBy, x) && !slices.Contains(blockedBy, x) {
+		if r.Has(x) && !slices.Contains(t.BlockedBy, x) && !slices.Contains(blockedBy, x) {
 			blockedBy = append(blockedBy, x)
 		}
 	}
 	// Refuse links that make a task wait for itself.
 	for _, x := range blocks {
-		if x == id || waitsFor(tasks, id, x) {
-			return tasks, tool.Errorf("Error: task %s cannot block task %s: %s", id, x, cycleWhy(id, x))
+		w, err := waitsFor(r, id, x)
+		if err != nil {
+			return nil, err
+		}
+		if x == id || w {
+			return tool.Errorf("Error: task %s cannot block task %s: %s", id, x, cycleWhy(id, x)), nil
 		}
 	}
 	for _, x := range blockedBy {
-		if x == id || waitsFor(tasks, x, id) {
-			return tasks, tool.Errorf("Error: task %s cannot be blocked by task %s: %s", id, x, cycleWhy(x, id))
+		w, err := waitsFor(r, x, id)
+		if err != nil {
+			return nil, err
+		}
+		if x == id || w {
+			return tool.Errorf("Error: task %s cannot be blocked by task %s: %s", id, x, cycleWhy(x, id)), nil
 		}
 	}
 	// The metadata after the merge, checked before anything changes.
 	var merged map[string]any
 	if len(in.Metadata) > 0 {
-		merged = maps.Clone(tasks[i].Metadata)
+		merged = maps.Clone(t.Metadata)
 		if merged == nil {
 			merged = map[string]any{}
 		}
@@ -149,11 +158,10 @@ func updateTask(tasks []Task, in taskUpdateInput) ([]Task, *tool.Chunk) {
 			}
 		}
 		if bad := metadataTooLarge("the task's metadata after this update", merged); bad != nil {
-			return tasks, bad
+			return bad, nil
 		}
 	}
 	var updated []string
-	t := &tasks[i]
 	if in.Subject != nil && *in.Subject != "" {
 		t.Subject = *in.Subject
 		updated = append(updated, "subject")
@@ -162,35 +170,64 @@ func updateTask(tasks []Task, in taskUpdateInput) ([]Task, *tool.Chunk) {
 		t.Description = *in.Description
 		updated = append(updated, "description")
 	}
-	link := func(blocker, blocked string) {
-		b, d := findTask(tasks, blocker), findTask(tasks, blocked)
-		if !slices.Contains(tasks[b].Blocks, blocked) {
-			tasks[b].Blocks = append(tasks[b].Blocks, blocked)
+	// link records on the other task x that id blocks it (blocks) or
+	// waits for it; t keeps its side until it is put.
+	link := func(x string, blocks bool) error {
+		o, _, err := r.Get(x)
+		if err != nil {
+			return err
 		}
-		if !slices.Contains(tasks[d].BlockedBy, blocker) {
-			tasks[d].BlockedBy = append(tasks[d].BlockedBy, blocker)
+		if blocks {
+			t.Blocks = append(t.Blocks, x)
+			if slices.Contains(o.BlockedBy, id) {
+				return nil
+			}
+			o.BlockedBy = append(slices.Clone(o.BlockedBy), id)
+		} else {
+			t.BlockedBy = append(t.BlockedBy, x)
+			if slices.Contains(o.Blocks, id) {
+				return nil
+			}
+			o.Blocks = append(slices.Clone(o.Blocks), id)
 		}
+		return r.Put(o)
 	}
 	if len(blocks) > 0 {
 		for _, x := range blocks {
-			link(id, x)
+			if err := link(x, true); err != nil {
+				return nil, err
+			}
 		}
 		updated = append(updated, "add_blocks")
 	}
 	if len(blockedBy) > 0 {
 		for _, x := range blockedBy {
-			link(x, id)
+			if err := link(x, false); err != nil {
+				return nil, err
+			}
 		}
 		updated = append(updated, "add_blocked_by")
 	}
 	if in.Status != nil && *in.Status != "" {
 		if *in.Status == "deleted" {
-			tasks = slices.Delete(tasks, i, i+1)
-			for k := range tasks {
-				tasks[k].Blocks = slices.DeleteFunc(tasks[k].Blocks, func(x string) bool { return x == id })
-				tasks[k].BlockedBy = slices.DeleteFunc(tasks[k].BlockedBy, func(x string) bool { return x == id })
+			r.Delete(id)
+			// The links to it, wherever they are: the tasks that hold
+			// its id as a string (each read to tell).
+			for _, y := range r.Holding(id) {
+				o, _, err := r.Get(y)
+				if err != nil {
+					return nil, err
+				}
+				nb := slices.DeleteFunc(slices.Clone(o.Blocks), func(x string) bool { return x == id })
+				nd := slices.DeleteFunc(slices.Clone(o.BlockedBy), func(x string) bool { return x == id })
+				if len(nb) != len(o.Blocks) || len(nd) != len(o.BlockedBy) {
+					o.Blocks, o.BlockedBy = nb, nd
+					if err := r.Put(o); err != nil {
+						return nil, err
+					}
+				}
 			}
-			return tasks, tool.Text(fmt.Sprintf("Task (id=%s) has been deleted.", id))
+			return tool.Text(fmt.Sprintf("Task (id=%s) has been deleted.", id)), nil
 		}
 		t.Status = *in.Status
 		updated = append(updated, "status")
@@ -205,6 +242,9 @@ func updateTask(tasks []Task, in taskUpdateInput) ([]Task, *tool.Chunk) {
 	}
 	var res string
 	if len(updated) > 0 {
+		if err := r.Put(t); err != nil {
+			return nil, err
+		}
 		res = fmt.Sprintf("Update task (id=%s) %s.", id, strings.Join(updated, ", "))
 	} else {
 		res = fmt.Sprintf("No updates were made to the task (id=%s). Make sure you provided at least one field to update and the values are correct.", id)
@@ -212,30 +252,33 @@ func updateTask(tasks []Task, in taskUpdateInput) ([]Task, *tool.Chunk) {
 	if t.Status == taskCompleted {
 		res += "\n\nTask completed. Call TaskList now to find your next available task or see if your work unblocked others."
 	}
-	return tasks, tool.Text(res)
+	return tool.Text(res), nil
 }
 
 // waitsFor reports whether task a already waits for task b: b blocks a,
-// directly or through other tasks.
-func waitsFor(tasks []Task, a, b string) bool {
+// directly or through other tasks. It reads the tasks b blocks, and
+// those they block, until it meets a.
+func waitsFor(r *tool.Records[Task], a, b string) (bool, error) {
 	seen := map[string]bool{}
-	var visit func(x string) bool // does x (transitively) block a?
-	visit = func(x string) bool {
+	var visit func(x string) (bool, error) // does x (transitively) block a?
+	visit = func(x string) (bool, error) {
 		if x == a {
-			return true
+			return true, nil
 		}
 		if seen[x] {
-			return false
+			return false, nil
 		}
 		seen[x] = true
-		if k := findTask(tasks, x); k >= 0 {
-			for _, y := range tasks[k].Blocks {
-				if visit(y) {
-					return true
-				}
+		t, ok, err := r.Get(x)
+		if err != nil || !ok {
+			return false, err
+		}
+		for _, y := range t.Blocks {
+			if w, err := visit(y); w || err != nil {
+				return w, err
 			}
 		}
-		return false
+		return false, nil
 	}
 	return visit(b)
 }

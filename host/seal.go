@@ -93,23 +93,27 @@ func mac(key, body []byte) string {
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-// seal returns the JSON object body with its seal as the first key.
-func seal(body []byte) ([]byte, error) {
+// sealParts returns the JSON object body sealed as two parts to write one
+// after the other: the seal (the object's start, with the seal as its
+// first key) and the rest of body, not copied.
+func sealParts(body []byte) (head, rest []byte, err error) {
 	body = bytes.TrimSpace(body)
 	if len(body) < 2 || body[0] != '{' {
-		return nil, errors.New("seal: not a JSON object")
+		return nil, nil, errors.New("seal: not a JSON object")
 	}
 	key, err := sealKey()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	out := append([]byte(sealField), mac(key, body)...)
-	out = append(out, '"')
-	rest := body[1:]
+	head = make([]byte, 0, len(sealField)+64+2)
+	head = append(head, sealField...)
+	head = append(head, mac(key, body)...)
+	head = append(head, '"')
+	rest = body[1:]
 	if len(bytes.TrimSpace(rest)) > 1 { // not "{}"
-		out = append(out, ',')
+		head = append(head, ',')
 	}
-	return append(out, rest...), nil
+	return head, rest, nil
 }
 
 // errSeal is a file whose seal does not match its content.
@@ -167,11 +171,11 @@ func grantsNothing(perms json.RawMessage) bool {
 
 // writeSealed seals body and writes it to path atomically.
 func writeSealed(path string, body []byte, o *textfile.WriteOptions) error {
-	b, err := seal(body)
+	head, rest, err := sealParts(body)
 	if err != nil {
 		return err
 	}
-	return textfile.WriteAtomic(path, append(b, '\n'), o)
+	return textfile.WriteAtomicParts(path, [][]byte{head, rest, {'\n'}}, o)
 }
 
 // openSealed returns the content of a state or run file b (what names it
@@ -180,9 +184,30 @@ func writeSealed(path string, body []byte, o *textfile.WriteOptions) error {
 func openSealed(b []byte, what, fresh string) ([]byte, bool, error) {
 	body, sealed, err := unseal(b)
 	if errors.Is(err, errSeal) {
-		return nil, true, &Error{Msg: fmt.Sprintf("%s was changed outside toolscope (%v), so it is not trusted: it may grant permissions or hold a call that is not the one approved. It was left as it was; move it away (or delete it) and %s", what, err, fresh)}
+		return nil, true, sealError(what, fresh)
 	}
 	return body, sealed, err
+}
+
+func sealError(what, fresh string) error {
+	return &Error{Msg: fmt.Sprintf("%s was changed outside toolscope (%v), so it is not trusted: it may grant permissions or hold a call that is not the one approved. It was left as it was; move it away (or delete it) and %s", what, errSeal, fresh)}
+}
+
+// openImage is openSealed for a file read by readImage: a sealed file's
+// content is its body buffer, verified where it is, not copied.
+func openImage(im fileImage, what, fresh string) ([]byte, bool, error) {
+	if im.body == nil {
+		return openSealed(im.bytes(), what, fresh)
+	}
+	body := bytes.TrimSpace(im.body)
+	key, err := sealKey()
+	if err != nil {
+		return nil, true, err
+	}
+	if !hmac.Equal(im.head[len(sealField):len(sealField)+64], []byte(mac(key, body))) {
+		return nil, true, sealError(what, fresh)
+	}
+	return body, true, nil
 }
 
 // unsealedGrants refuses an unsealed state or run file (body) whose

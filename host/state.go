@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"crypto/hmac"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/toolscope/toolscope/internal/textfile"
 	"github.com/toolscope/toolscope/permission"
@@ -34,57 +36,97 @@ var (
 	unmarkedPermsKeys = []string{"mode", "working_dirs", "allow", "deny", "ask"}
 )
 
-// readState reads the state file at path into a state.
-func readState(path string) (*tool.State, error) {
+// readState reads the state file at path into a state. It returns also
+// the file as read and its content (without the seal), nil for a new
+// state.
+func readState(path string, prev *lastLoad) (st *tool.State, file fileImage, body []byte, err error) {
+	st, file, body, err = readStateFile(path, prev)
+	if err != nil || body == nil {
+		return st, fileImage{}, nil, err
+	}
+	return st, file, body, nil
+}
+
+// lastLoad is a state file as a load read it (its bytes are never
+// changed), for the next load of the same file to compare the file with
+// instead of reading it anew: when it is the same, byte for byte, its
+// content (body) and whether its seal verified (under key) are known.
+type lastLoad struct {
+	file      fileImage
+	body, key []byte
+}
+
+// readStateFile is readState; prev is the file as an earlier load read
+// it (nil: none), compared with the file instead of a new copy read.
+func readStateFile(path string, prev *lastLoad) (*tool.State, fileImage, []byte, error) {
 	st := tool.NewState(nil)
+	none := fileImage{}
 	if path == "" {
-		return st, nil
+		return st, none, nil, nil
 	}
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return st, nil
+		return st, none, nil, nil
 	case err != nil:
-		return nil, errorf("--state %s: cannot read it: %v", path, pathErr(err))
+		return nil, none, nil, errorf("--state %s: cannot read it: %v", path, pathErr(err))
 	case fi.IsDir():
-		return nil, errorf("--state %s is a directory; give the path of a file", path)
+		return nil, none, nil, errorf("--state %s is a directory; give the path of a file", path)
 	case !fi.Mode().IsRegular():
-		return nil, errorf("--state %s is not a regular file; give the path of a file", path)
+		return nil, none, nil, errorf("--state %s is not a regular file; give the path of a file", path)
 	}
-	b, err := os.ReadFile(path)
+	var prevFile fileImage
+	if prev != nil {
+		prevFile = prev.file
+	}
+	file, same, err := readIfChanged(path, prevFile)
 	if err != nil {
-		return nil, errorf("--state %s: cannot read it: %v", path, pathErr(err))
+		return nil, none, nil, errorf("--state %s: cannot read it: %v", path, pathErr(err))
 	}
-	if len(bytes.TrimSpace(b)) == 0 {
-		return st, nil
+	if file.empty() {
+		return st, none, nil, nil
 	}
 	what, fresh := "--state "+path, "give --state a new path"
-	b, sealed, err := openSealed(b, what, fresh)
-	if err != nil {
-		return nil, err
+	var b []byte
+	var sealed bool
+	if key, kerr := sealKey(); same && prev.key != nil && kerr == nil && hmac.Equal(key, prev.key) {
+		// The file the last load read and verified, byte for byte, under
+		// the same key: its seal can only verify again.
+		b, sealed = prev.body, true
+	} else if b, sealed, err = openImage(file, what, fresh); err != nil {
+		return nil, none, nil, err
+	}
+	// A state this program wrote and sealed is read once, its slots
+	// decoded when used; anything else is checked through and through,
+	// to say what is wrong with it.
+	if sealed && (bytes.HasPrefix(b, []byte("{\n  \"toolscope_state\":")) || bytes.HasPrefix(b, []byte(`{"toolscope_state":`))) {
+		if tool.UnmarshalStateFile(b, st) == nil {
+			return st, file, b, nil
+		}
+		st = tool.NewState(nil)
 	}
 	if bytes.Contains(b, []byte(`"toolscope_state"`)) && !json.Valid(b) {
 		// A state file, damaged (an earlier version's racing saves could
 		// leave trailing bytes): not a usage error, and not overwritten.
 		err := tool.DecodeInput(b, tool.NewState(nil))
-		return nil, fmt.Errorf("--state %s is a toolscope state file that cannot be read: %s. It was left as it was; to start fresh, move it away (or delete it) or give --state a new path: the files read and the tasks it recorded are then forgotten", path, describe(err))
+		return nil, none, nil, fmt.Errorf("--state %s is a toolscope state file that cannot be read: %s. It was left as it was; to start fresh, move it away (or delete it) or give --state a new path: the files read and the tasks it recorded are then forgotten", path, describe(err))
 	}
 	if why, settings := notAState(b); why != "" {
 		msg := fmt.Sprintf("--state %s is not a toolscope state file: %s. It was left untouched; give --state a file of its own (a new path, or an empty file)", path, why)
 		if settings {
 			msg += "; to apply the permissions of a Claude Code settings file, pass it with --config"
 		}
-		return nil, errorf("%s.", msg)
+		return nil, none, nil, errorf("%s.", msg)
 	}
 	if !sealed {
 		if err := unsealedGrants(b, what, fresh); err != nil {
-			return nil, err
+			return nil, none, nil, err
 		}
 	}
 	if err := tool.DecodeInput(b, st); err != nil {
-		return nil, errorf("--state %s: %s", path, describe(err))
+		return nil, none, nil, errorf("--state %s: %s", path, describe(err))
 	}
-	return st, nil
+	return st, file, b, nil
 }
 
 // StateFile is an agent's [tool.State] kept in a file between runs, as
@@ -103,6 +145,9 @@ type StateFile struct {
 	// target is where the state is read and saved once Writable checked
 	// it: path, or the file a symbolic link at path points to.
 	target string
+	// last is the file as the last load read it, for the next load.
+	mu   sync.Mutex
+	last *lastLoad
 }
 
 // NewStateFile returns the state file at path. Nothing is read or checked
@@ -136,8 +181,12 @@ type Snapshot struct {
 	// empty).
 	State *tool.State
 	file  *StateFile
-	base  []byte // the state as loaded, for the merge at Save
-	lock  *textfile.DirLock
+	// base is the state as loaded (the file's content), for the merge at
+	// Save; loaded is the file as read, to tell at Save whether another
+	// run saved meanwhile (nil: the file was missing or empty).
+	base   []byte
+	loaded fileImage
+	lock   *textfile.DirLock
 }
 
 // Load reads the state. A missing or empty file is a new state; a file
@@ -167,15 +216,26 @@ func (f *StateFile) load(l *textfile.DirLock) (*Snapshot, error) {
 	if f.target == "" {
 		return nil, errorf("--state: no file named; give the path of a file")
 	}
-	st, err := readState(f.target)
+	f.mu.Lock()
+	prev := f.last
+	f.mu.Unlock()
+	st, loaded, base, err := readState(f.target, prev)
 	if err != nil {
 		return nil, err
 	}
-	base, err := json.Marshal(st)
-	if err != nil {
-		return nil, err
+	last := &lastLoad{file: loaded, body: base}
+	if loaded.body != nil || bytes.HasPrefix(loaded.rest, []byte(sealField)) {
+		last.key, _ = sealKey() // the load verified its seal under this key
 	}
-	return &Snapshot{State: st, file: f, base: base, lock: l}, nil
+	f.mu.Lock()
+	f.last = last
+	f.mu.Unlock()
+	if base == nil { // a new state
+		if base, err = st.MarshalFile(); err != nil {
+			return nil, err
+		}
+	}
+	return &Snapshot{State: st, file: f, base: base, loaded: loaded, lock: l}, nil
 }
 
 // Save writes the snapshot's state to its file atomically (a temporary
@@ -186,7 +246,7 @@ func (f *StateFile) load(l *textfile.DirLock) (*Snapshot, error) {
 // The lock of LoadLocked is released.
 func (s *Snapshot) Save() error {
 	defer s.Release()
-	return saveStateLocked(s.file.target, s.base, s.State, s.lock)
+	return saveState(s.file.target, s.base, s.loaded, s.State, s.lock)
 }
 
 // Release releases the lock of LoadLocked, if held, without saving.
@@ -316,8 +376,27 @@ const stateMargin = 256 << 10
 // files by path, tasks by id; the permissions, groups and working
 // directory as wholes), and everything else another run saved meanwhile
 // is kept.
-func saveStateLocked(path string, base []byte, st *tool.State, lock *textfile.DirLock) (err error) {
-	ours, err := json.Marshal(st)
+func saveStateLocked(path string, base []byte, st *tool.State, lock *textfile.DirLock) error {
+	return saveState(path, base, fileImage{}, st, lock)
+}
+
+// saveState is saveStateLocked for a state loaded from the file bytes
+// loaded (nil: unknown). The file is read again under the lock and
+// compared with them (readIfChanged):
+//
+//   - it still holds them: no other run saved since the load, and the
+//     state to write is ours as it is (a merge with base itself changes
+//     nothing), not checked again. A save then costs the records this
+//     run changed ([tool.State.MarshalFile] copies the others as read),
+//     the seal and the write. A sealed state that did not change is
+//     written again as it is, without sealing it anew;
+//   - it changed: what another run saved is merged with ours, as above,
+//     if its seal verifies; anything else is replaced.
+//
+// A state that did not change is written all the same: the write is what
+// tells the caller that the state could be saved.
+func saveState(path string, base []byte, loaded fileImage, st *tool.State, lock *textfile.DirLock) (err error) {
+	ours, err := st.MarshalFile()
 	if err != nil {
 		return err
 	}
@@ -327,23 +406,32 @@ func saveStateLocked(path string, base []byte, st *tool.State, lock *textfile.Di
 		}
 		defer lock.Unlock()
 	}
-	out := st
-	if theirs, rerr := os.ReadFile(path); rerr == nil && len(bytes.TrimSpace(theirs)) > 0 && base != nil {
-		// Only what another toolscope run sealed is merged; anything else
-		// (a file an agent wrote over the state) is replaced.
-		theirs, sealed, rerr := openSealed(theirs, "", "")
-		if merged, ok := tool.MergeStateJSON(base, ours, theirs); rerr == nil && sealed && ok {
-			m := tool.NewState(nil)
-			if tool.DecodeInput(merged, m) == nil {
-				out = m
+	out := ours
+	opts := &textfile.WriteOptions{Perm: 0o600, Locked: lock}
+	if file, same, rerr := readIfChanged(path, loaded); rerr == nil && !file.empty() && base != nil {
+		switch {
+		case same && file.body != nil && bytes.Equal(ours, base):
+			// Nothing changed, here or by another run: the file is
+			// written again as it is, its seal as the load verified it.
+			if err := textfile.WriteAtomicParts(path, file.parts(), opts); err != nil {
+				return fmt.Errorf("saving the state to %s: %w", path, pathErr(err))
+			}
+			return nil
+		case same:
+			// No other run saved since the load: ours is the state,
+			// without a merge (a merge with base itself changes nothing).
+		default:
+			// Only what another toolscope run sealed is merged; anything
+			// else (a file an agent wrote over the state) is replaced.
+			theirs, sealed, rerr := openImage(file, "", "")
+			if rerr == nil && sealed {
+				if merged, ok := tool.MergeStateFile(base, ours, theirs); ok && json.Valid(merged) {
+					out = merged
+				}
 			}
 		}
 	}
-	pretty, err := json.MarshalIndent(out, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := writeSealed(path, pretty, &textfile.WriteOptions{Perm: 0o600, Locked: lock}); err != nil {
+	if err := writeSealed(path, out, opts); err != nil {
 		return fmt.Errorf("saving the state to %s: %w", path, pathErr(err))
 	}
 	return nil

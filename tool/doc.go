@@ -121,5 +121,9 @@
 // approvals at once with an [Asker] (a terminal, an MCP elicitation, a web
 // UI); without one, a call needing approval comes back asking, and the host
 // sends it again with Approved set. Packages keep their own data in the
-// [State], which round-trips through JSON, through a [Slot].
+// [State], which round-trips through JSON, through a [Slot]; a list of
+// records that may grow long (package builtin's tasks) through a
+// [RecordSlot], read and changed one record at a time, so that a state
+// file of 10,000 records read, changed in one and saved
+// ([UnmarshalStateFile], [State.MarshalFile]) costs that one record.
 package tool

@@ -1,6 +1,7 @@
 package tool_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -200,4 +201,43 @@ func ExampleToolkit_BeginTurn() {
 	// tool: now
 	// 1 success 12:00 UTC
 	// 2 success 2 lines
+}
+
+// A RecordSlot reads and changes a long list one record at a time: a
+// state read from its file decodes only the records asked for, and writes
+// the others back as they were read.
+func ExampleRecordSlot() {
+	type task struct {
+		ID     string `json:"id"`
+		Status string `json:"status"`
+	}
+	tasks := tool.NewRecordSlot[task]("example.com/tasks", "id", true)
+	st := tool.NewState(nil)
+	tasks.Set(st, []task{{"1", "pending"}, {"2", "pending"}, {"3", "pending"}})
+	file, _ := st.MarshalFile()
+
+	// Another run: read the file, finish task 2, save.
+	run := tool.NewState(nil)
+	tool.UnmarshalStateFile(file, run)
+	err := tasks.Edit(run, func(r *tool.Records[task]) error {
+		t, ok, err := r.Get("2")
+		if err != nil || !ok {
+			return err
+		}
+		t.Status = "completed"
+		return r.Put(t)
+	})
+	if err != nil {
+		panic(err)
+	}
+	saved, _ := run.MarshalFile()
+	fmt.Println(string(saved[bytes.Index(saved, []byte(`"example.com/tasks"`)):]))
+	// Output:
+	// "example.com/tasks": [
+	//       {"id":"1","status":"pending"},
+	//       {"id":"2","status":"completed"},
+	//       {"id":"3","status":"pending"}
+	//     ]
+	//   }
+	// }
 }

@@ -1,12 +1,14 @@
 package tool
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/toolscope/toolscope/permission"
 )
@@ -23,6 +25,17 @@ type State struct {
 	perms  permission.Context
 	groups []string
 	slots  map[string]*slotValue // see Slot
+	read   *readFile             // the file UnmarshalStateFile read, in this version's layout
+}
+
+// readFile is a state file as UnmarshalStateFile read it, for MarshalFile
+// to give back as it is while nothing changed: its bytes, its permissions
+// encoded again, its groups and its number of slots.
+type readFile struct {
+	file   []byte
+	perms  []byte
+	groups []string
+	slots  int
 }
 
 // NewState returns a state with the given permission context (nil: Default
@@ -107,30 +120,118 @@ type stateJSON struct {
 // MarshalJSON implements [json.Marshaler]. The object starts with
 // "toolscope_state": [StateVersion].
 func (s *State) MarshalJSON() ([]byte, error) {
+	v, err := s.form()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(stateJSON{Version: StateVersion, Permissions: v.Permissions, ActiveGroups: v.ActiveGroups, Slots: v.Slots})
+}
+
+// form is the state's JSON form before its encoding: each slot as the
+// JSON it was read as, unless it changed since (see slotValue).
+func (s *State) form() (stateJSON, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	v := stateJSON{Version: StateVersion, Permissions: s.perms, ActiveGroups: s.groups}
+	v := stateJSON{Version: StateVersion, Permissions: *s.perms.Clone(), ActiveGroups: slices.Clone(s.groups)}
 	if len(s.slots) > 0 {
 		v.Slots = make(map[string]json.RawMessage, len(s.slots))
 		for k, sv := range s.slots {
-			raw := sv.raw
-			if sv.live {
+			raw := sv.current()
+			if raw == nil {
 				b, err := json.Marshal(sv.value)
 				if err != nil {
-					return nil, fmt.Errorf("state slot %q: %w", k, err)
+					return v, fmt.Errorf("state slot %q: %w", k, err)
 				}
 				raw = b
 			}
 			v.Slots[k] = raw
 		}
 	}
-	return json.Marshal(v)
+	return v, nil
+}
+
+// MarshalFile returns the state's JSON form as a state file keeps it
+// (what [MergeStateFile] and [MergeStateJSON] return): indented, with a
+// slot that is a list (the tasks, the files read) one element a line. A
+// slot this process did not change since the state was read is written
+// as it was read, without being encoded again, and so is each record of
+// a [RecordSlot] that was changed record by record and not in that
+// record: saving a state read from a file costs the records changed,
+// and copies of the rest. A state that did not change at all since
+// [UnmarshalStateFile] read it from a file of this version's format is
+// that file, the same bytes (not to be changed).
+func (s *State) MarshalFile() ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	perms, err := json.Marshal(&s.perms)
+	if err != nil {
+		return nil, err
+	}
+	if s.unchangedLocked(perms) {
+		return s.read.file, nil
+	}
+	f := stateForm{perms: perms}
+	if len(s.groups) > 0 {
+		if f.groups, err = json.Marshal(s.groups); err != nil {
+			return nil, err
+		}
+	}
+	if len(s.slots) > 0 {
+		f.slots = make(map[string]json.RawMessage, len(s.slots))
+	}
+	for k, sv := range s.slots {
+		switch {
+		case sv.raw != nil:
+			f.slots[k] = sv.raw
+		case sv.list != nil: // valid while set: Set and Update drop it
+			if f.lists == nil {
+				f.lists = map[string][]json.RawMessage{}
+			}
+			f.lists[k] = sv.list.recs
+			f.slots[k] = nil
+		default:
+			b, err := json.Marshal(sv.value)
+			if err != nil {
+				return nil, fmt.Errorf("state slot %q: %w", k, err)
+			}
+			f.slots[k] = b
+		}
+	}
+	return f.layout(), nil
+}
+
+// unchangedLocked reports whether the state is still the file
+// UnmarshalStateFile read, its permissions now encoded as perms: then the
+// file is its form, as it is.
+func (s *State) unchangedLocked(perms []byte) bool {
+	r := s.read
+	if r == nil || len(s.slots) != r.slots || !bytes.Equal(perms, r.perms) || !slices.Equal(s.groups, r.groups) {
+		return false
+	}
+	for _, sv := range s.slots {
+		if sv.raw == nil { // set, updated or edited since
+			return false
+		}
+	}
+	return true
 }
 
 // UnmarshalJSON implements [json.Unmarshaler]. A value of the wrong type is
 // reported as an [*InputError] naming the field; a state of a format newer
 // than [StateVersion] is refused.
-func (s *State) UnmarshalJSON(b []byte) error {
+func (s *State) UnmarshalJSON(b []byte) error { return s.unmarshal(b, true) }
+
+// UnmarshalStateFile is json.Unmarshal(b, st) for a state file that this
+// program wrote (one whose seal shows that no one else changed it): its
+// slots are not decoded now, to check them, but at their first Get, so
+// that loading a big state costs one reading of it and a slot that the
+// run does not use (the tasks of a Bash call) is never decoded.
+func UnmarshalStateFile(b []byte, st *State) error { return st.unmarshal(b, false) }
+
+func (s *State) unmarshal(b []byte, check bool) error {
+	if !check && s.unmarshalFile(b) {
+		return nil
+	}
 	var v stateJSON
 	if err := decodeJSON(b, &v); err != nil {
 		return err
@@ -163,7 +264,7 @@ func (s *State) UnmarshalJSON(b []byte) error {
 	decoded := map[string]any{}
 	for k, raw := range v.Slots {
 		decode := slotKindOf(k).decode
-		if decode == nil {
+		if decode == nil || !check {
 			continue // no package here reads it: kept as it is
 		}
 		val, err := decode(raw)
@@ -180,7 +281,7 @@ func (s *State) UnmarshalJSON(b []byte) error {
 	}
 	s.mu.Lock()
 	s.perms, s.groups = v.Permissions, v.ActiveGroups
-	s.slots = nil
+	s.slots, s.read = nil, nil
 	for k, raw := range v.Slots {
 		if s.slots == nil {
 			s.slots = make(map[string]*slotValue, len(v.Slots))
@@ -193,6 +294,43 @@ func (s *State) UnmarshalJSON(b []byte) error {
 	}
 	s.mu.Unlock()
 	return nil
+}
+
+// unmarshalFile reads a state file this program wrote: split at its top,
+// not checked, only the permissions and groups decoded (the slots are
+// decoded at their first Get). false leaves s as it was.
+func (s *State) unmarshalFile(b []byte) bool {
+	f, ok := parseFile(b)
+	if !ok {
+		return false
+	}
+	var perms permission.Context
+	var groups []string
+	if !isNull(f.perms) && json.Unmarshal(f.perms, &perms) != nil {
+		return false
+	}
+	if !isNull(f.groups) && json.Unmarshal(f.groups, &groups) != nil {
+		return false
+	}
+	if perms.Mode == "" {
+		perms.Mode = permission.Default
+	}
+	var read *readFile
+	if !f.extra && bytes.HasPrefix(b, []byte(fileStart)) {
+		if p, err := json.Marshal(&perms); err == nil {
+			read = &readFile{file: b, perms: p, groups: groups, slots: len(f.slots)}
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.perms, s.groups, s.slots, s.read = perms, groups, nil, read
+	for k, raw := range f.slots {
+		if s.slots == nil {
+			s.slots = make(map[string]*slotValue, len(f.slots))
+		}
+		s.slots[k] = &slotValue{raw: raw}
+	}
+	return true
 }
 
 // A Slot is a typed part of a [State] that a package owns (an MCP client's
@@ -266,11 +404,34 @@ func slotMerge(key string) SlotMerge { return slotKindOf(key).merge }
 // Key returns the slot's key.
 func (sl Slot[T]) Key() string { return sl.key }
 
+// slotValue is a slot's value in a state. raw is the JSON it was read
+// as, kept after it is decoded for as long as the value is not changed
+// (Set and Update drop it), so that the state is written again without
+// encoding what did not change. A value Get returns must not be changed
+// in place: Set or Update it.
+//
+// A [RecordSlot] used record by record keeps its list in list too (the
+// records as read, the changed ones encoded again): value then is the
+// whole list only while live, as decoded by a Get since the last change.
 type slotValue struct {
-	raw   json.RawMessage // as read, until decoded
+	raw   json.RawMessage // as read; nil once changed
 	value any
-	live  bool // value holds the slot's value
+	live  bool        // value holds the slot's value
+	list  *recordList // a RecordSlot's records, once read one by one
 }
+
+// current returns the slot's JSON now: as read, or its records' (nil:
+// value holds it).
+func (sv *slotValue) current() json.RawMessage {
+	if sv.raw != nil || sv.list == nil {
+		return sv.raw
+	}
+	return sv.list.json()
+}
+
+// Counts of the records a RecordSlot decoded and encoded, for tests that
+// check that a save costs what changed.
+var recordDecodes, recordEncodes atomic.Int64
 
 // Get returns the slot's value in st (the zero T when unset). A value read
 // from JSON is decoded at the first Get; one that does not decode as T is
@@ -282,13 +443,19 @@ func (sl Slot[T]) Get(st *State) (T, error) {
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	return sl.getLocked(st)
+}
+
+// getLocked is Get under st's lock.
+func (sl Slot[T]) getLocked(st *State) (T, error) {
+	var zero T
 	sv := st.slots[sl.key]
 	if sv == nil {
 		return zero, nil
 	}
 	if !sv.live {
 		var v T
-		if err := json.Unmarshal(sv.raw, &v); err != nil {
+		if err := json.Unmarshal(sv.current(), &v); err != nil {
 			return zero, fmt.Errorf("state slot %q: %w", sl.key, err)
 		}
 		sv.value, sv.live = v, true
@@ -321,7 +488,7 @@ func (sl Slot[T]) Update(st *State, fn func(T) T) error {
 	if sv := st.slots[sl.key]; sv != nil {
 		if !sv.live {
 			var v T
-			if err := json.Unmarshal(sv.raw, &v); err != nil {
+			if err := json.Unmarshal(sv.current(), &v); err != nil {
 				return fmt.Errorf("state slot %q: %w", sl.key, err)
 			}
 			sv.value, sv.live = v, true
@@ -333,7 +500,7 @@ func (sl Slot[T]) Update(st *State, fn func(T) T) error {
 		cur = v
 	}
 	if sv := st.slots[sl.key]; sv != nil {
-		sv.value = fn(cur)
+		sv.value, sv.raw, sv.list = fn(cur), nil, nil
 		return nil
 	}
 	if st.slots == nil {

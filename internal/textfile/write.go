@@ -85,6 +85,12 @@ var testHook func(step string) error
 // happens after the rename, when the new content is already in place, so its failure is not
 // reported.
 func WriteAtomic(path string, data []byte, opts *WriteOptions) error {
+	return WriteAtomicParts(path, [][]byte{data}, opts)
+}
+
+// WriteAtomicParts is [WriteAtomic] of the parts one after the other, as
+// one content, without joining them first (a big file's header and body).
+func WriteAtomicParts(path string, parts [][]byte, opts *WriteOptions) error {
 	var o WriteOptions
 	if opts != nil {
 		o = *opts
@@ -153,7 +159,14 @@ func WriteAtomic(path string, data []byte, opts *WriteOptions) error {
 		}
 		return fn()
 	}
-	err = step("write", func() error { _, err := tmp.Write(data); return err })
+	err = step("write", func() error {
+		for _, data := range parts {
+			if _, err := tmp.Write(data); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	if err == nil && exists {
 		err = step("chmod", func() error {
 			if err := keepOwner(tmp, fi); err != nil { // first: chown clears the set-user-ID bit
