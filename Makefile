@@ -30,6 +30,7 @@ fuzz:
 	go test -run '^$$' -fuzz FuzzGlobPattern -fuzztime 20s ./internal/search
 	go test -run '^$$' -fuzz FuzzValidate -fuzztime 20s ./tool
 	go test -run '^$$' -fuzz FuzzDecodeInput -fuzztime 20s ./tool
+	go test -run '^$$' -fuzz FuzzDupKey -fuzztime 20s ./tool
 	go test -run '^$$' -fuzz FuzzSplitJSON -fuzztime 20s ./tool
 	go test -run '^$$' -fuzz FuzzStateFileRecords -fuzztime 20s ./tool
 	go test -run '^$$' -fuzz FuzzNext -fuzztime 20s ./internal/sbinit

@@ -111,7 +111,7 @@ func (tk *Toolkit) prepare(ctx context.Context, call *Call) (*prepared, error) {
 	if len(input) == 0 {
 		input = json.RawMessage(`{}`)
 	}
-	m, err := decodeInput(call.Name, input)
+	m, err := decodeInput(call.Name, input, decodesInGo(e.info))
 	if err != nil {
 		return nil, &invalidCall{err.Error(), ErrInvalidInput}
 	}

@@ -51,3 +51,41 @@ func TestIntegerRange(t *testing.T) {
 		t.Errorf("MCP tool: %v", err)
 	}
 }
+
+// An input whose object holds one key twice, or (for a tool decoded in
+// Go) two keys equal but for case, is refused: encoding/json would run
+// the last of them, {"command":"ls","Command":"rm"} would run "rm", and a
+// reader that takes the exact or the first key would see another input
+// than the one judged and run. An MCP tool's keys that differ by case
+// are two keys to the server that gets them, and pass.
+func TestAmbiguousKeysRefused(t *testing.T) {
+	schema := `{"type":"object","properties":{"s":{"type":"string"},"o":{"type":"object"}}}`
+	c := &inputTool{name: "rec", schema: schema}
+	m := &inputTool{name: "mcp__srv__rec", schema: schema}
+	tk := newKit(t, &tool.ToolkitOptions{Tools: []tool.Tool{c, m}})
+	long := strings.Repeat("k", 100000)
+	for _, tt := range []struct {
+		name, in, want string
+	}{
+		{"rec", `{"s":"ls","S":"rm"}`, `both "s" and "S"`},
+		{"rec", `{"s":"ls","\u0053":"rm"}`, `which name one parameter`},
+		{"rec", `{"s":"ls","s":"rm"}`, `"s" twice`},
+		{"rec", `{"o":{"a":1,"A":2}}`, `both "a" and "A"`},
+		{"rec", `{"` + long + `":1,"` + long + `":2}`, `twice`},
+		{"mcp__srv__rec", `{"s":"ls","s":"rm"}`, `"s" twice`},
+		{"mcp__srv__rec", `{"o":{"x":[{"a":1,"a":2}]}}`, `"a" twice`},
+	} {
+		_, err := tk.Check(context.Background(), &tool.Call{Name: tt.name, Input: json.RawMessage(tt.in)})
+		if !errors.Is(err, tool.ErrInvalidInput) || !strings.Contains(err.Error(), tt.want) || len(err.Error()) > 600 {
+			t.Errorf("%s %.80s: %.700v, want ErrInvalidInput with %q", tt.name, tt.in, err, tt.want)
+		}
+	}
+	for _, in := range []string{`{"o":{"Accept":"a","accept":"b"}}`, `{"s":"x","o":{"s":1,"S":2}}`} {
+		if _, err := tk.Check(context.Background(), &tool.Call{Name: "mcp__srv__rec", Input: json.RawMessage(in)}); err != nil {
+			t.Errorf("mcp__srv__rec %s: %v", in, err)
+		}
+	}
+	if _, err := tk.Check(context.Background(), &tool.Call{Name: "rec", Input: json.RawMessage(`{"s":"x","o":{"a":{"s":1},"b":{"s":2}}}`)}); err != nil {
+		t.Errorf("one key in each object: %v", err)
+	}
+}

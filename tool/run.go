@@ -117,7 +117,7 @@ func (tk *Toolkit) stream(ctx context.Context, call *Call) iter.Seq2[*Chunk, err
 			schema, err := e.compiled()
 			var m map[string]any
 			if err == nil {
-				m, err = decodeInput(call.Name, d.UpdatedInput)
+				m, err = decodeInput(call.Name, d.UpdatedInput, decodesInGo(e.info))
 			}
 			if err == nil {
 				err = schema.validate(call.Name, m)

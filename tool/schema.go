@@ -139,7 +139,7 @@ func stripTitles(s map[string]any) {
 
 // decodeInput parses a call's input into a generic JSON value for validation.
 // Its error is addressed to the model.
-func decodeInput(name string, input json.RawMessage) (map[string]any, error) {
+func decodeInput(name string, input json.RawMessage, fold bool) (map[string]any, error) {
 	if len(bytes.TrimSpace(input)) == 0 {
 		return map[string]any{}, nil
 	}
@@ -150,6 +150,13 @@ func decodeInput(name string, input json.RawMessage) (map[string]any, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return nil, fmt.Errorf("Invalid input for tool '%s': the arguments must be a JSON object, not %s.", name, jsonKind(v))
+	}
+	if key, earlier, dup := dupKey(input, fold); dup {
+		how := "the key " + short(key) + " twice"
+		if key != earlier {
+			how = fmt.Sprintf("both %s and %s, which name one parameter (keys are matched regardless of case)", short(earlier), short(key))
+		}
+		return nil, fmt.Errorf("Invalid input for tool '%s': an object holds %s, so the input means two things. Send each parameter once, spelled as the schema spells it.", name, how)
 	}
 	return m, nil
 }
