@@ -33,3 +33,9 @@ func ObjectMembers(b []byte, keys []string) (map[string][]byte, bool) {
 
 // JSONString is jsonString, for FuzzObjectFields.
 var JSONString = jsonString
+
+// OpenStateAt is Server.openState at the time now, for the expiry test.
+func OpenStateAt(s *Server, st string, now time.Time) error {
+	_, err := s.openState(st, now)
+	return err
+}

@@ -63,8 +63,12 @@ type HTTPHandler struct {
 
 // Handler serves clients over streamable HTTP. A stateless handler keeps no
 // session: any replica behind a load balancer can answer any request (see
-// ServerOptions.State for the agent state), and approvals cannot be asked
-// (elicitation needs a session), so calls that need one are refused.
+// ServerOptions.State for the agent state). A client of a revision before
+// MCP 2026-07-28 cannot be asked for approval there (elicitation then
+// needs a session), so its calls that need one are refused; a 2026-07-28
+// client is asked by an input_required result, and its answer counts when
+// the retry reaches this same Server (the key that seals the answer is
+// the process's own).
 //
 // When ctx ends, the handler stops as [HTTPHandler.Shutdown] says, without
 // waiting; call Shutdown to wait for the calls' answers.

@@ -82,14 +82,20 @@ const (
 // is an error result; a call that needs approval is put to the client's
 // user by elicitation when the Toolkit's Asker is [ElicitAsker] and the
 // client supports it, and is refused with the decision's message
-// otherwise. The tools are those of the basic group and of the groups
+// otherwise. Under MCP 2026-07-28, which has no requests from server to
+// client, the form goes out as an input_required result and the answer
+// comes back with the client's retry, bound to the call that was shown
+// (mrtr.go); older revisions get an elicitation request. The tools are those of the basic group and of the groups
 // active in the state of the latest call; when they change, clients are
 // told (tools/list_changed).
 type Server struct {
-	tk     *tool.Toolkit
-	opts   ServerOptions
-	sdk    *sdk.Server
-	logger *slog.Logger
+	// stateKey seals the request states of approvals asked under MCP
+	// 2026-07-28 (mrtr.go).
+	stateKey []byte
+	tk       *tool.Toolkit
+	opts     ServerOptions
+	sdk      *sdk.Server
+	logger   *slog.Logger
 
 	mu     sync.Mutex
 	states map[*sdk.ServerSession]*tool.State
@@ -116,7 +122,7 @@ type runningCall struct {
 // NewServer returns a server of tk's tools. To have approvals asked of the
 // client's user, build tk with tool.ToolkitOptions{Asker: mcp.ElicitAsker{}}.
 func NewServer(tk *tool.Toolkit, opts *ServerOptions) *Server {
-	s := &Server{tk: tk, states: map[*sdk.ServerSession]*tool.State{}, shown: map[string]tool.Schema{}, running: map[*runningCall]bool{}}
+	s := &Server{stateKey: newStateKey(), tk: tk, states: map[*sdk.ServerSession]*tool.State{}, shown: map[string]tool.Schema{}, running: map[*runningCall]bool{}}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -362,6 +368,13 @@ func (s *Server) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 	if req.Session != nil {
 		ctx = context.WithValue(ctx, sessionKey{}, req.Session)
 	}
+	rnd, err := s.beginRound(req)
+	if err != nil {
+		return nil, err
+	}
+	if rnd != nil {
+		ctx = context.WithValue(ctx, roundKey{}, rnd)
+	}
 	ctx, done := s.begin(ctx, req)
 	defer done()
 	st, release, err := s.state(context.WithValue(ctx, toolNameKey{}, req.Params.Name), req.Session)
@@ -385,6 +398,9 @@ func (s *Server) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 	}
 	if err := s.sync(context.WithoutCancel(ctx), st.ActiveGroups()); err != nil {
 		s.logger.Warn("mcp: updating the served tools", "err", err)
+	}
+	if rnd != nil && rnd.pending != nil && r.Status == tool.StatusAsking {
+		return s.inputRequired(rnd), nil
 	}
 	return callResult(r), nil
 }
@@ -504,7 +520,8 @@ type ElicitAsker struct{}
 // Ask implements [tool.Asker].
 func (ElicitAsker) Ask(ctx context.Context, call *tool.Call, d permission.Decision) (bool, []permission.Rule, error) {
 	ss, _ := ctx.Value(sessionKey{}).(*sdk.ServerSession)
-	if ss == nil || ss.InitializeParams() == nil || ss.InitializeParams().Capabilities == nil || ss.InitializeParams().Capabilities.Elicitation == nil {
+	r, _ := ctx.Value(roundKey{}).(*round)
+	if r == nil && (ss == nil || ss.InitializeParams() == nil || ss.InitializeParams().Capabilities == nil || ss.InitializeParams().Capabilities.Elicitation == nil) {
 		return false, nil, errNoElicitation{d.Message}
 	}
 	props := map[string]any{
@@ -525,21 +542,19 @@ func (ElicitAsker) Ask(ctx context.Context, call *tool.Call, d permission.Decisi
 	if k, dup := inputview.DuplicateKey(call.Input); dup {
 		return false, nil, fmt.Errorf("not asking about this call: its input has the key %s twice, and readers differ on which value counts; send each key once", k)
 	}
-	res, err := ss.Elicit(ctx, &sdk.ElicitParams{
+	form := &sdk.ElicitParams{
 		Message: fmt.Sprintf("%s\n\nTool: %s\nInput (%d bytes, whole): %s", inputview.Escape(d.Message), inputview.Escape(call.Name),
 			len(call.Input), inputview.Escape(string(call.Input))),
 		RequestedSchema: map[string]any{"type": "object", "properties": props, "required": []string{"allow"}},
-	})
+	}
+	if r != nil { // 2026-07-28: asked by the result, answered by the retry
+		return askRound(ctx, r, call, d, form, rules)
+	}
+	res, err := ss.Elicit(ctx, form)
 	if err != nil {
 		return false, nil, fmt.Errorf("asking the MCP client's user: %w", err)
 	}
-	if res.Action != "accept" || res.Content["allow"] != true {
-		return false, nil, nil
-	}
-	if res.Content["always"] == true {
-		return true, d.Suggestions, nil
-	}
-	return true, nil, nil
+	return approval(res, d)
 }
 
 type errNoElicitation struct{ msg string }

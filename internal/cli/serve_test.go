@@ -22,6 +22,19 @@ import (
 // returns a go-sdk client session connected to it.
 func serveStdio(t *testing.T, copts *sdk.ClientOptions, args ...string) *sdk.ClientSession {
 	t.Helper()
+	return serveStdioAt(t, "2025-11-25", copts, args...)
+}
+
+// protocols are the MCP revisions a test of serve runs under: the one
+// before 2026-07-28 (approvals asked by a request to the client), and
+// what the go-sdk client asks for by default (2026-07-28: asked by an
+// input_required result, answered by a retry).
+var protocols = []string{"2025-11-25", ""}
+
+// serveStdioAt is serveStdio with the client asking for protocol version
+// ("" for the go-sdk client's default); the session must agree on it.
+func serveStdioAt(t *testing.T, version string, copts *sdk.ClientOptions, args ...string) *sdk.ClientSession {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -32,9 +45,16 @@ func serveStdio(t *testing.T, copts *sdk.ClientOptions, args ...string) *sdk.Cli
 		done <- err
 	}()
 	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, copts)
-	s, err := c.Connect(ctx, &sdk.IOTransport{Reader: outR, Writer: inW}, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	s, err := c.Connect(ctx, &sdk.IOTransport{Reader: outR, Writer: inW}, &sdk.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)
+	}
+	want := version
+	if want == "" {
+		want = "2026-07-28"
+	}
+	if got := s.InitializeResult().ProtocolVersion; got != want {
+		t.Fatalf("the session agreed on protocol %s, want %s", got, want)
 	}
 	t.Cleanup(func() {
 		s.Close()
@@ -67,9 +87,15 @@ func callTool(t *testing.T, s *sdk.ClientSession, name string, args any) (string
 // serve lists the built-ins with their annotations, runs a read-only call,
 // and refuses a call that needs approval when the client cannot be asked.
 func TestServeStdio(t *testing.T) {
+	for _, v := range protocols {
+		t.Run("protocol="+v, func(t *testing.T) { testServeStdio(t, v) })
+	}
+}
+
+func testServeStdio(t *testing.T, version string) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
-	s := serveStdio(t, nil, "--cwd", dir)
+	s := serveStdioAt(t, version, nil, "--cwd", dir)
 	lr, err := s.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -110,11 +136,17 @@ func TestServeStdio(t *testing.T) {
 // A client that supports elicitation is asked; "allow" runs the call,
 // declining refuses it, "always" adds the suggested rule for the session.
 func TestServeElicitation(t *testing.T) {
+	for _, v := range protocols {
+		t.Run("protocol="+v, func(t *testing.T) { testServeElicitation(t, v) })
+	}
+}
+
+func testServeElicitation(t *testing.T, version string) {
 	dir := t.TempDir()
 	var asked atomic.Int32
 	var answer atomic.Value
 	answer.Store(map[string]any{"allow": true})
-	s := serveStdio(t, &sdk.ClientOptions{
+	s := serveStdioAt(t, version, &sdk.ClientOptions{
 		ElicitationHandler: func(_ context.Context, r *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 			asked.Add(1)
 			if !strings.Contains(r.Params.Message, "Tool: Write") {
@@ -251,7 +283,7 @@ func TestServeElicitationShowsWholeInput(t *testing.T) {
 	}
 	msg.Store("")
 	text, isErr := callTool(t, s, "Bash", json.RawMessage(`{"command":"ls","command":"touch PWNED"}`))
-	if !isErr || !strings.Contains(text, "$.command twice") || msg.Load() != "" {
+	if !isErr || !strings.Contains(text, `holds the key "command" twice`) || msg.Load() != "" {
 		t.Errorf("a duplicate key: error=%v %q, asked %q", isErr, text, msg.Load())
 	}
 	if _, err := os.Stat(filepath.Join(dir, "PWNED")); err == nil {

@@ -1,0 +1,157 @@
+package mcp_test
+
+import (
+	"context"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolscope/toolscope/mcp"
+	"github.com/toolscope/toolscope/tool"
+)
+
+type actIn struct {
+	X string `json:"x"`
+}
+
+// mrtrServer serves a tool that needs approval (it writes) and records
+// what it ran; the client speaks what the go-sdk client speaks by default
+// (2026-07-28) and does the retries itself (MultiRoundTrip disabled), so
+// that the test can send what a careless or hostile client would.
+func mrtrServer(t *testing.T, canAsk bool) (*mcp.Server, *sdk.ClientSession, func() []string) {
+	t.Helper()
+	var mu sync.Mutex
+	var ran []string
+	act, err := tool.NewFunction("Act on x.", func(_ context.Context, in actIn) (string, error) {
+		mu.Lock()
+		ran = append(ran, in.X)
+		mu.Unlock()
+		return "done " + in.X, nil
+	}, &tool.FunctionOptions{Name: "act"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk, err := tool.NewToolkit(&tool.ToolkitOptions{Tools: []tool.Tool{act}, Asker: mcp.ElicitAsker{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	reqR, reqW := io.Pipe()
+	respR, respW := io.Pipe()
+	srv := mcp.NewServer(tk, nil)
+	done := make(chan struct{})
+	go func() { srv.Serve(ctx, reqR, respW); respW.Close(); close(done) }()
+	opts := &sdk.ClientOptions{MultiRoundTrip: &sdk.MultiRoundTripOptions{Disabled: true}}
+	if canAsk {
+		opts.ElicitationHandler = func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			t.Error("the server sent an elicitation request under 2026-07-28")
+			return &sdk.ElicitResult{Action: "decline"}, nil
+		}
+	}
+	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, opts)
+	s, err := c.Connect(ctx, &sdk.IOTransport{Reader: respR, Writer: reqW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := s.InitializeResult().ProtocolVersion; v != "2026-07-28" {
+		t.Fatalf("protocol %s, want 2026-07-28", v)
+	}
+	t.Cleanup(func() { s.Close(); reqW.Close(); cancel(); <-done })
+	return srv, s, func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), ran...) }
+}
+
+func text(r *sdk.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range r.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+func accept(content map[string]any) sdk.InputResponseMap {
+	return sdk.InputResponseMap{"approval": &sdk.ElicitResult{Action: "accept", Content: content}}
+}
+
+// Under MCP 2026-07-28 an approval is asked by an input_required result
+// and answered by a retry, and the answer approves only the call the user
+// was shown: the same tool and input, with the state the server sealed.
+func TestApprovalRoundTrip2026(t *testing.T) {
+	srv, s, ran := mrtrServer(t, true)
+	ctx := context.Background()
+	first, err := s.CallTool(ctx, &sdk.CallToolParams{Name: "act", Arguments: map[string]any{"x": "one"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	form, ok := first.InputRequests["approval"].(*sdk.ElicitParams)
+	if !first.NeedsInput() || !ok || first.RequestState == "" || !strings.Contains(form.Message, `"one"`) {
+		t.Fatalf("first round: needs input %v, %+v, state %q", first.NeedsInput(), first.InputRequests, first.RequestState)
+	}
+	state := first.RequestState
+	if got := ran(); len(got) != 0 {
+		t.Fatalf("ran before the answer: %q", got)
+	}
+	retry := func(x string, responses sdk.InputResponseMap, st string) (*sdk.CallToolResult, error) {
+		return s.CallTool(ctx, &sdk.CallToolParams{Name: "act", Arguments: map[string]any{"x": x}, InputResponses: responses, RequestState: st})
+	}
+	// The state of "one" with other arguments approves nothing: the user
+	// is asked about "two".
+	r, err := retry("two", accept(map[string]any{"allow": true}), state)
+	if err != nil || !r.NeedsInput() || !strings.Contains(r.InputRequests["approval"].(*sdk.ElicitParams).Message, `"two"`) {
+		t.Fatalf("another call with one's state: %v %+v", err, r)
+	}
+	// An answer without a state approves nothing.
+	if r, err := retry("one", accept(map[string]any{"allow": true}), ""); err != nil || !r.NeedsInput() {
+		t.Fatalf("an answer without a state: %v %+v", err, r)
+	}
+	// An altered or foreign state is refused.
+	for _, bad := range []string{state[:len(state)-2] + "AA", "x." + state, "e30.e30", strings.Replace(state, ".", "", 1)} {
+		if r, err := retry("one", accept(map[string]any{"allow": true}), bad); err == nil {
+			t.Errorf("state %q: %+v, want an error", bad, r)
+		}
+	}
+	// A value that is not the boolean true is no approval.
+	if r, err := retry("one", accept(map[string]any{"allow": "true"}), state); err != nil || r.NeedsInput() || !r.IsError {
+		t.Fatalf("allow as a string: %v %+v", err, r)
+	}
+	// Declined: not run.
+	if r, err := retry("one", sdk.InputResponseMap{"approval": &sdk.ElicitResult{Action: "decline"}}, state); err != nil || !r.IsError {
+		t.Fatalf("declined: %v %+v", err, r)
+	}
+	if got := ran(); len(got) != 0 {
+		t.Fatalf("ran without an approval: %q", got)
+	}
+	// Accepted: runs once, the call that was asked about.
+	r, err = retry("one", accept(map[string]any{"allow": true}), state)
+	if err != nil || r.IsError || r.NeedsInput() || text(r) != "done one" {
+		t.Fatalf("approved: %v %+v %q", err, r, text(r))
+	}
+	if got := ran(); len(got) != 1 || got[0] != "one" {
+		t.Fatalf("ran %q, want [one]", got)
+	}
+	// A state outlives its time by nothing.
+	if err := mcp.OpenStateAt(srv, state, time.Now().Add(11*time.Minute)); err == nil || !strings.Contains(err.Error(), "expired") {
+		t.Errorf("an expired state: %v", err)
+	}
+	if err := mcp.OpenStateAt(srv, state, time.Now()); err != nil {
+		t.Errorf("a fresh state: %v", err)
+	}
+}
+
+// A 2026-07-28 client that cannot show a form is told so, as an older
+// one is, and nothing runs.
+func TestApprovalWithoutElicitation2026(t *testing.T) {
+	_, s, ran := mrtrServer(t, false)
+	r, err := s.CallTool(context.Background(), &sdk.CallToolParams{Name: "act", Arguments: map[string]any{"x": "one"}})
+	if err != nil || r.NeedsInput() || !r.IsError || !strings.Contains(text(r), "does not support elicitation") {
+		t.Fatalf("%v %+v %q", err, r, text(r))
+	}
+	if got := ran(); len(got) != 0 {
+		t.Fatalf("ran %q", got)
+	}
+}
