@@ -236,3 +236,17 @@ func unsealedGrants(body []byte, what, fresh string) error {
 	}
 	return nil
 }
+
+// ApprovalKey returns the key that seals the MCP approvals a toolscope
+// serve asks of its clients (mcp.ServerOptions.ApprovalKey), derived from
+// the user's sealing key for that one use: replicas run by one user (a
+// shared configuration directory) answer one another's retries.
+func ApprovalKey() ([]byte, error) {
+	key, err := sealKey()
+	if err != nil {
+		return nil, err
+	}
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte("toolscope: MCP approval state, v1"))
+	return m.Sum(nil), nil
+}

@@ -69,6 +69,13 @@ type ServerOptions struct {
 	// other Host is refused (403): this is what stops DNS rebinding, a web
 	// page whose name resolves to this server's address.
 	AllowedHosts []string
+	// ApprovalKey seals the approvals asked of clients of MCP 2026-07-28
+	// (the requestState of an input_required result), so that the answer
+	// counts only for the call that was shown. Servers that answer one
+	// another's retries (stateless HTTP replicas behind a load balancer)
+	// need the same key; nil means a random key of this Server. At least
+	// 32 bytes.
+	ApprovalKey []byte
 }
 
 // The defaults of ServerOptions.
@@ -125,6 +132,9 @@ func NewServer(tk *tool.Toolkit, opts *ServerOptions) *Server {
 	s := &Server{stateKey: newStateKey(), tk: tk, states: map[*sdk.ServerSession]*tool.State{}, shown: map[string]tool.Schema{}, running: map[*runningCall]bool{}}
 	if opts != nil {
 		s.opts = *opts
+	}
+	if len(s.opts.ApprovalKey) >= 32 {
+		s.stateKey = s.opts.ApprovalKey
 	}
 	if s.opts.Name == "" {
 		s.opts.Name = "toolscope"

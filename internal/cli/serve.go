@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolscope/toolscope/host"
 	"github.com/toolscope/toolscope/mcp"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
@@ -89,6 +90,12 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		opts.NewState = func() *tool.State { return tool.NewState(s.effective) }
 		if *stateless {
 			fmt.Fprintln(stderr, "toolscope: warning: --stateless without --state: every request starts from a fresh state, so Edit and Write cannot see an earlier Read; give --state FILE on storage the replicas share")
+		}
+	}
+	if *stateless {
+		// A retry may reach another replica: they seal approvals alike.
+		if opts.ApprovalKey, err = host.ApprovalKey(); err != nil {
+			return err
 		}
 	}
 	srv := mcp.NewServer(s.Toolkit, opts)
