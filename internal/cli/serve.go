@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -50,6 +51,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if *stateless && *addr == "" {
 		return usageErr("serve: --stateless needs --http (a stdio server is one session)")
+	}
+	if c.cwd == "" {
+		if what := broadProject(); what != "" {
+			return usageErr("serve: no --cwd, and the working directory is %s (where MCP hosts such as Claude Desktop start their servers): all of it would be the project, read without asking. Name the project: serve --cwd /path/to/project (in a host's configuration, \"args\": [\"serve\", \"--cwd\", \"/path/to/project\"])", what)
+		}
 	}
 	if *addr == "" && (*token != "" || len(allowHosts) > 0) {
 		return usageErr("serve: --auth-token and --allow-host need --http (a stdio server has no network listener)")
@@ -240,3 +246,29 @@ func addedRules(before, after *permission.Context) []permission.Rule {
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
+
+// broadProject returns "/" or "your home directory, DIR" when the working
+// directory is one of them, "" otherwise: a server started there without
+// --cwd would take everything below as its project (reads without asking,
+// edits in accept_edits mode).
+func broadProject() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	if r, err := filepath.EvalSymlinks(wd); err == nil {
+		wd = r
+	}
+	if wd == "/" {
+		return "/"
+	}
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		if r, err := filepath.EvalSymlinks(home); err == nil {
+			home = r
+		}
+		if filepath.Clean(home) == wd {
+			return "your home directory, " + wd
+		}
+	}
+	return ""
+}
