@@ -108,6 +108,10 @@ type serverConfig struct {
 	// TrustHints lets the server's readOnlyHint make a tool read-only to
 	// the permission engine (see mcp.ClientOptions.TrustHints).
 	TrustHints bool `json:"trustHints"`
+	// Protocol is the MCP revision to ask for: "2025-11-25" (the
+	// default) or "auto" (2026-07-28 when the server offers it; see
+	// mcp.ClientOptions.Protocol).
+	Protocol string `json:"protocol"`
 }
 
 // groupConfig is one entry of "groups".
@@ -215,7 +219,7 @@ func (c *config) mcpClients(root string) ([]*mcp.Client, error) {
 		}
 		cl, err := mcp.NewClient(name, srv, &mcp.ClientOptions{
 			Stateless: sc.Stateless, EnableTools: sc.EnableTools, DisableTools: sc.DisableTools,
-			CallTimeout: timeout, TrustHints: sc.TrustHints,
+			CallTimeout: timeout, TrustHints: sc.TrustHints, Protocol: sc.Protocol,
 		})
 		if err != nil {
 			return nil, errorf("%s: %s", where, strings.TrimPrefix(err.Error(), "mcp: "))

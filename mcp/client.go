@@ -104,6 +104,15 @@ type ClientOptions struct {
 	// ask in default mode and are denied in dont_ask and explore. Set it
 	// only for a server whose hints you trust as you trust its code.
 	TrustHints bool
+	// Protocol is the MCP revision to ask the server for: "" or
+	// ProtocolVersion (2025-11-25, the default: one round trip, initialize,
+	// and every server answers it), or "auto": 2026-07-28 when the server
+	// offers it (a server/discover first, which costs a round trip, and
+	// which a server of an older revision may answer badly: some exit),
+	// else 2025-11-25. Under 2026-07-28 a server's questions to the user
+	// come as input_required results, answered through Elicit all the
+	// same.
+	Protocol string
 }
 
 // ElicitRequest is a server's question to the user, in the middle of a
@@ -159,6 +168,17 @@ type Client struct {
 	progress sync.Map // progress token (string) -> chan<- tool.Progress
 }
 
+// NegotiatedProtocol returns the MCP revision of the client's session
+// ("" when it has none open).
+func (c *Client) NegotiatedProtocol() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.session == nil || c.session.InitializeResult() == nil {
+		return ""
+	}
+	return c.session.InitializeResult().ProtocolVersion
+}
+
 var validClientName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]+$`) })
 
 // NewClient returns a client for the server srv, named name (letters,
@@ -198,6 +218,11 @@ func NewClient(name string, srv ServerConfig, opts *ClientOptions) (*Client, err
 		if srv.Transport != "" && srv.Transport != "http" && srv.Transport != "sse" {
 			return nil, fmt.Errorf("mcp: server %q: unknown transport %q (want http or sse)", name, srv.Transport)
 		}
+	}
+	switch c.opts.Protocol {
+	case "", ProtocolVersion, "auto":
+	default:
+		return nil, fmt.Errorf("mcp: server %q: unknown protocol %q (want %s or auto)", name, c.opts.Protocol, ProtocolVersion)
 	}
 	for _, n := range c.opts.EnableTools {
 		if slices.Contains(c.opts.DisableTools, n) {
@@ -387,7 +412,11 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *stdioServer, er
 	// connecting; the session's own context ends when the session does.
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	stop := context.AfterFunc(ctx, cancel)
-	s, err := c.sdk.Connect(sctx, t, &sdk.ClientSessionOptions{ProtocolVersion: ProtocolVersion})
+	version := ProtocolVersion
+	if c.opts.Protocol == "auto" {
+		version = "" // the SDK's newest, with a fall back to the older
+	}
+	s, err := c.sdk.Connect(sctx, t, &sdk.ClientSessionOptions{ProtocolVersion: version})
 	if !stop() && err == nil {
 		err = context.Cause(ctx) // given up while connecting
 		s.Close()

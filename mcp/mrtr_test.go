@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolscope/toolscope/mcp"
+	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )
 
@@ -153,5 +154,70 @@ func TestApprovalWithoutElicitation2026(t *testing.T) {
 	}
 	if got := ran(); len(got) != 0 {
 		t.Fatalf("ran %q", got)
+	}
+}
+
+// toolscope on both sides of MCP 2026-07-28: a Client with Protocol "auto"
+// agrees on 2026-07-28 with a Server that offers it, and the Server's
+// approval, asked by an input_required result, reaches the client's Elicit
+// and is answered in the SDK's retry; with the default it agrees on
+// 2025-11-25 and is asked by an elicitation request. A protocol the
+// client does not know is refused.
+func TestClientProtocolAuto(t *testing.T) {
+	for _, c := range []struct{ protocol, want string }{{"auto", "2026-07-28"}, {"", "2025-11-25"}} {
+		t.Run("protocol="+c.protocol, func(t *testing.T) {
+			var mu sync.Mutex
+			var ran []string
+			act, _ := tool.NewFunction("Act on x.", func(_ context.Context, in actIn) (string, error) {
+				mu.Lock()
+				ran = append(ran, in.X)
+				mu.Unlock()
+				return "done " + in.X, nil
+			}, &tool.FunctionOptions{Name: "act"})
+			served, err := tool.NewToolkit(&tool.ToolkitOptions{Tools: []tool.Tool{act}, Asker: mcp.ElicitAsker{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			reqR, reqW := io.Pipe()
+			respR, respW := io.Pipe()
+			go mcp.NewServer(served, nil).Serve(ctx, reqR, respW)
+			var asked []string
+			cl, err := mcp.NewClient("s", mcp.ServerConfig{Conn: pipeConn{respR, reqW}}, &mcp.ClientOptions{
+				Protocol: c.protocol,
+				Elicit: func(_ context.Context, r mcp.ElicitRequest) (mcp.ElicitResponse, error) {
+					asked = append(asked, r.Message)
+					if strings.Contains(r.Message, `"no"`) {
+						return mcp.ElicitResponse{Action: "decline"}, nil
+					}
+					return mcp.ElicitResponse{Action: "accept", Content: map[string]any{"allow": true}}, nil
+				},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cl.Connect(ctx); err != nil {
+				t.Fatal(err)
+			}
+			defer cl.Close()
+			if got := cl.NegotiatedProtocol(); got != c.want {
+				t.Fatalf("protocol %q, want %q", got, c.want)
+			}
+			tk := newKit(t, cl)
+			st := tool.NewState(&permission.Context{Mode: permission.Default, Allow: []permission.Rule{{Tool: "mcp__s"}}})
+			if r := call(t, tk, st, "mcp__s__act", `{"x":"yes"}`); r.Status != tool.StatusSuccess || r.Text() != "done yes" {
+				t.Fatalf("approved: %s %q", r.Status, r.Text())
+			}
+			if r := call(t, tk, st, "mcp__s__act", `{"x":"no"}`); r.Status == tool.StatusSuccess {
+				t.Fatalf("declined: %s %q", r.Status, r.Text())
+			}
+			if len(asked) != 2 || len(ran) != 1 || ran[0] != "yes" {
+				t.Fatalf("asked %d times, ran %q", len(asked), ran)
+			}
+		})
+	}
+	if _, err := mcp.NewClient("s", mcp.ServerConfig{Command: "x"}, &mcp.ClientOptions{Protocol: "2099-01-01"}); err == nil || !strings.Contains(err.Error(), "unknown protocol") {
+		t.Errorf("an unknown protocol: %v", err)
 	}
 }

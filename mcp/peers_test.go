@@ -244,3 +244,18 @@ func TestEverythingSSE(t *testing.T) {
 		t.Errorf("echo: %s %q", r.Status, r.Text())
 	}
 }
+
+// Protocol "auto" against a server of the TypeScript SDK v1, which does
+// not offer 2026-07-28 (server-everything over stdio): the client falls
+// back to 2025-11-25 and the server's tools work.
+func TestProtocolAutoFallsBack(t *testing.T) {
+	dir, node := peersOf(t)
+	c, tk := connect(t, "ev", mcp.ServerConfig{Command: node, Args: []string{everything(dir), "stdio"}}, &mcp.ClientOptions{Protocol: "auto"})
+	if got := c.NegotiatedProtocol(); got != mcp.ProtocolVersion {
+		t.Errorf("server-everything: protocol %q, want %s", got, mcp.ProtocolVersion)
+	}
+	st := tool.NewState(&permission.Context{Mode: permission.Default})
+	if r := call(t, tk, st, "mcp__ev__echo", `{"message":"hello"}`); r.Status != tool.StatusSuccess || r.Text() != "Echo: hello" {
+		t.Errorf("echo: %s %q", r.Status, r.Text())
+	}
+}
