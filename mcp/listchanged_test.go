@@ -55,6 +55,14 @@ func echoTool(t *testing.T, name string) tool.Tool {
 // the Toolkit between calls, both reach the client (tools/list_changed)
 // once a call has run.
 func TestServerListChangedAfterCall(t *testing.T) {
+	// On both revisions: under 2026-07-28 the client hears of changes on
+	// its subscriptions/listen stream, and its lists carry cache hints.
+	for _, protocol := range []string{"", "auto"} {
+		t.Run("protocol="+protocol, func(t *testing.T) { testServerListChangedAfterCall(t, protocol) })
+	}
+}
+
+func testServerListChangedAfterCall(t *testing.T, protocol string) {
 	src := &lateSource{}
 	grow, err := tool.NewFunction("Makes the source offer one more tool.", func(context.Context, struct{}) (string, error) {
 		src.add(echoTool(t, "late"))
@@ -72,7 +80,7 @@ func TestServerListChangedAfterCall(t *testing.T) {
 	reqR, reqW := io.Pipe()
 	respR, respW := io.Pipe()
 	go mcp.NewServer(served, nil).Serve(ctx, reqR, respW)
-	c, err := mcp.NewClient("s", mcp.ServerConfig{Conn: pipeConn{respR, reqW}}, &mcp.ClientOptions{TrustHints: true})
+	c, err := mcp.NewClient("s", mcp.ServerConfig{Conn: pipeConn{respR, reqW}}, &mcp.ClientOptions{TrustHints: true, Protocol: protocol})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,6 +88,9 @@ func TestServerListChangedAfterCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
+	if want := map[string]string{"": mcp.ProtocolVersion, "auto": "2026-07-28"}[protocol]; c.NegotiatedProtocol() != want {
+		t.Fatalf("protocol %q, want %q", c.NegotiatedProtocol(), want)
+	}
 	tk := newKit(t, c)
 	names := func() []string {
 		var out []string
