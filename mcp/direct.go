@@ -8,6 +8,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolscope/toolscope/internal/jsonscan"
 )
 
 // A stdio session's tools/call requests are run here rather than by the
@@ -68,7 +70,7 @@ func plainCallParams(params json.RawMessage) (name string, args json.RawMessage,
 		return "", nil, false
 	}
 	for _, f := range fields {
-		if !keyIs(f.key, "name") && !keyIs(f.key, "arguments") {
+		if !jsonscan.QuotedIs(f.key, "name") && !jsonscan.QuotedIs(f.key, "arguments") {
 			return "", nil, false
 		}
 	}
@@ -76,7 +78,7 @@ func plainCallParams(params json.RawMessage) (name string, args json.RawMessage,
 	if !has {
 		return "", nil, false
 	}
-	if name, ok = jsonString(raw); !ok {
+	if name, ok = jsonscan.Unquote(raw); !ok {
 		return "", nil, false
 	}
 	args, _ = field(fields, "arguments")

@@ -1,6 +1,10 @@
 package mcp
 
-import "time"
+import (
+	"time"
+
+	"github.com/toolscope/toolscope/internal/jsonscan"
+)
 
 // SetDefaultCallTimeout shortens the default call timeout for a test (so
 // that a test of the default does not last ten minutes) and returns the
@@ -31,8 +35,8 @@ func ObjectMembers(b []byte, keys []string) (map[string][]byte, bool) {
 	return out, true
 }
 
-// JSONString is jsonString, for FuzzObjectFields.
-var JSONString = jsonString
+// JSONString is jsonscan.Unquote, for FuzzObjectFields.
+var JSONString = jsonscan.Unquote
 
 // OpenStateAt is Server.openState at the time now, for the expiry test.
 func OpenStateAt(s *Server, st string, now time.Time) error {

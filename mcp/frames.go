@@ -15,6 +15,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolscope/toolscope/internal/jsonscan"
 )
 
 // DefaultMaxMessageBytes bounds one JSON-RPC message, received by a
@@ -232,7 +234,7 @@ func (c *frameConn) check(line []byte) jsonrpc.Message {
 	var params json.RawMessage
 	if hasMethod {
 		var ok bool
-		if method, ok = jsonString(rawMethod); !ok || method == "" {
+		if method, ok = jsonscan.Unquote(rawMethod); !ok || method == "" {
 			return invalid(`"method" must be a non-empty string`)
 		}
 		if p, ok := field(m, "params"); ok {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"unicode/utf8"
+
+	"github.com/toolscope/toolscope/internal/jsonscan"
 )
 
 // A call's input is read twice over: the toolkit and the permission engine
@@ -54,14 +56,13 @@ func dupKey(b []byte, fold bool) (key, earlier string, ok bool) {
 				frames[n-1].expectKey = true
 			}
 		case '"':
-			start := i + 1
-			escaped := false
-			for i++; i < len(b) && b[i] != '"'; i++ {
-				if b[i] == '\\' {
-					escaped = true
-					i++
-				}
+			end := jsonscan.StringEnd(b, i)
+			if end < 0 {
+				return "", "", false // not JSON: the decoder has refused it
 			}
+			start := i + 1
+			escaped := bytes.IndexByte(b[start:end], '\\') >= 0
+			i = end - 1 // at the closing quote
 			n := len(frames)
 			if n == 0 || !frames[n-1].object || !frames[n-1].expectKey {
 				continue // a value
