@@ -25,22 +25,10 @@ func refBind(ex *excluder, abs, real string) []activeAbs {
 		spaces = append(spaces, real)
 	}
 	for i := range ex.abs {
-		a := &ex.abs[i]
 		for _, r := range spaces {
-			r = filepath.ToSlash(r)
-			rel, ok := relBase(r, a.base)
-			if !ok {
-				continue
+			if act, ok := activate(&ex.abs[i], filepath.ToSlash(r)); ok {
+				out = append(out, act)
 			}
-			act := activeAbs{absPattern: a, root: r, relBase: rel}
-			for _, suffix := range a.suffixes(rootSegments(r)) {
-				if name, ok := strings.CutPrefix(suffix, "**/"); ok && name != "**" && !strings.Contains(name, "/") {
-					act.names = append(act.names, newNamePattern(name, name))
-				} else {
-					act.globs = append(act.globs, suffix)
-				}
-			}
-			out = append(out, act)
 		}
 	}
 	return out

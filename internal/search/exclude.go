@@ -694,25 +694,31 @@ func (ex *excluder) bind(abs, real string) *rootExcluder {
 		}
 	}
 	for _, i := range fx.slow {
-		a := &ex.abs[i]
 		for _, r := range spaces {
-			r = filepath.ToSlash(r)
-			rel, ok := relBase(r, a.base)
-			if !ok {
-				continue
+			if act, ok := activate(&ex.abs[i], filepath.ToSlash(r)); ok {
+				rx.abs = append(rx.abs, act)
 			}
-			act := activeAbs{absPattern: a, root: r, relBase: rel}
-			for _, suffix := range a.suffixes(rootSegments(r)) {
-				if name, ok := strings.CutPrefix(suffix, "**/"); ok && name != "**" && !strings.Contains(name, "/") {
-					act.names = append(act.names, newNamePattern(name, name))
-				} else {
-					act.globs = append(act.globs, suffix)
-				}
-			}
-			rx.abs = append(rx.abs, act)
 		}
 	}
 	return rx
+}
+
+// activate relates the absolute pattern a to the root r (slash-separated):
+// its suffixes below r, or false when it cannot match below r.
+func activate(a *absPattern, r string) (activeAbs, bool) {
+	rel, ok := relBase(r, a.base)
+	if !ok {
+		return activeAbs{}, false
+	}
+	act := activeAbs{absPattern: a, root: r, relBase: rel}
+	for _, suffix := range a.suffixes(rootSegments(r)) {
+		if name, ok := strings.CutPrefix(suffix, "**/"); ok && name != "**" && !strings.Contains(name, "/") {
+			act.names = append(act.names, newNamePattern(name, name))
+		} else {
+			act.globs = append(act.globs, suffix)
+		}
+	}
+	return act, true
 }
 
 // rootSegments splits an absolute slash-separated path into its segments.
