@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -12,18 +14,7 @@ import (
 // providers' SDKs (a third of the binary, and their start-up): every
 // command but run and chat works, and those two say which build has them.
 func TestLeanBuild(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a binary")
-	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("needs the go command")
-	}
-	bin := filepath.Join(t.TempDir(), "toolscope")
-	build := exec.Command(goBin, "build", "-tags", "lean", "-o", bin, "github.com/toolscope/toolscope/cmd/toolscope")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build -tags lean: %v\n%s", err, out)
-	}
+	goBin, bin := buildLean(t)
 	deps, err := exec.Command(goBin, "version", "-m", bin).Output()
 	if err != nil {
 		t.Fatal(err)
@@ -48,4 +39,37 @@ func TestLeanBuild(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(msg), "-tags lean") {
 		t.Errorf("chat in the lean build: %v: %s", err, msg)
 	}
+}
+
+var lean struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+// buildLean returns the go command and a toolscope built with -tags lean,
+// built once per test run (TestLeanBuild and TestStartupInit both run it).
+func buildLean(t *testing.T) (goBin, bin string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds a binary")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("needs the go command")
+	}
+	lean.once.Do(func() {
+		if lean.dir, lean.err = os.MkdirTemp("", "toolscope-lean-"); lean.err != nil {
+			return
+		}
+		lean.bin = filepath.Join(lean.dir, "toolscope")
+		build := exec.Command(goBin, "build", "-tags", "lean", "-o", lean.bin, "github.com/toolscope/toolscope/cmd/toolscope")
+		if out, err := build.CombinedOutput(); err != nil {
+			lean.err = fmt.Errorf("go build -tags lean: %v\n%s", err, out)
+		}
+	})
+	if lean.err != nil {
+		t.Fatal(lean.err)
+	}
+	return goBin, lean.bin
 }

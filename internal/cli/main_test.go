@@ -39,6 +39,9 @@ type cleanup struct{ m *testing.M }
 
 func (c cleanup) Run() int {
 	code := c.m.Run()
+	if lean.dir != "" {
+		os.RemoveAll(lean.dir)
+	}
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
 	}

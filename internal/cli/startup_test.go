@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -25,18 +24,7 @@ type initCost struct{ bytes, allocs int }
 // again shows here; make it build them at first use (sync.OnceValue) if
 // the commands that never use them pay for them.
 func TestStartupInit(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a binary")
-	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("needs the go command")
-	}
-	bin := filepath.Join(t.TempDir(), "toolscope")
-	build := exec.Command(goBin, "build", "-tags", "lean", "-o", bin, "github.com/toolscope/toolscope/cmd/toolscope")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build -tags lean: %v\n%s", err, out)
-	}
+	_, bin := buildLean(t)
 	cmd := exec.Command(bin, "check", "--cwd", t.TempDir(), "--no-claude-settings", "--", "git status")
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
 	var stdout, stderr bytes.Buffer
