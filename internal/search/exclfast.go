@@ -331,10 +331,14 @@ func (rx *rootExcluder) slowHit(rel string) *absPattern {
 
 // slowPruned is pruned for the absolute patterns without a fast form: their
 // root-relative suffixes (see suffixStates) matched against rel.
-func (rx *rootExcluder) slowPruned(rel string) bool {
+func (rx *rootExcluder) slowPruned(rel string) bool { return suffixHit(rx.abs, rel) }
+
+// suffixHit reports whether one of the root-relative suffixes of the
+// patterns abs matches rel.
+func suffixHit(abs []activeAbs, rel string) bool {
 	name := rel[strings.LastIndexByte(rel, '/')+1:]
-	for i := range rx.abs {
-		a := &rx.abs[i]
+	for i := range abs {
+		a := &abs[i]
 		if !a.mayMatch(rel) {
 			continue
 		}

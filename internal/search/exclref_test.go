@@ -66,23 +66,7 @@ func refPruned(ex *excluder, active []activeAbs, rel string) bool {
 			return true
 		}
 	}
-	for i := range active {
-		a := &active[i]
-		if !a.mayMatch(rel) {
-			continue
-		}
-		for k := range a.names {
-			if a.names[k].match(name) {
-				return true
-			}
-		}
-		for _, g := range a.globs {
-			if doublestar.MatchUnvalidated(g, rel) {
-				return true
-			}
-		}
-	}
-	return false
+	return suffixHit(active, rel)
 }
 
 // compareWithRef checks the fast exclusion test against the reference on
