@@ -17,9 +17,6 @@ import (
 // places, never panic. Callers that take JSON from outside check it first
 // (json.Valid).
 
-
-
-
 // splitArray returns the elements of the JSON array raw; null or nothing
 // is no elements.
 func splitArray(raw []byte) ([]json.RawMessage, bool) {
@@ -154,7 +151,6 @@ func stringField(raw []byte, key string) (string, bool) {
 	return "", false
 }
 
-
 // fieldIs reports whether the JSON object raw has the member key with the
 // string value want, reading only up to it and allocating nothing when
 // neither is escaped.
@@ -189,7 +185,6 @@ func fieldIs(raw []byte, key, want string) bool {
 	}
 	return false
 }
-
 
 // The layout of a list in a state file (see State.MarshalFile): "[", then
 // each element on a line of its own, compact, after lineIndent, with a
