@@ -31,6 +31,15 @@ func (l *lazyServer) Name() string        { return l.c.Name() }
 func (l *lazyServer) ListVersion() uint64 { return l.c.ListVersion() }
 
 func (l *lazyServer) Tools(ctx context.Context) ([]tool.Tool, error) {
+	if !l.connect(ctx) {
+		return nil, nil // said once; the toolkit need not say it at every listing
+	}
+	return l.c.Tools(ctx)
+}
+
+// connect connects the server the first time it is needed, and reports
+// whether it runs. A server that cannot be reached is reported once.
+func (l *lazyServer) connect(ctx context.Context) bool {
 	l.once.Do(func() {
 		cctx, cancel := context.WithTimeout(ctx, connectTimeout)
 		defer cancel()
@@ -40,10 +49,31 @@ func (l *lazyServer) Tools(ctx context.Context) ([]tool.Tool, error) {
 		}
 		l.used = l.err == nil
 	})
-	if l.err != nil {
-		return nil, nil // said once above; the toolkit need not say it at every listing
+	return l.err == nil
+}
+
+// The server's resources (mcp.ResourceServer), for ListMcpResources and
+// ReadMcpResource, and its prompts, for chat's commands.
+
+func (l *lazyServer) OffersResources() bool { return l.c.OffersResources() }
+func (l *lazyServer) TrustsHints() bool     { return l.c.TrustsHints() }
+
+func (l *lazyServer) Resources(ctx context.Context) ([]mcp.Resource, error) {
+	if !l.connect(ctx) {
+		return nil, l.unavailable()
 	}
-	return l.c.Tools(ctx)
+	return l.c.Resources(ctx)
+}
+
+func (l *lazyServer) ReadResource(ctx context.Context, uri string) ([]mcp.ResourceContents, error) {
+	if !l.connect(ctx) {
+		return nil, l.unavailable()
+	}
+	return l.c.ReadResource(ctx, uri)
+}
+
+func (l *lazyServer) unavailable() error {
+	return fmt.Errorf("MCP server %q is unavailable: %v", l.c.Name(), l.err)
 }
 
 // close ends the server's session (and its process) if it was started.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolscope/toolscope/agent"
 	"github.com/toolscope/toolscope/builtin"
+	"github.com/toolscope/toolscope/mcp"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/sandbox"
 	"github.com/toolscope/toolscope/tool"
@@ -279,7 +280,10 @@ func Open(ctx context.Context, opts *Options) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	var basic []tool.Source
+	var (
+		basic     []tool.Source
+		resources []mcp.ResourceServer
+	)
 	grouped := map[string]tool.Source{}
 	for _, cl := range clients {
 		l := &lazyServer{c: cl, warn: s.warn}
@@ -288,7 +292,13 @@ func Open(ctx context.Context, opts *Options) (*Workspace, error) {
 			grouped[cl.Name()] = l
 		} else {
 			basic = append(basic, l)
+			resources = append(resources, l)
 		}
+	}
+	if len(resources) > 0 {
+		// After the servers: listing their tools connects them, and then
+		// they tell whether they have resources.
+		basic = append(basic, mcp.ResourceTools(resources))
 	}
 	groups, err := s.cfg.groups(grouped, s.warn)
 	if err != nil {
@@ -315,6 +325,9 @@ func Open(ctx context.Context, opts *Options) (*Workspace, error) {
 // use (reset_tools too); rules for MCP tools name mcp__SERVER__TOOL.
 func (w *Workspace) ToolNames() []string {
 	known := []string{"reset_tools"}
+	if len(w.servers) > 0 {
+		known = append(known, mcp.ListResourcesTool, mcp.ReadResourceTool)
+	}
 	for _, t := range w.builtins {
 		known = append(known, t.Info().Name)
 		known = append(known, t.Info().RuleNames...)
@@ -356,6 +369,41 @@ func (w *Workspace) Unavailable(name string, err error) error {
 		}
 	}
 	return nil
+}
+
+// Prompts lists the prompts of the workspace's MCP servers that offer
+// any, connecting the servers not yet connected. A server that cannot be
+// reached, or fails to list, is left out; its error is in errs.
+func (w *Workspace) Prompts(ctx context.Context) (prompts []mcp.Prompt, errs []error) {
+	for _, l := range w.servers {
+		if !l.connect(ctx) {
+			continue // said on the warnings
+		}
+		if !l.c.OffersPrompts() {
+			continue
+		}
+		ps, err := l.c.Prompts(ctx)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		prompts = append(prompts, ps...)
+	}
+	return prompts, errs
+}
+
+// GetPrompt fills in the prompt name of the MCP server server with args.
+func (w *Workspace) GetPrompt(ctx context.Context, server, name string, args map[string]string) ([]mcp.PromptMessage, error) {
+	for _, l := range w.servers {
+		if l.c.Name() != server {
+			continue
+		}
+		if !l.connect(ctx) {
+			return nil, l.unavailable()
+		}
+		return l.c.GetPrompt(ctx, name, args)
+	}
+	return nil, fmt.Errorf("there is no MCP server named %q", server)
 }
 
 // Close stops the MCP servers the workspace started.

@@ -164,6 +164,7 @@ type Client struct {
 	proc    *stdioServer  // the process of session (stdio servers)
 
 	version  atomic.Uint64
+	caps     atomic.Pointer[sdk.ServerCapabilities] // of the last session opened
 	tokens   atomic.Uint64
 	progress sync.Map // progress token (string) -> chan<- tool.Progress
 }
@@ -466,6 +467,9 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *stdioServer, er
 		}
 		return nil, nil, errors.New(msg)
 	}
+	if ir := s.InitializeResult(); ir != nil && ir.Capabilities != nil {
+		c.caps.Store(ir.Capabilities)
+	}
 	return s, server, nil
 }
 
@@ -587,7 +591,7 @@ func (c *Client) use(ctx context.Context, resend bool, f func(*sdk.ClientSession
 		return err
 	}
 	err = f(s)
-	if err == nil || ctx.Err() != nil || errors.Is(err, errMessageTooLarge) || !(sessionUnknown(err) || resend && transportFailed(err)) {
+	if err == nil || ctx.Err() != nil || errors.Is(err, errMessageTooLarge) || errors.Is(err, ErrNoResources) || errors.Is(err, ErrNoPrompts) || !(sessionUnknown(err) || resend && transportFailed(err)) {
 		return err // (an answer too large would be too large again)
 	}
 	c.logger.Warn("mcp: the session with the server was lost; reconnecting", "server", c.name, "err", err)

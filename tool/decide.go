@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/toolscope/toolscope/permission"
@@ -255,7 +256,14 @@ type subject struct {
 
 func (s *subject) Name() string { return s.e.info.Name }
 
-func (s *subject) RuleNames() []string { return s.e.info.RuleNames }
+func (s *subject) RuleNames() []string {
+	if n, ok := find[InputRuleNamer](s.e.tool); ok {
+		if more := n.RuleNamesFor(s.input); len(more) > 0 {
+			return append(slices.Clip(s.e.info.RuleNames), more...)
+		}
+	}
+	return s.e.info.RuleNames
+}
 
 func (s *subject) ReadOnly(ctx context.Context) bool {
 	switch {

@@ -108,6 +108,16 @@ type RuleMatcher interface {
 	MatchRule(ctx context.Context, rule permission.Rule, input json.RawMessage) bool
 }
 
+// InputRuleNamer is implemented by tools one of whose inputs falls under
+// further rule names besides [Info.RuleNames]: ReadMcpResource files a
+// read of server fs's resources under mcp__fs's rules (a rule naming
+// "mcp__fs" or "mcp__fs__*" applies to it), which depends on the input's
+// server. The names are looked up as Info.RuleNames are; a rule filed under
+// one of them is given, as written, to the tool's [RuleMatcher].
+type InputRuleNamer interface {
+	RuleNamesFor(input json.RawMessage) []string
+}
+
 // Suggester is implemented by tools that can propose rules allowing calls like
 // this one. Without it the suggestion is an allow rule for the whole tool.
 type Suggester interface {

@@ -268,6 +268,12 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			if line == "" {
 				continue
 			}
+			if text, ok := promptCommand(ctx, s.Workspace, line, stderr); ok {
+				if text == "" {
+					continue
+				}
+				line = text
+			}
 			if _, err := show(a.Run(ctx, r, line), stdout, stderr); err != nil {
 				return err
 			}

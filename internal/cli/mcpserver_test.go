@@ -4,13 +4,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // mcpServerMain is a small MCP server over stdio, made with the go-sdk,
 // for the scripts: echo (read-only) and note (writes notes.txt in its
-// working directory, so asks).
+// working directory, so asks); resources, and a prompt.
 func mcpServerMain() {
 	s := sdk.NewServer(&sdk.Implementation{Name: "scripted", Version: "1"}, nil)
 	type echoIn struct {
@@ -29,6 +30,22 @@ func mcpServerMain() {
 				return nil, nil, err
 			}
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "noted"}}}, nil, nil
+		})
+	// Resources: a readme, a secret, and notes by a template.
+	for uri, text := range map[string]string{"memo://readme": "the readme of the peer", "memo://secret/key": "SECRET-KEY"} {
+		s.AddResource(&sdk.Resource{URI: uri, Name: strings.TrimPrefix(uri, "memo://"), MIMEType: "text/plain"},
+			func(context.Context, *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+				return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: text}}}, nil
+			})
+	}
+	s.AddResourceTemplate(&sdk.ResourceTemplate{URITemplate: "memo://notes/{id}", Name: "note"},
+		func(_ context.Context, r *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: r.Params.URI, Text: "note " + strings.TrimPrefix(r.Params.URI, "memo://notes/")}}}, nil
+		})
+	// A prompt with a required and an optional argument.
+	s.AddPrompt(&sdk.Prompt{Name: "review", Description: "Review a file", Arguments: []*sdk.PromptArgument{{Name: "file", Required: true}, {Name: "focus"}}},
+		func(_ context.Context, r *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+			return &sdk.GetPromptResult{Messages: []*sdk.PromptMessage{{Role: "user", Content: &sdk.TextContent{Text: "Review " + r.Params.Arguments["file"] + " for " + r.Params.Arguments["focus"]}}}}, nil
 		})
 	if err := s.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
 		os.Exit(1)

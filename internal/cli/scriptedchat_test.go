@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -15,7 +16,8 @@ import (
 
 // scriptedChat is a Chat Completions server that streams the answers of
 // dir/answers.jsonl, one per request, in turn across the processes of a
-// script (the count is kept in dir/.answered).
+// script (the count is kept in dir/.answered). It appends each request's
+// body to dir/.requests.
 type scriptedChat struct {
 	dir string
 	mu  sync.Mutex
@@ -56,6 +58,13 @@ func (s *scriptedChat) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	os.WriteFile(count, []byte(fmt.Sprint(n+1)), 0o644)
+	// Each request's body, a line each, for scripts to grep.
+	if body, err := io.ReadAll(r.Body); err == nil {
+		if f, err := os.OpenFile(filepath.Join(s.dir, ".requests"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+			f.Write(append(body, '\n'))
+			f.Close()
+		}
+	}
 	var a scriptedAnswer
 	if err := json.Unmarshal([]byte(lines[n]), &a); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
