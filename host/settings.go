@@ -108,9 +108,9 @@ type serverConfig struct {
 	// TrustHints lets the server's readOnlyHint make a tool read-only to
 	// the permission engine (see mcp.ClientOptions.TrustHints).
 	TrustHints bool `json:"trustHints"`
-	// Protocol is the MCP revision to ask for: "2025-11-25" (the
-	// default) or "auto" (2026-07-28 when the server offers it; see
-	// mcp.ClientOptions.Protocol).
+	// Protocol is the MCP revision to ask for: "auto" (the default:
+	// 2026-07-28 when the server offers it, else 2025-11-25) or
+	// "2025-11-25" (pinned; see mcp.ClientOptions.Protocol).
 	Protocol string `json:"protocol"`
 }
 

@@ -27,9 +27,14 @@ import (
 	"github.com/toolscope/toolscope/tool"
 )
 
-// ProtocolVersion is the MCP version a Client asks for. It is pinned, so
-// that connecting costs one round trip (initialize), not a discovery first.
+// ProtocolVersion is the older MCP revision, which every server speaks: a
+// Client pinned to it (ClientOptions.Protocol) connects in one round trip
+// (initialize), without a discovery first.
 const ProtocolVersion = "2025-11-25"
+
+// LatestProtocolVersion is the newest MCP revision a Client speaks, to
+// the servers that offer it.
+const LatestProtocolVersion = "2026-07-28"
 
 // ServerConfig says how to reach one MCP server: a command to start
 // (stdio) or a URL (HTTP).
@@ -104,14 +109,15 @@ type ClientOptions struct {
 	// ask in default mode and are denied in dont_ask and explore. Set it
 	// only for a server whose hints you trust as you trust its code.
 	TrustHints bool
-	// Protocol is the MCP revision to ask the server for: "" or
-	// ProtocolVersion (2025-11-25, the default: one round trip, initialize,
-	// and every server answers it), or "auto": 2026-07-28 when the server
-	// offers it (a server/discover first, which costs a round trip, and
-	// which a server of an older revision may answer badly: some exit),
-	// else 2025-11-25. Under 2026-07-28 a server's questions to the user
-	// come as input_required results, answered through Elicit all the
-	// same.
+	// Protocol is the MCP revision to ask the server for. "" or "auto"
+	// (the default): LatestProtocolVersion (2026-07-28) when the server
+	// offers it, found by a server/discover first, else ProtocolVersion
+	// (2025-11-25); a server that fails the discovery badly (a stdio
+	// server that exits on it, an HTTP server that errs) is connected
+	// again on 2025-11-25, and stays on it for the client's life.
+	// ProtocolVersion pins 2025-11-25: one round trip, no discovery. Under
+	// 2026-07-28 a server's questions to the user come as input_required
+	// results, answered through Elicit all the same.
 	Protocol string
 }
 
@@ -164,6 +170,7 @@ type Client struct {
 	proc    *stdioServer  // the process of session (stdio servers)
 
 	version  atomic.Uint64
+	legacy   atomic.Bool                            // the server failed the discovery: connect on ProtocolVersion
 	caps     atomic.Pointer[sdk.ServerCapabilities] // of the last session opened
 	tokens   atomic.Uint64
 	progress sync.Map // progress token (string) -> chan<- tool.Progress
@@ -361,8 +368,39 @@ func (c *Client) Close() error {
 // quarantine after it.
 const releaseWait = 40 * time.Second
 
-// open starts a session with the server.
+// discoverTimeout bounds the first connection of a client that finds
+// out the server's revision (ClientOptions.Protocol "auto"): a server
+// that ignores the discovery is connected again on 2025-11-25 after it.
+var discoverTimeout = 15 * time.Second
+
+// open starts a session with the server, on the newest revision both
+// speak unless the client is pinned to the older: a server that fails the
+// discovery is connected again pinned, from then on.
 func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *stdioServer, error) {
+	if c.opts.Protocol == ProtocolVersion || c.legacy.Load() {
+		return c.openVersion(ctx, ProtocolVersion)
+	}
+	// The SDK's newest, falling back by itself on a clean refusal; a
+	// server that neither answers nor refuses within discoverTimeout is
+	// taken for one that ignores the discovery.
+	pctx, cancel := context.WithTimeout(ctx, discoverTimeout)
+	s, server, err := c.openVersion(pctx, "")
+	cancel()
+	if err == nil || ctx.Err() != nil {
+		return s, server, err
+	}
+	var oe *net.OpError
+	if errors.As(err, &oe) && oe.Op == "dial" {
+		return nil, nil, err // nothing listens: no revision would do better
+	}
+	c.logger.Warn("mcp: connecting with the MCP 2026-07-28 discovery failed; trying 2025-11-25", "server", c.name, "err", err)
+	c.legacy.Store(true)
+	return c.openVersion(ctx, ProtocolVersion)
+}
+
+// openVersion starts a session on the revision version ("" for the
+// newest both speak).
+func (c *Client) openVersion(ctx context.Context, version string) (*sdk.ClientSession, *stdioServer, error) {
 	var (
 		t      sdk.Transport
 		server *stdioServer
@@ -413,10 +451,6 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *stdioServer, er
 	// connecting; the session's own context ends when the session does.
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	stop := context.AfterFunc(ctx, cancel)
-	version := ProtocolVersion
-	if c.opts.Protocol == "auto" {
-		version = "" // the SDK's newest, with a fall back to the older
-	}
 	s, err := c.sdk.Connect(sctx, t, &sdk.ClientSessionOptions{ProtocolVersion: version})
 	if !stop() && err == nil {
 		err = context.Cause(ctx) // given up while connecting
@@ -465,13 +499,22 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *stdioServer, er
 				msg += "\n" + why
 			}
 		}
-		return nil, nil, errors.New(msg)
+		return nil, nil, wrapped{msg, err}
 	}
 	if ir := s.InitializeResult(); ir != nil && ir.Capabilities != nil {
 		c.caps.Store(ir.Capabilities)
 	}
 	return s, server, nil
 }
+
+// wrapped is an error with a message of its own that wraps err.
+type wrapped struct {
+	msg string
+	err error
+}
+
+func (w wrapped) Error() string { return w.msg }
+func (w wrapped) Unwrap() error { return w.err }
 
 // sse reports whether the server speaks the legacy HTTP+SSE transport.
 func (c *Client) sse() bool {

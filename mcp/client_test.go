@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -301,7 +303,7 @@ func TestClientListTimeout(t *testing.T) {
 	script := `read l; id=$(printf '%s' "$l" | sed 's/.*"id":\([0-9]*\).*/\1/')
 printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"mute","version":"1"}}}\n' "$id"
 while read l; do :; done`
-	c, err := mcp.NewClient("mute", mcp.ServerConfig{Command: "sh", Args: []string{"-c", script}}, &mcp.ClientOptions{ListTimeout: 300 * time.Millisecond})
+	c, err := mcp.NewClient("mute", mcp.ServerConfig{Command: "sh", Args: []string{"-c", script}}, &mcp.ClientOptions{ListTimeout: 300 * time.Millisecond, Protocol: mcp.ProtocolVersion})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -404,5 +406,45 @@ func TestFailingServerLeftOut(t *testing.T) {
 	}
 	if len(names) != 4 || !strings.HasPrefix(names[0], "mcp__good__") {
 		t.Errorf("tools with one server down: %v", names)
+	}
+}
+
+// A stdio server of an older revision that exits on the 2026-07-28
+// discovery, or never answers it, is started again on 2025-11-25, and the
+// client stays there: its next session starts the server once.
+func TestClientDiscoveryFallback(t *testing.T) {
+	defer mcp.SetDiscoverTimeout(500 * time.Millisecond)()
+	// Answers initialize (with its id); on server/discover it exits or
+	// goes mute, as $MODE says. Each start is a line in $STARTS.
+	script := `echo start >> "$STARTS"
+read l
+case "$l" in *server/discover*) [ "$MODE" = exit ] && exit 1; while read l; do :; done; exit 0;; esac
+id=$(printf '%s' "$l" | sed 's/.*"id":\([0-9]*\).*/\1/')
+printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"old","version":"1"}}}\n' "$id"
+while read l; do :; done`
+	for _, mode := range []string{"exit", "mute"} {
+		t.Run(mode, func(t *testing.T) {
+			starts := filepath.Join(t.TempDir(), "starts")
+			c, err := mcp.NewClient("old", mcp.ServerConfig{Command: "sh", Args: []string{"-c", script}, Env: map[string]string{"MODE": mode, "STARTS": starts}}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			if err := c.Connect(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if v := c.NegotiatedProtocol(); v != mcp.ProtocolVersion {
+				t.Errorf("negotiated %q", v)
+			}
+			c.Close()
+			if err := c.Connect(ctx); err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if b, _ := os.ReadFile(starts); strings.Count(string(b), "start") != 3 {
+				t.Errorf("the server started %d times, want 3 (the discovery, the fallback, the next session)", strings.Count(string(b), "start"))
+			}
+		})
 	}
 }

@@ -15,6 +15,15 @@ func SetDefaultCallTimeout(d time.Duration) (restore func()) {
 	return func() { defaultCallTimeout = old }
 }
 
+// SetDiscoverTimeout shortens the time a client waits for a server to
+// answer the MCP 2026-07-28 discovery, and returns the function that
+// restores it.
+func SetDiscoverTimeout(d time.Duration) (restore func()) {
+	old := discoverTimeout
+	discoverTimeout = d
+	return func() { discoverTimeout = old }
+}
+
 // AppendJSONString is appendJSONString, for FuzzAppendJSONString.
 var AppendJSONString = appendJSONString
 

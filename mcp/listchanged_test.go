@@ -57,7 +57,7 @@ func echoTool(t *testing.T, name string) tool.Tool {
 func TestServerListChangedAfterCall(t *testing.T) {
 	// On both revisions: under 2026-07-28 the client hears of changes on
 	// its subscriptions/listen stream, and its lists carry cache hints.
-	for _, protocol := range []string{"", "auto"} {
+	for _, protocol := range []string{mcp.ProtocolVersion, ""} {
 		t.Run("protocol="+protocol, func(t *testing.T) { testServerListChangedAfterCall(t, protocol) })
 	}
 }
@@ -88,7 +88,7 @@ func testServerListChangedAfterCall(t *testing.T, protocol string) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if want := map[string]string{"": mcp.ProtocolVersion, "auto": "2026-07-28"}[protocol]; c.NegotiatedProtocol() != want {
+	if want := map[string]string{mcp.ProtocolVersion: mcp.ProtocolVersion, "": mcp.LatestProtocolVersion}[protocol]; c.NegotiatedProtocol() != want {
 		t.Fatalf("protocol %q, want %q", c.NegotiatedProtocol(), want)
 	}
 	tk := newKit(t, c)

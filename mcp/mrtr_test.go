@@ -164,7 +164,7 @@ func TestApprovalWithoutElicitation2026(t *testing.T) {
 // 2025-11-25 and is asked by an elicitation request. A protocol the
 // client does not know is refused.
 func TestClientProtocolAuto(t *testing.T) {
-	for _, c := range []struct{ protocol, want string }{{"auto", "2026-07-28"}, {"", "2025-11-25"}} {
+	for _, c := range []struct{ protocol, want string }{{"auto", "2026-07-28"}, {"", "2026-07-28"}, {mcp.ProtocolVersion, "2025-11-25"}} {
 		t.Run("protocol="+c.protocol, func(t *testing.T) {
 			var mu sync.Mutex
 			var ran []string

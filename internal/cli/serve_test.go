@@ -345,3 +345,32 @@ func TestServeStatelessReplicasTaskIDs(t *testing.T) {
 		}
 	}
 }
+
+// Stateful HTTP with a client of default options (go-sdk: MCP 2026-07-28
+// first): the server keeps its sessions on 2025-11-25, the client falls
+// back to it, and an approval is asked by elicitation and runs the call.
+func TestServeHTTPDefaultClient(t *testing.T) {
+	dir := t.TempDir()
+	var asked atomic.Int32
+	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{
+		ElicitationHandler: func(_ context.Context, r *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			asked.Add(1)
+			return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"allow": true}}, nil
+		},
+	})
+	s, err := c.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: serveHTTP(t, "--cwd", dir)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if v := s.InitializeResult().ProtocolVersion; v != "2025-11-25" {
+		t.Errorf("negotiated %q", v)
+	}
+	f := filepath.Join(dir, "n.txt")
+	if text, isErr := callTool(t, s, "Write", map[string]any{"file_path": f, "content": "x"}); isErr || asked.Load() != 1 {
+		t.Errorf("Write: error=%v %q, asked %d times", isErr, text, asked.Load())
+	}
+	if b, _ := os.ReadFile(f); string(b) != "x" {
+		t.Errorf("file: %q", b)
+	}
+}
