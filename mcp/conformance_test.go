@@ -491,3 +491,53 @@ func sortedKeys(m map[string]string) []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// TestConformanceReadme keeps README.md's MCP conformance section true:
+// its table counts the scenarios the expected failures leave passing (the
+// conformance tests hold those true), and it names every expected
+// failure.
+func TestConformanceReadme(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(b), "\n## MCP conformance\n")
+	section, _, _ = strings.Cut(section, "\n## ")
+	for _, r := range confRevisions {
+		req := readRequirements(t, r.rev)
+		expected := readExpected(t, r.rev)
+		cells := map[string]string{"server": "—"}
+		for _, leg := range r.legs {
+			reqLeg := leg
+			if leg == "stateless" {
+				reqLeg = "server"
+			}
+			scored, _ := req.scenarios(reqLeg)
+			pass := 0
+			for _, sc := range scored {
+				if !slices.ContainsFunc(expected, func(e confExpected) bool { return e.Leg == leg && e.Scenario == sc }) {
+					pass++
+				}
+			}
+			cells[leg] = fmt.Sprintf("%d/%d", pass, len(scored))
+		}
+		row := fmt.Sprintf("| %s | %s | %s | %s | %s |", confVersion, r.rev, cells["client"], cells["server"], cells["stateless"])
+		if !strings.Contains(section, row) {
+			t.Errorf("README.md's MCP conformance table has no row %s", row)
+		}
+		for _, e := range expected {
+			name := e.Scenario
+			if e.Check != "" {
+				name = e.Check
+			}
+			for _, family := range []string{"auth/", "tasks-"} {
+				if strings.HasPrefix(name, family) {
+					name = family + "*"
+				}
+			}
+			if !strings.Contains(section, "`"+name+"`") {
+				t.Errorf("README.md's MCP conformance section does not name the expected failure %s %s (conformance-expected-%s.txt:%d)", e.Leg, name, r.rev, e.Line)
+			}
+		}
+	}
+}
