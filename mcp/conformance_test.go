@@ -111,7 +111,8 @@ func confClient(url, scenario string) error {
 	// The revision the suite runs at picks the lifecycle: 2025-11-25 is
 	// the client's default (initialize); from 2026-07-28 on, "auto"
 	// (server/discover, then per-request _meta).
-	if v := os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION"); v >= "2026-07-28" {
+	want := os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION")
+	if want >= "2026-07-28" {
 		opts.Protocol = "auto"
 	}
 	if strings.HasPrefix(scenario, "auth/") {
@@ -127,6 +128,11 @@ func confClient(url, scenario string) error {
 		return err
 	}
 	defer c.Close()
+	// "auto" falls back to 2025-11-25 when discovery fails: that would
+	// pass a 2026-07-28 scenario at the wrong wire.
+	if got := c.NegotiatedProtocol(); want != "" && got != want {
+		return fmt.Errorf("the client speaks MCP %s, not the %s the scenario runs at", got, want)
+	}
 	tk, err := tool.NewToolkit(&tool.ToolkitOptions{Sources: []tool.Source{c}})
 	if err != nil {
 		return err
