@@ -210,4 +210,3 @@ func (t *Transport) recordStepUp(scope string) {
 }
 
 var _ http.RoundTripper = (*Transport)(nil)
-
