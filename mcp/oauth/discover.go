@@ -144,7 +144,11 @@ func checkResource(server *url.URL, resource string) error {
 // RFC 8414 then OpenID Connect Discovery, with the issuer's path inserted
 // after the well-known prefix (and, for OpenID, appended), in the order
 // the MCP spec gives. It returns nil when none of them has it.
-func discoverServer(ctx context.Context, hc *http.Client, issuer string) (*serverMeta, error) {
+//
+// The metadata must be for issuer (RFC 8414 §3.3), except where legacy
+// is set: a server of the 2025-03-26 revision serves its authorization
+// server's metadata at its own origin, whatever the issuer is called.
+func discoverServer(ctx context.Context, hc *http.Client, issuer string, legacy bool) (*serverMeta, error) {
 	iu, err := secureURL(issuer)
 	if err != nil {
 		return nil, fmt.Errorf("authorization server: %w", err)
@@ -168,7 +172,13 @@ func discoverServer(ctx context.Context, hc *http.Client, issuer string) (*serve
 		if !found {
 			continue
 		}
-		if strings.TrimSuffix(m.Issuer, "/") != strings.TrimSuffix(issuer, "/") {
+		if legacy && m.Issuer == "" {
+			m.Issuer = issuer
+		} else if legacy {
+			if _, err := secureURL(m.Issuer); err != nil {
+				return nil, fmt.Errorf("authorization server metadata at %s: issuer %w", u, err)
+			}
+		} else if strings.TrimSuffix(m.Issuer, "/") != strings.TrimSuffix(issuer, "/") {
 			return nil, fmt.Errorf("authorization server metadata at %s is for issuer %q, not %q", u, m.Issuer, issuer)
 		}
 		for _, e := range []string{m.AuthorizationEndpoint, m.TokenEndpoint} {

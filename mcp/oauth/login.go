@@ -73,7 +73,7 @@ func Login(ctx context.Context, serverURL string, cfg *Config) error {
 		scopes = strings.Fields(s)
 	}
 	// 3. The authorization server's metadata.
-	as, err := discoverServer(ctx, hc, issuer)
+	as, err := discoverServer(ctx, hc, issuer, prm == nil)
 	if err != nil {
 		return fmt.Errorf("oauth: %s: %w", key, err)
 	}
