@@ -165,7 +165,8 @@ func Login(ctx context.Context, serverURL string, cfg *Config) error {
 	}
 	// RFC 9207: an issuer in the answer must be ours, and a server that
 	// promises one must send it (a mix-up attack otherwise).
-	if cb.iss != "" && strings.TrimSuffix(cb.iss, "/") != strings.TrimSuffix(as.Issuer, "/") || cb.iss == "" && as.IssParameterSupported {
+	// The comparison is exact: no case folding, no trailing slash.
+	if cb.iss != "" && cb.iss != as.Issuer || cb.iss == "" && as.IssParameterSupported {
 		return fmt.Errorf("oauth: %s: the authorization answer comes from issuer %q, not %q; refused", key, printable(cb.iss, 100), as.Issuer)
 	}
 
@@ -192,25 +193,36 @@ func Login(ctx context.Context, serverURL string, cfg *Config) error {
 	return st.save(e)
 }
 
-// probe sends the server an MCP initialize without a token and returns
-// the parameters of its Bearer challenge (empty when it asked for none:
-// discovery then uses the well-known URIs alone).
+// probe sends the server MCP requests without a token and returns the
+// parameters of its Bearer challenge (empty when it asked for none:
+// discovery then uses the well-known URIs alone). It asks first as a
+// 2025-11-25 client (initialize), then as a 2026-07-28 one
+// (server/discover), since a server of one revision may refuse the
+// other's request before it looks for a token.
 func probe(ctx context.Context, hc *http.Client, serverURL string) (map[string]string, error) {
-	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"toolscope","version":"0.1"}}}`
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, serverURL, strings.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := hc.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("reaching the server: %w", err)
-	}
-	io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
-	resp.Body.Close()
-	if p := bearer(resp.Header); p != nil {
-		return p, nil
+	for _, p := range []struct{ version, body string }{
+		{"2025-11-25", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"toolscope","version":"0.1"}}}`},
+		{"2026-07-28", `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{}}`},
+	} {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, serverURL, strings.NewReader(p.body))
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", p.version)
+		resp, err := hc.Do(req)
+		if err != nil {
+			return nil, fmt.Errorf("reaching the server: %w", err)
+		}
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
+		resp.Body.Close()
+		if ch := bearer(resp.Header); ch != nil {
+			return ch, nil
+		}
+		if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode < 300 {
+			break // it asked without saying more, or asks for nothing
+		}
 	}
 	return map[string]string{}, nil
 }

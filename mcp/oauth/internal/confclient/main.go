@@ -47,24 +47,41 @@ func run() error {
 	cfg := &oauth.Config{Dir: dir, ClientID: cc.ClientID, ClientSecret: cc.ClientSecret, ClientMetadataURL: cimdURL, OpenURL: browse}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	for range 3 {
+	// Log in first, as the toolscope command does (toolscope mcp login):
+	// under 2026-07-28 the SDK's server/discover, refused, would fall
+	// back to initialize and hide the 401.
+	logins := 0
+	if st, _ := oauth.Lookup(server, cfg); !st.LoggedIn {
+		if err := oauth.Login(ctx, server, cfg); err != nil {
+			return err
+		}
+		logins++
+	}
+	for {
 		err = use(ctx, server, cfg)
-		if !errors.Is(err, oauth.ErrLoginRequired) {
+		if !errors.Is(err, oauth.ErrLoginRequired) || logins == 3 {
 			return err
 		}
 		fmt.Fprintln(os.Stderr, "confclient:", err)
 		if err := oauth.Login(ctx, server, cfg); err != nil {
 			return err
 		}
+		logins++
 	}
-	return err
 }
 
 func use(ctx context.Context, server string, cfg *oauth.Config) error {
-	hc := &http.Client{Transport: oauth.NewTransport(server, nil, cfg)}
+	// The SDK's 2026-07-28 client falls back to initialize when its
+	// server/discover fails, which hides the Transport's error: keep it.
+	rec := &recorder{next: oauth.NewTransport(server, nil, cfg)}
+	hc := &http.Client{Transport: rec}
 	c := sdk.NewClient(&sdk.Implementation{Name: "toolscope-confclient", Version: "0.1"}, nil)
-	s, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: server, HTTPClient: hc, DisableStandaloneSSE: true}, nil)
+	s, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: server, HTTPClient: hc, DisableStandaloneSSE: true},
+		&sdk.ClientSessionOptions{ProtocolVersion: os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION")})
 	if err != nil {
+		if rec.err != nil {
+			return rec.err
+		}
 		return err
 	}
 	defer s.Close()
@@ -90,4 +107,17 @@ func browse(u string) error {
 	}
 	resp.Body.Close()
 	return nil
+}
+
+type recorder struct {
+	next http.RoundTripper
+	err  error
+}
+
+func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := r.next.RoundTrip(req)
+	if errors.Is(err, oauth.ErrLoginRequired) && r.err == nil {
+		r.err = err
+	}
+	return resp, err
 }
