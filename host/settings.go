@@ -112,6 +112,8 @@ type serverConfig struct {
 	// 2026-07-28 when the server offers it, else 2025-11-25) or
 	// "2025-11-25" (pinned; see mcp.ClientOptions.Protocol).
 	Protocol string `json:"protocol"`
+	// OAuth configures the login to a remote server (see oauthConfig).
+	OAuth *oauthConfig `json:"oauth"`
 }
 
 // groupConfig is one entry of "groups".
@@ -183,6 +185,10 @@ func (c *config) mcpClients(root string) ([]*mcp.Client, error) {
 			where = fmt.Sprintf("--config %s: mcpServers.%s", c.path, name)
 		}
 		srv := mcp.ServerConfig{Command: sc.Command, Args: sc.Args, Env: sc.Env, Dir: sc.Cwd, URL: sc.URL, Headers: sc.Headers}
+		var err error
+		if srv.OAuth, err = sc.oauth(name, where); err != nil {
+			return nil, err
+		}
 		if sc.Sandbox {
 			if sc.Command == "" {
 				return nil, errorf("%s: \"sandbox\" applies to stdio servers (with \"command\") only", where)

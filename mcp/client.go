@@ -23,6 +23,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolscope/toolscope/internal/proc"
+	"github.com/toolscope/toolscope/mcp/oauth"
 	"github.com/toolscope/toolscope/sandbox"
 	"github.com/toolscope/toolscope/tool"
 )
@@ -55,6 +56,12 @@ type ServerConfig struct {
 	URL       string
 	Headers   map[string]string
 	Transport string // "", "http" or "sse"
+	// OAuth, when set, authorizes the requests to URL's origin with the
+	// token oauth.Login stored for URL, refreshed as needed (see package
+	// mcp/oauth). The client never asks the user itself: a server that
+	// needs a login (again) fails to connect, or a call fails, with an
+	// error that says so and ends with OAuth.LoginHint.
+	OAuth *oauth.Config
 	// Conn is a connection already open to a server: a pipe to a process
 	// started elsewhere, or an in-process [Server]. The client speaks MCP
 	// over it, for one session: it cannot reconnect once Conn is closed.
@@ -493,6 +500,9 @@ func (c *Client) openVersion(ctx context.Context, version string) (*sdk.ClientSe
 		release()
 	}
 	if err != nil {
+		if lre, ok := errors.AsType[*oauth.LoginRequiredError](err); ok {
+			err = lre // what to do, without the layers of the transport
+		}
 		msg := fmt.Sprintf("mcp: cannot connect to server %q: %v", c.name, err)
 		if server != nil && server.exited != nil {
 			if why := server.failure(time.Second); why != "" {
@@ -527,6 +537,9 @@ func (c *Client) sse() bool {
 
 func (c *Client) httpClient() *http.Client {
 	var rt http.RoundTripper = limitTransport{c.opts.MaxMessageBytes, http.DefaultTransport}
+	if c.srv.OAuth != nil {
+		rt = oauth.NewTransport(c.srv.URL, rt, c.srv.OAuth) // under Headers: its Authorization wins
+	}
 	if len(c.srv.Headers) > 0 {
 		u, err := url.Parse(c.srv.URL)
 		if err == nil {

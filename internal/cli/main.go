@@ -86,6 +86,7 @@ const usageText = `usage:
   toolscope config [--json] (the effective settings, with the origin of every rule and server)
   toolscope chat [--model openai:M|anthropic:M] [--state FILE] [--mode M] [--allow R]...
   toolscope sandbox status [--json] (the OS sandbox's protections on this machine)
+  toolscope mcp login|logout NAME, toolscope mcp list (OAuth logins of remote MCP servers)
   toolscope version
 Every command takes --config FILE, --cwd DIR and --state FILE; --sandbox runs Bash
 in the OS sandbox (settings: "sandbox": {"enabled": true, ...}). Flags may follow the
@@ -181,6 +182,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runChat(ctx, args[1:], stdin, stdout, stderr)
 	case "sandbox":
 		return runSandbox(ctx, args[1:], stdout, stderr)
+	case "mcp":
+		return runMCP(ctx, args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "toolscope", version())
 		return nil
