@@ -397,8 +397,8 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *stdioServer, er
 		return s, server, err
 	}
 	var oe *net.OpError
-	if errors.As(err, &oe) && oe.Op == "dial" {
-		return nil, nil, err // nothing listens: no revision would do better
+	if errors.As(err, &oe) && oe.Op == "dial" || errors.Is(err, oauth.ErrLoginRequired) {
+		return nil, nil, err // nothing listens, or a login is needed: no revision would do better
 	}
 	c.logger.Warn("mcp: connecting with the MCP 2026-07-28 discovery failed; trying 2025-11-25", "server", c.name, "err", err)
 	c.legacy.Store(true)
@@ -408,6 +408,7 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *stdioServer, er
 // openVersion starts a session on the revision version ("" for the
 // newest both speak).
 func (c *Client) openVersion(ctx context.Context, version string) (*sdk.ClientSession, *stdioServer, error) {
+	login := &loginWatch{}
 	var (
 		t      sdk.Transport
 		server *stdioServer
@@ -449,9 +450,9 @@ func (c *Client) openVersion(ctx context.Context, version string) (*sdk.ClientSe
 		}
 		t = server
 	case c.sse():
-		t = &sdk.SSEClientTransport{Endpoint: c.srv.URL, HTTPClient: c.httpClient()}
+		t = &sdk.SSEClientTransport{Endpoint: c.srv.URL, HTTPClient: login.client(c.httpClient())}
 	default:
-		t = &sdk.StreamableClientTransport{Endpoint: c.srv.URL, HTTPClient: c.httpClient(), DisableStandaloneSSE: c.opts.Stateless}
+		t = &sdk.StreamableClientTransport{Endpoint: c.srv.URL, HTTPClient: login.client(c.httpClient()), DisableStandaloneSSE: c.opts.Stateless}
 	}
 	// The session outlives ctx: some transports tie their streams to the
 	// context they connect with (the SSE client's GET). ctx only bounds the
@@ -502,6 +503,8 @@ func (c *Client) openVersion(ctx context.Context, version string) (*sdk.ClientSe
 	if err != nil {
 		if lre, ok := errors.AsType[*oauth.LoginRequiredError](err); ok {
 			err = lre // what to do, without the layers of the transport
+		} else if lre := login.first(); lre != nil {
+			err = lre // a refused server/discover, which the SDK follows with initialize
 		}
 		msg := fmt.Sprintf("mcp: cannot connect to server %q: %v", c.name, err)
 		if server != nil && server.exited != nil {
@@ -515,6 +518,42 @@ func (c *Client) openVersion(ctx context.Context, version string) (*sdk.ClientSe
 		c.caps.Store(ir.Capabilities)
 	}
 	return s, server, nil
+}
+
+// loginWatch keeps the first "login required" of a connection's
+// requests: the SDK answers a failed server/discover by trying
+// initialize, and reports that one's failure.
+type loginWatch struct {
+	next http.RoundTripper
+	mu   sync.Mutex
+	err  *oauth.LoginRequiredError
+}
+
+func (w *loginWatch) client(hc *http.Client) *http.Client {
+	w.next = hc.Transport
+	hc.Transport = w
+	return hc
+}
+
+func (w *loginWatch) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := w.next.RoundTrip(req)
+	if lre, ok := errors.AsType[*oauth.LoginRequiredError](err); ok {
+		w.mu.Lock()
+		if w.err == nil {
+			w.err = lre
+		}
+		w.mu.Unlock()
+	}
+	return resp, err
+}
+
+func (w *loginWatch) first() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err == nil {
+		return nil
+	}
+	return w.err
 }
 
 // wrapped is an error with a message of its own that wraps err.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/toolscope/toolscope/internal/peers"
 	"github.com/toolscope/toolscope/mcp"
+	"github.com/toolscope/toolscope/mcp/oauth"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )
@@ -112,13 +114,11 @@ func confClient(url, scenario string) error {
 	// the client's default (initialize); from 2026-07-28 on, "auto"
 	// (server/discover, then per-request _meta).
 	want := os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION")
-	if want >= "2026-07-28" {
-		opts.Protocol = "auto"
+	if want < mcp.LatestProtocolVersion {
+		opts.Protocol = mcp.ProtocolVersion
 	}
 	if strings.HasPrefix(scenario, "auth/") {
-		if err := confOAuth(&srv, opts); err != nil {
-			return err
-		}
+		return confOAuth(ctx, srv, opts)
 	}
 	c, err := mcp.NewClient("conf", srv, opts)
 	if err != nil {
@@ -225,12 +225,75 @@ func confClient(url, scenario string) error {
 	return nil
 }
 
-// confOAuth sets up the client of an auth/* scenario: a client that
-// authorizes with the suite's authorization server (redirect
-// http://localhost:3000/callback, as the go-sdk's conformance client does;
-// the scenario's client credentials in MCP_CONFORMANCE_CONTEXT).
-func confOAuth(*mcp.ServerConfig, *mcp.ClientOptions) error {
-	return errors.New("mcp.Client has no OAuth yet (issue 27 part 4)")
+// confOAuth runs an auth/* scenario as toolscope does: an mcp.Client
+// connects and calls the server's tools; when it says that a login is
+// needed (none yet, or a step-up of scope), the user logs in (toolscope
+// mcp login; the suite's authorization server approves at once, so "the
+// browser" only follows the redirects to the callback), and the client
+// tries again, after three logins at most.
+func confOAuth(ctx context.Context, srv mcp.ServerConfig, opts *mcp.ClientOptions) error {
+	var cc struct {
+		ClientID     string `json:"client_id"`
+		ClientSecret string `json:"client_secret"`
+	}
+	json.Unmarshal([]byte(os.Getenv("MCP_CONFORMANCE_CONTEXT")), &cc)
+	dir, err := os.MkdirTemp("", "confoauth")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	const again = "[log in again]"
+	srv.OAuth = &oauth.Config{Dir: dir, ClientID: cc.ClientID, ClientSecret: cc.ClientSecret, LoginHint: again,
+		// The client metadata document URL the suite's basic-cimd
+		// scenario expects.
+		ClientMetadataURL: "https://conformance-test.local/client-metadata.json",
+		OpenURL: func(u string) error {
+			resp, err := (&http.Client{Timeout: 10 * time.Second}).Get(u)
+			if err != nil {
+				return err
+			}
+			return resp.Body.Close()
+		}}
+	use := func() error {
+		c, err := mcp.NewClient("conf", srv, opts)
+		if err != nil {
+			return err
+		}
+		if err := c.Connect(ctx); err != nil {
+			return err
+		}
+		defer c.Close()
+		// The listing first: the Toolkit would only log its failure.
+		if _, err := c.Tools(ctx); err != nil {
+			return err
+		}
+		tk, err := tool.NewToolkit(&tool.ToolkitOptions{Sources: []tool.Source{c}})
+		if err != nil {
+			return err
+		}
+		st := tool.NewState(&permission.Context{Mode: permission.Bypass})
+		for _, s := range tk.Schemas(ctx, nil) {
+			r, err := tk.Call(ctx, &tool.Call{ID: "1", Name: s.Name, Input: json.RawMessage(`{}`), State: st})
+			if err != nil {
+				return err
+			}
+			fmt.Println(s.Name, r.Status, r.Text())
+			if strings.Contains(r.Text(), again) {
+				return oauth.ErrLoginRequired
+			}
+		}
+		return nil
+	}
+	for logins := 0; ; logins++ {
+		err := use()
+		if !errors.Is(err, oauth.ErrLoginRequired) || logins == 3 {
+			return err
+		}
+		fmt.Fprintln(os.Stderr, "confclient:", err)
+		if err := oauth.Login(ctx, srv.URL, srv.OAuth); err != nil {
+			return err
+		}
+	}
 }
 
 // runConformance runs the suite with args and -o DIR, and returns DIR. The

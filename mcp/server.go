@@ -167,7 +167,11 @@ func NewServer(tk *tool.Toolkit, opts *ServerOptions) *Server {
 	if s.logger == nil {
 		s.logger = slog.Default()
 	}
-	s.sdk = sdk.NewServer(&sdk.Implementation{Name: s.opts.Name, Version: s.opts.Version}, &sdk.ServerOptions{Logger: s.opts.Logger})
+	// The SDK answers prompts/list (with no prompts) whether or not the
+	// capability is declared: declare it (empty, never changing), so that
+	// what the server says of itself is what it does.
+	s.sdk = sdk.NewServer(&sdk.Implementation{Name: s.opts.Name, Version: s.opts.Version}, &sdk.ServerOptions{Logger: s.opts.Logger,
+		Capabilities: &sdk.ServerCapabilities{Logging: &sdk.LoggingCapabilities{}, Prompts: &sdk.PromptCapabilities{}}})
 	return s
 }
 
@@ -397,7 +401,16 @@ func (s *Server) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 		input = json.RawMessage(`{}`)
 	}
 	ctx = s.tk.BeginTurn(ctx)
-	r, err := s.tk.Call(ctx, &tool.Call{ID: "mcp", Name: req.Params.Name, Input: input, State: st})
+	var observe func(*tool.Chunk)
+	if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
+		// The tool's progress, to the client that asked for it.
+		observe = func(c *tool.Chunk) {
+			if p := c.Progress; p != nil {
+				req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: token, Progress: p.Done, Total: p.Total, Message: p.Message})
+			}
+		}
+	}
+	r, err := s.tk.CallObserved(ctx, &tool.Call{ID: "mcp", Name: req.Params.Name, Input: input, State: st}, observe)
 	if err != nil {
 		s.logger.Warn("mcp: a call failed", "tool", req.Params.Name, "err", err)
 	}

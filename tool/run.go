@@ -19,6 +19,15 @@ func (tk *Toolkit) Call(ctx context.Context, call *Call) (*Result, error) {
 	return tk.call(ctx, call, nil)
 }
 
+// CallObserved is Call, showing every chunk to observe as it comes: the
+// progress a tool reports on its way (Chunk.Progress), which the result
+// leaves out, and what the result is made of. An MCP server forwards the
+// progress to its client with it. observe runs on the caller's goroutine
+// and must not keep the chunk.
+func (tk *Toolkit) CallObserved(ctx context.Context, call *Call, observe func(*Chunk)) (*Result, error) {
+	return tk.call(ctx, call, observe)
+}
+
 // call is Call, showing every chunk to observe (when not nil) as it comes.
 func (tk *Toolkit) call(ctx context.Context, call *Call, observe func(*Chunk)) (*Result, error) {
 	r := &Result{ID: call.ID, Name: call.Name, Input: call.Input}

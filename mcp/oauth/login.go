@@ -71,6 +71,8 @@ func Login(ctx context.Context, serverURL string, cfg *Config) error {
 	}
 	if s := params["scope"]; s != "" {
 		scopes = strings.Fields(s)
+	} else if old != nil && old.Challenged != "" {
+		scopes = strings.Fields(old.Challenged)
 	}
 	// 3. The authorization server's metadata.
 	as, err := discoverServer(ctx, hc, issuer, prm == nil)

@@ -47,6 +47,11 @@ type entry struct {
 	// StepUp is the scope a server asked for beyond the token's
 	// (403 insufficient_scope): the next Login asks for it too.
 	StepUp string `json:"step_up_scope,omitempty"`
+	// Challenged is the scope of the server's challenge to a request
+	// without a token (a 401 of a server that let the client connect
+	// first): the next Login asks for it when the server says nothing
+	// to Login's own requests.
+	Challenged string `json:"challenge_scope,omitempty"`
 }
 
 // expiryMargin is how long before its expiry a token is refreshed, so

@@ -97,6 +97,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	switch resp.StatusCode {
 	case http.StatusUnauthorized:
 		if token == "" {
+			if p := bearer(resp.Header); p != nil {
+				t.record(func(e *entry) { e.Challenged = printable(p["scope"], 500) })
+			}
 			discard(resp)
 			return nil, t.loginRequired("it asks for a token and none is stored (not logged in)", nil)
 		}
@@ -119,7 +122,13 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if p := bearer(resp.Header); p != nil && p["error"] == "insufficient_scope" {
 			discard(resp)
 			scope := printable(p["scope"], 500)
-			t.recordStepUp(scope)
+			if scope != "" {
+				t.record(func(e *entry) {
+					if e.AccessToken != "" { // (a step-up of a token there is)
+						e.StepUp = strings.Join(union(strings.Fields(e.StepUp), strings.Fields(scope)), " ")
+					}
+				})
+			}
 			reason := "it needs more scope than the token has"
 			if scope != "" {
 				reason += " (" + scope + ")"
@@ -191,21 +200,22 @@ func (t *Transport) refresh(ctx context.Context, sent string) (*entry, error) {
 	return e, nil
 }
 
-// recordStepUp keeps the scope the server asked for, for the next Login.
-func (t *Transport) recordStepUp(scope string) {
-	if scope == "" {
-		return
-	}
+// record changes the stored entry (an empty one when there is none) by
+// f, for the next Login: the scope a server asked for.
+func (t *Transport) record(f func(*entry)) {
 	unlock, err := t.st.lock()
 	if err != nil {
 		return
 	}
 	defer unlock()
 	e, err := t.st.load()
-	if err != nil || e == nil {
+	if err != nil {
 		return
 	}
-	e.StepUp = strings.Join(union(strings.Fields(e.StepUp), strings.Fields(scope)), " ")
+	if e == nil {
+		e = &entry{}
+	}
+	f(e)
 	t.st.save(e)
 }
 
