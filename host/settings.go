@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -172,7 +173,11 @@ func (c *config) groups(sources map[string]tool.Source, warn io.Writer) ([]tool.
 // mcpClients makes a client for every server of the config (not yet
 // connected), in name order. A server described wrongly is a usage error
 // naming the file, the server and the problem.
-func (c *config) mcpClients(root string) ([]*mcp.Client, error) {
+func (c *config) mcpClients(root string, elicitor mcp.Elicitor) ([]*mcp.Client, error) {
+	var elicit func(context.Context, mcp.ElicitRequest) (mcp.ElicitResponse, error)
+	if elicitor != nil {
+		elicit = elicitor.Elicit
+	}
 	names := slices.Sorted(maps.Keys(c.MCPServers))
 	var out []*mcp.Client
 	for _, name := range names {
@@ -225,7 +230,7 @@ func (c *config) mcpClients(root string) ([]*mcp.Client, error) {
 		}
 		cl, err := mcp.NewClient(name, srv, &mcp.ClientOptions{
 			Stateless: sc.Stateless, EnableTools: sc.EnableTools, DisableTools: sc.DisableTools,
-			CallTimeout: timeout, TrustHints: sc.TrustHints, Protocol: sc.Protocol,
+			CallTimeout: timeout, TrustHints: sc.TrustHints, Protocol: sc.Protocol, Elicit: elicit,
 		})
 		if err != nil {
 			return nil, errorf("%s: %s", where, strings.TrimPrefix(err.Error(), "mcp: "))

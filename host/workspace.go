@@ -49,6 +49,11 @@ type Options struct {
 	// Asker answers the calls that need approval (see
 	// tool.ToolkitOptions.Asker); nil: such calls come back asking.
 	Asker tool.Asker
+	// Elicitor answers the questions the MCP servers ask the user in the
+	// middle of a call (elicitation). Nil: the Asker, when it is an
+	// mcp.Elicitor too; else the servers are told that the user cannot be
+	// asked (the clients declare no elicitation).
+	Elicitor mcp.Elicitor
 	// Warnings receives the warnings, one line each ("toolscope: warning:
 	// ..."): a rule skipped, a project not trusted, a server that did not
 	// start, a hook that failed. nil discards them; Settings.Warnings keeps
@@ -276,7 +281,11 @@ func Open(ctx context.Context, opts *Options) (*Workspace, error) {
 		return nil, err
 	}
 	w := &Workspace{Root: s.Root, Settings: s}
-	clients, err := s.cfg.mcpClients(s.Root)
+	elicitor := s.opts.Elicitor
+	if e, ok := s.opts.Asker.(mcp.Elicitor); ok && elicitor == nil {
+		elicitor = e
+	}
+	clients, err := s.cfg.mcpClients(s.Root, elicitor)
 	if err != nil {
 		return nil, err
 	}

@@ -147,6 +147,17 @@ type ElicitResponse struct {
 	Content map[string]any
 }
 
+// Elicitor puts an MCP server's question to the user: a terminal's
+// prompt, or the MCP host of a toolscope server ([ElicitAsker] forwards
+// it). An [tool.Asker] that is an Elicitor too answers both the calls
+// that need approval and the servers' questions (host.Options.Asker).
+// The ctx is the call's that the question belongs to, when the client
+// can tell (always under 2026-07-28; under 2025-11-25 when one call of
+// the server is in flight).
+type Elicitor interface {
+	Elicit(ctx context.Context, r ElicitRequest) (ElicitResponse, error)
+}
+
 // DefaultCallTimeout bounds a call when ClientOptions.CallTimeout is 0: as
 // long as the longest Bash command may run.
 const DefaultCallTimeout = 10 * time.Minute
@@ -177,6 +188,7 @@ type Client struct {
 	proc    *stdioServer  // the process of session (stdio servers)
 
 	version  atomic.Uint64
+	inflight sync.Map // *callCtx -> struct{}: the contexts of the tool calls in flight
 	legacy   atomic.Bool                            // the server failed the discovery: connect on ProtocolVersion
 	caps     atomic.Pointer[sdk.ServerCapabilities] // of the last session opened
 	tokens   atomic.Uint64
@@ -266,6 +278,7 @@ func NewClient(name string, srv ServerConfig, opts *ClientOptions) (*Client, err
 	var elicit func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error)
 	if c.opts.Elicit != nil {
 		elicit = func(ctx context.Context, r *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			ctx = c.callContext(ctx)
 			schema, err := json.Marshal(r.Params.RequestedSchema)
 			if err != nil {
 				return nil, err
@@ -518,6 +531,54 @@ func (c *Client) openVersion(ctx context.Context, version string) (*sdk.ClientSe
 		c.caps.Store(ir.Capabilities)
 	}
 	return s, server, nil
+}
+
+// callCtx is a tool call's context, while the call is in flight.
+type callCtx struct{ context.Context }
+
+// track registers ctx as a call's in flight, until done, and returns
+// the context to run the call under.
+func (c *Client) track(ctx context.Context) (_ context.Context, done func()) {
+	k := &callCtx{}
+	k.Context = context.WithValue(ctx, callCtxKey{}, k)
+	c.inflight.Store(k, struct{}{})
+	return k.Context, func() { c.inflight.Delete(k) }
+}
+
+// callContext gives the handler of a server's request the values of the
+// call it belongs to (the MCP session a toolscope server asks through).
+// Under 2026-07-28 the SDK runs the handler under the call's own context
+// already; under 2025-11-25 a request of the server names no call, and
+// the one call in flight is taken for it. With several, none is: the
+// question is asked without (an Elicitor that needs the call's session
+// cannot ask it).
+func (c *Client) callContext(ctx context.Context) context.Context {
+	var only *callCtx
+	n := 0
+	c.inflight.Range(func(k, _ any) bool {
+		only = k.(*callCtx)
+		n++
+		return n < 2
+	})
+	if n != 1 || ctx.Value(callCtxKey{}) != nil {
+		return ctx // several, none, or under the call's context already
+	}
+	return valuesOf{ctx, only.Context}
+}
+
+type callCtxKey struct{}
+
+// valuesOf is ctx with the values of call where ctx has none.
+type valuesOf struct {
+	context.Context
+	call context.Context
+}
+
+func (v valuesOf) Value(key any) any {
+	if x := v.Context.Value(key); x != nil {
+		return x
+	}
+	return v.call.Value(key)
 }
 
 // loginWatch keeps the first "login required" of a connection's

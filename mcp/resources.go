@@ -122,6 +122,8 @@ func (c *Client) ReadResource(ctx context.Context, uri string) ([]ResourceConten
 		ctx, cancel = context.WithTimeout(ctx, c.opts.CallTimeout)
 		defer cancel()
 	}
+	ctx, untrack := c.track(ctx)
+	defer untrack()
 	var res *sdk.ReadResourceResult
 	err := c.use(ctx, true, func(s *sdk.ClientSession) error {
 		if !offers(s, func(c *sdk.ServerCapabilities) bool { return c.Resources != nil }) {
@@ -181,6 +183,8 @@ func (c *Client) GetPrompt(ctx context.Context, name string, args map[string]str
 		ctx, cancel = context.WithTimeout(ctx, c.opts.CallTimeout)
 		defer cancel()
 	}
+	ctx, untrack := c.track(ctx)
+	defer untrack()
 	var res *sdk.GetPromptResult
 	err := c.use(ctx, true, func(s *sdk.ClientSession) error {
 		if !offers(s, func(c *sdk.ServerCapabilities) bool { return c.Prompts != nil }) {

@@ -580,6 +580,33 @@ func (ElicitAsker) Ask(ctx context.Context, call *tool.Call, d permission.Decisi
 	return approval(res, d)
 }
 
+// Elicit implements [Elicitor]: the question of an MCP server whose tool
+// a served call uses (a server configured in toolscope's settings) is
+// put to this server's client, as an elicitation of its own, under
+// 2025-11-25, its message prefixed with the name of the server that asks
+// and escaped. Under 2026-07-28 it cannot be: the client would answer
+// it by sending the whole call again, while the call that asks is in
+// flight; the question is then refused with an error, as it is when the
+// client does not support elicitation.
+func (ElicitAsker) Elicit(ctx context.Context, r ElicitRequest) (ElicitResponse, error) {
+	if ctx.Value(roundKey{}) != nil {
+		return ElicitResponse{}, fmt.Errorf("MCP server %q asks a question, which cannot be passed on to this server's client under MCP 2026-07-28 in the middle of a call", r.Server)
+	}
+	ss, _ := ctx.Value(sessionKey{}).(*sdk.ServerSession)
+	if ss == nil || ss.InitializeParams() == nil || ss.InitializeParams().Capabilities == nil || ss.InitializeParams().Capabilities.Elicitation == nil {
+		return ElicitResponse{}, fmt.Errorf("MCP server %q asks a question, and this server's client cannot be asked (it does not support elicitation)", r.Server)
+	}
+	var schema map[string]any
+	if err := json.Unmarshal(r.Schema, &schema); err != nil {
+		return ElicitResponse{}, fmt.Errorf("MCP server %q asks with a schema that is not a JSON object: %v", r.Server, err)
+	}
+	res, err := ss.Elicit(ctx, &sdk.ElicitParams{Message: fmt.Sprintf("MCP server %q asks: %s", r.Server, inputview.Escape(r.Message)), RequestedSchema: schema})
+	if err != nil {
+		return ElicitResponse{}, fmt.Errorf("asking the MCP client's user: %w", err)
+	}
+	return ElicitResponse{Action: res.Action, Content: res.Content}, nil
+}
+
 type errNoElicitation struct{ msg string }
 
 func (e errNoElicitation) Error() string {

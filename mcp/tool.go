@@ -91,6 +91,8 @@ func (t *remoteTool) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.
 		}
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
+		ctx, untrack := t.c.track(ctx)
+		defer untrack()
 		args := call.Input
 		if len(strings.TrimSpace(string(args))) == 0 || string(args) == "null" {
 			args = json.RawMessage(`{}`)

@@ -251,12 +251,15 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			return usage(err)
 		}
 	}
+	// The conversation, the approvals and the MCP servers' questions are
+	// all answered on standard input.
+	in := bufio.NewReader(stdin)
+	f.elicitor = termElicitor{in: in, out: stderr}
 	a, s, err := agentSetup(ctx, f, r, stderr)
 	if err != nil {
 		return err
 	}
 	defer s.close()
-	in := bufio.NewReader(stdin)
 	for {
 		if len(r.Waiting) == 0 {
 			fmt.Fprint(stderr, "> ")

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/toolscope/toolscope/internal/spell"
+	"github.com/toolscope/toolscope/mcp"
 	"github.com/toolscope/toolscope/tool"
 )
 
@@ -43,6 +44,9 @@ type common struct {
 	// asker answers approvals for the toolkit (serve: the MCP client's
 	// user); nil means none.
 	asker tool.Asker
+	// elicitor answers the MCP servers' questions (chat: the terminal);
+	// nil: the asker, when it can.
+	elicitor mcp.Elicitor
 }
 
 func newFlags(name string, stdout io.Writer, withRules bool) *common {

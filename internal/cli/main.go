@@ -233,7 +233,7 @@ func (s *setup) close() {
 // hostOptions are the workspace options the flags give.
 func (c *common) hostOptions(warn io.Writer) *host.Options {
 	o := &host.Options{Dir: c.cwd, Settings: c.configPath, NoClaudeSettings: c.noClaude,
-		TrustProject: c.trustProject, Sandbox: c.sandbox, Asker: c.asker, Warnings: warn}
+		TrustProject: c.trustProject, Sandbox: c.sandbox, Asker: c.asker, Elicitor: c.elicitor, Warnings: warn}
 	for _, p := range []string{c.statePath, c.runFile} {
 		if p != "" {
 			o.Protect = append(o.Protect, p)

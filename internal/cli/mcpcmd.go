@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/toolscope/toolscope/host"
+	"github.com/toolscope/toolscope/internal/proc"
 	"github.com/toolscope/toolscope/mcp/oauth"
 )
 
@@ -126,13 +127,13 @@ var openBrowser = func(u string) error {
 	var cmd *exec.Cmd
 	switch b := os.Getenv("BROWSER"); {
 	case b != "":
-		cmd = exec.Command(b, u)
+		cmd = proc.Command(context.Background(), b, u)
 	case runtime.GOOS == "darwin":
-		cmd = exec.Command("open", u)
+		cmd = proc.Command(context.Background(), "open", u)
 	case runtime.GOOS == "windows":
-		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", u)
+		cmd = proc.Command(context.Background(), "rundll32", "url.dll,FileProtocolHandler", u)
 	default:
-		cmd = exec.Command("xdg-open", u)
+		cmd = proc.Command(context.Background(), "xdg-open", u)
 	}
 	if err := cmd.Start(); err != nil {
 		return err

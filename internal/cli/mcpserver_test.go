@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,6 +31,27 @@ func mcpServerMain() {
 				return nil, nil, err
 			}
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "noted"}}}, nil, nil
+		})
+	// greet asks the user's name: elicitation/create under 2025-11-25, an
+	// input_required result under 2026-07-28.
+	form := &sdk.ElicitParams{Message: "What is your name?", RequestedSchema: map[string]any{"type": "object",
+		"properties": map[string]any{"name": map[string]any{"type": "string", "title": "Your name"}, "age": map[string]any{"type": "integer"}}, "required": []string{"name"}}}
+	s.AddTool(&sdk.Tool{Name: "greet", Description: "Greet the user by name.", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			res, ok := req.Params.InputResponses["name"].(*sdk.ElicitResult)
+			if !ok {
+				var err error
+				if res, err = req.Session.Elicit(ctx, form); err != nil {
+					if strings.Contains(err.Error(), "2026-07-28") {
+						return &sdk.CallToolResult{InputRequests: sdk.InputRequestMap{"name": form}}, nil
+					}
+					return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: "could not ask: " + err.Error()}}}, nil
+				}
+			}
+			if res.Action != "accept" {
+				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "The user did not answer (" + res.Action + ")."}}}, nil
+			}
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: fmt.Sprintf("Hello, %v (age %v)", res.Content["name"], res.Content["age"])}}}, nil
 		})
 	// Resources: a readme, a secret, and notes by a template.
 	for uri, text := range map[string]string{"memo://readme": "the readme of the peer", "memo://secret/key": "SECRET-KEY"} {
