@@ -188,7 +188,7 @@ type Client struct {
 	proc    *stdioServer  // the process of session (stdio servers)
 
 	version  atomic.Uint64
-	inflight sync.Map // *callCtx -> struct{}: the contexts of the tool calls in flight
+	inflight sync.Map                               // *callCtx -> struct{}: the contexts of the tool calls in flight
 	legacy   atomic.Bool                            // the server failed the discovery: connect on ProtocolVersion
 	caps     atomic.Pointer[sdk.ServerCapabilities] // of the last session opened
 	tokens   atomic.Uint64
