@@ -27,8 +27,9 @@ import (
 // The retry is a new request, which this server judges again from the
 // start, and the answer counts only for the call the user was shown: the
 // state is an HMAC, under a key of this Server, of the digest of that call
-// (tool, input as judged, the decision's message and the rules "always"
-// would add) and an expiry. A retry whose call differs in any of these, an
+// (who asked, by the Authorization header of an HTTP request; tool, input
+// as judged, the decision's message and the rules "always" would add) and
+// an expiry. A retry whose call differs in any of these, an
 // answer without a state, a forged, altered or expired state, is no
 // approval: the call is asked about afresh, or refused. Older clients are
 // asked as before, by an elicitation request in the middle of the call.
@@ -55,6 +56,10 @@ type round struct {
 	// the form and the call's digest.
 	pending    *sdk.ElicitParams
 	pendingFor [32]byte
+	// principal is who sends the request, where the transport says: the
+	// digest of its Authorization header (HTTP). An approval holds only
+	// for the principal it was asked of.
+	principal string
 }
 
 type roundKey struct{}
@@ -101,9 +106,9 @@ func (s *Server) openState(st string, now time.Time) ([32]byte, error) {
 
 // callDigest is the digest of what the user approves: the tool, its input
 // as judged, the decision's message and the rules "always" adds.
-func callDigest(call *tool.Call, d permission.Decision, rules []string) [32]byte {
+func callDigest(principal string, call *tool.Call, d permission.Decision, rules []string) [32]byte {
 	h := sha256.New()
-	for _, part := range append([]string{call.Name, string(call.Input), d.Message}, rules...) {
+	for _, part := range append([]string{principal, call.Name, string(call.Input), d.Message}, rules...) {
 		var n [8]byte
 		binary.BigEndian.PutUint64(n[:], uint64(len(part)))
 		h.Write(n[:])
@@ -122,6 +127,10 @@ func (s *Server) beginRound(req *sdk.CallToolRequest) (*round, error) {
 		return nil, nil
 	}
 	r := &round{}
+	if x := req.Extra; x != nil && x.Header.Get("Authorization") != "" {
+		sum := sha256.Sum256([]byte(x.Header.Get("Authorization")))
+		r.principal = string(sum[:])
+	}
 	if c := req.ClientCapabilities(); c != nil && c.Elicitation != nil {
 		r.canAsk = true
 	}
@@ -150,7 +159,7 @@ func (s *Server) inputRequired(r *round) *sdk.CallToolResult {
 // answer when it is for this very call, else the form to send (and
 // tool.ErrNotAsked: the Toolkit runs nothing this round).
 func askRound(ctx context.Context, r *round, call *tool.Call, d permission.Decision, form *sdk.ElicitParams, rules []string) (bool, []permission.Rule, error) {
-	dg := callDigest(call, d, rules)
+	dg := callDigest(r.principal, call, d, rules)
 	if r.answer != nil && hmac.Equal(r.answeredFor[:], dg[:]) {
 		return approval(r.answer, d)
 	}

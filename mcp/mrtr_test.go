@@ -3,6 +3,8 @@ package mcp_test
 import (
 	"context"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -219,5 +221,74 @@ func TestClientProtocolAuto(t *testing.T) {
 	}
 	if _, err := mcp.NewClient("s", mcp.ServerConfig{Command: "x"}, &mcp.ClientOptions{Protocol: "2099-01-01"}); err == nil || !strings.Contains(err.Error(), "unknown protocol") {
 		t.Errorf("an unknown protocol: %v", err)
+	}
+}
+
+// authAs sends every request with the Authorization header h.
+type authAs struct{ h string }
+
+func (a authAs) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", a.h)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// An approval over HTTP holds for the principal it was asked of: another
+// one (another Authorization header) that sends the same call with the
+// state and an "accept" is asked afresh, and nothing runs until the
+// first answers.
+func TestApprovalBoundToPrincipal(t *testing.T) {
+	var mu sync.Mutex
+	var ran []string
+	act, err := tool.NewFunction("Act on x.", func(_ context.Context, in actIn) (string, error) {
+		mu.Lock()
+		ran = append(ran, in.X)
+		mu.Unlock()
+		return "done " + in.X, nil
+	}, &tool.FunctionOptions{Name: "act"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk, err := tool.NewToolkit(&tool.ToolkitOptions{Tools: []tool.Tool{act}, Asker: mcp.ElicitAsker{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	h, err := mcp.NewServer(tk, nil).Handler(ctx, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(h)
+	defer hs.Close()
+	session := func(auth string) *sdk.ClientSession {
+		c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{MultiRoundTrip: &sdk.MultiRoundTripOptions{Disabled: true},
+			ElicitationHandler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) { return nil, nil }})
+		s, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: hs.URL, HTTPClient: &http.Client{Transport: authAs{auth}}, DisableStandaloneSSE: true}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	alice, mallory := session("Bearer alice"), session("Bearer mallory")
+	first, err := alice.CallTool(ctx, &sdk.CallToolParams{Name: "act", Arguments: map[string]any{"x": "one"}})
+	if err != nil || !first.NeedsInput() {
+		t.Fatalf("first round: %v %+v", err, first)
+	}
+	retry := func(s *sdk.ClientSession) *sdk.CallToolResult {
+		r, err := s.CallTool(ctx, &sdk.CallToolParams{Name: "act", Arguments: map[string]any{"x": "one"}, InputResponses: accept(map[string]any{"allow": true}), RequestState: first.RequestState})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	if r := retry(mallory); !r.NeedsInput() {
+		t.Fatalf("another principal's retry: %+v %q", r, text(r))
+	}
+	if len(ran) != 0 {
+		t.Fatalf("ran %q on another principal's answer", ran)
+	}
+	if r := retry(alice); r.NeedsInput() || text(r) != "done one" {
+		t.Fatalf("the principal's retry: %+v %q", r, text(r))
 	}
 }
