@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
+	"os/exec"
 	"regexp"
 	"slices"
 	"strconv"
@@ -409,9 +411,13 @@ func (c *Client) open(ctx context.Context) (*sdk.ClientSession, *stdioServer, er
 	if err == nil || ctx.Err() != nil {
 		return s, server, err
 	}
-	var oe *net.OpError
-	if errors.As(err, &oe) && oe.Op == "dial" || errors.Is(err, oauth.ErrLoginRequired) {
-		return nil, nil, err // nothing listens, or a login is needed: no revision would do better
+	var (
+		oe *net.OpError
+		pe *fs.PathError
+		ee *exec.Error
+	)
+	if errors.As(err, &oe) && oe.Op == "dial" || errors.As(err, &pe) || errors.As(err, &ee) || errors.Is(err, oauth.ErrLoginRequired) {
+		return nil, nil, err // nothing listens, nothing starts, or a login is needed: no revision would do better
 	}
 	c.logger.Warn("mcp: connecting with the MCP 2026-07-28 discovery failed; trying 2025-11-25", "server", c.name, "err", err)
 	c.legacy.Store(true)

@@ -80,7 +80,18 @@ func TestReadmeClientConfigs(t *testing.T) {
 			if command != "toolscope" {
 				t.Fatalf("command %q, want toolscope", command)
 			}
-			dir := t.TempDir()
+			// The server the client started may still be ending when the
+			// client has exited (and writing its state in dir): remove dir
+			// once it is done.
+			dir, err := os.MkdirTemp("", "readmeclient")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() {
+				for i := 0; os.RemoveAll(dir) != nil && i < 50; i++ {
+					time.Sleep(100 * time.Millisecond)
+				}
+			})
 			for i, a := range args {
 				args[i] = strings.NewReplacer("/path/to/project", dir, "${workspaceFolder}", dir).Replace(a)
 			}
