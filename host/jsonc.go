@@ -7,6 +7,12 @@ package host
 // are copied as they are. An unterminated comment or string is left for
 // the JSON decoder to report.
 func stripJSONC(in []byte) []byte {
+	return StripJSONC(in)
+}
+
+// StripJSONC is stripJSONC, for the editors of settings files (toolscope
+// hook install): the offsets of the result are the text's.
+func StripJSONC(in []byte) []byte {
 	out := make([]byte, len(in))
 	copy(out, in)
 	lastComma := -1 // position of a comma that may turn out to be trailing

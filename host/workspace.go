@@ -54,6 +54,13 @@ type Options struct {
 	// mcp.Elicitor too; else the servers are told that the user cannot be
 	// asked (the clients declare no elicitation).
 	Elicitor mcp.Elicitor
+	// NoHooks loads the settings' hooks but runs none of them: for
+	// toolscope hook, which the agent that runs those hooks runs as one of
+	// them (it would otherwise run itself).
+	NoHooks bool
+	// NoServers starts no MCP server: the workspace has no MCP tools (a
+	// judgment of an MCP call goes by the rules that name it).
+	NoServers bool
 	// Warnings receives the warnings, one line each ("toolscope: warning:
 	// ..."): a rule skipped, a project not trusted, a server that did not
 	// start, a hook that failed. nil discards them; Settings.Warnings keeps
@@ -289,6 +296,9 @@ func Open(ctx context.Context, opts *Options) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.opts.NoServers {
+		clients = nil
+	}
 	var (
 		basic     []tool.Source
 		resources []mcp.ResourceServer
@@ -319,7 +329,7 @@ func Open(ctx context.Context, opts *Options) (*Workspace, error) {
 	}
 	w.builtins = builtin.All(bopts)
 	topts := &tool.ToolkitOptions{Tools: w.builtins, Sources: basic, Skills: s.cfg.skillSources(s.cfg.Skills, s.warn), Groups: groups, Asker: s.opts.Asker}
-	if len(s.cfg.hooks) > 0 {
+	if len(s.cfg.hooks) > 0 && !s.opts.NoHooks {
 		w.hooks = &hooks{list: s.cfg.hooks, root: s.Root, session: fmt.Sprintf("toolscope-%d", os.Getpid()), warn: s.warn}
 		topts.PermissionHook = w.hooks.permissionHook
 		topts.Middleware = []tool.Middleware{w.hooks.postToolUse}

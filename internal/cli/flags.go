@@ -47,6 +47,9 @@ type common struct {
 	// elicitor answers the MCP servers' questions (chat: the terminal);
 	// nil: the asker, when it can.
 	elicitor mcp.Elicitor
+	// noHooks and noServers: toolscope hook runs none of the settings'
+	// hooks and starts no MCP server (host.Options).
+	noHooks, noServers bool
 }
 
 func newFlags(name string, stdout io.Writer, withRules bool) *common {

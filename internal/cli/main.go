@@ -87,6 +87,8 @@ const usageText = `usage:
   toolscope chat [--model openai:M|anthropic:M] [--state FILE] [--mode M] [--allow R]...
   toolscope sandbox status [--json] (the OS sandbox's protections on this machine)
   toolscope mcp login|logout NAME, toolscope mcp list (OAuth logins of remote MCP servers)
+  toolscope hook claude-code|cursor|gemini (the permission layer in an agent's hook; event on stdin)
+  toolscope hook install|uninstall claude-code [--user|--project|--local]
   toolscope version
 Every command takes --config FILE, --cwd DIR and --state FILE; --sandbox runs Bash
 in the OS sandbox (settings: "sandbox": {"enabled": true, ...}). Flags may follow the
@@ -184,6 +186,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runSandbox(ctx, args[1:], stdout, stderr)
 	case "mcp":
 		return runMCP(ctx, args[1:], stdout, stderr)
+	case "hook":
+		return runHook(ctx, args[1:], stdin, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "toolscope", version())
 		return nil
@@ -233,7 +237,7 @@ func (s *setup) close() {
 // hostOptions are the workspace options the flags give.
 func (c *common) hostOptions(warn io.Writer) *host.Options {
 	o := &host.Options{Dir: c.cwd, Settings: c.configPath, NoClaudeSettings: c.noClaude,
-		TrustProject: c.trustProject, Sandbox: c.sandbox, Asker: c.asker, Elicitor: c.elicitor, Warnings: warn}
+		TrustProject: c.trustProject, Sandbox: c.sandbox, Asker: c.asker, Elicitor: c.elicitor, NoHooks: c.noHooks, NoServers: c.noServers, Warnings: warn}
 	for _, p := range []string{c.statePath, c.runFile} {
 		if p != "" {
 			o.Protect = append(o.Protect, p)
