@@ -242,8 +242,8 @@ func byRules(ctx context.Context, pc *permission.Context, name string) hookVerdi
 // an allow, always for a deny or ask).
 type nameOnly string
 
-func (n nameOnly) Name() string                 { return string(n) }
-func (n nameOnly) RuleNames() []string          { return nil }
+func (n nameOnly) Name() string                  { return string(n) }
+func (n nameOnly) RuleNames() []string           { return nil }
 func (n nameOnly) ReadOnly(context.Context) bool { return false }
 func (n nameOnly) CheckPermissions(context.Context, *permission.Context) (permission.Decision, error) {
 	return permission.Decision{Behavior: permission.Passthrough}, nil
