@@ -145,6 +145,11 @@ type Run struct {
 	Waiting []Waiting `json:"waiting,omitempty"`
 	// Iters counts the model steps of the current reply.
 	Iters int `json:"iters,omitempty"`
+	// Meta is what the caller started the run with and needs again to
+	// continue it (the toolscope command keeps its model and flags here,
+	// so that a resumed run is the run that paused). The agent does not
+	// read it.
+	Meta map[string]string `json:"meta,omitempty"`
 }
 
 // NewRun starts a conversation with the agent state st (nil: a new one in

@@ -3,8 +3,11 @@ package cli
 import (
 	"bufio"
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -153,6 +156,11 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		file = abs
 	}
 	var r *agent.Run
+	if *resume != "" {
+		if _, err := os.Stat(file); err != nil {
+			return usageErr("run --resume %s: there is no run file there (%v); a paused run's file is the --state FILE it was started with", *resume, pathErrText(err))
+		}
+	}
 	if file != "" {
 		var err error
 		if r, err = host.LoadRun(file); err != nil {
@@ -160,6 +168,9 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 	} else {
 		r = agent.NewRun(nil)
+	}
+	if err := f.remember(r); err != nil {
+		return err
 	}
 	a, s, err := agentSetup(ctx, f, r, stderr)
 	if err != nil {
@@ -251,6 +262,9 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			return usage(err)
 		}
 	}
+	if err := f.remember(r); err != nil {
+		return err
+	}
 	// The conversation, the approvals and the MCP servers' questions are
 	// all answered on standard input.
 	in := bufio.NewReader(stdin)
@@ -311,4 +325,61 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			}
 		}
 	}
+}
+
+// remember keeps in a new run what it was started with, and gives a
+// resumed run (or a chat continued from its file) what it was started
+// with, where this invocation's flags do not say otherwise: the model,
+// the system prompt, the project, the config file and the switches of the
+// workspace. The run file is sealed, so what it says is what was given.
+func (f agentFlags) remember(r *agent.Run) error {
+	set := map[string]bool{}
+	f.fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	if r.Meta != nil {
+		for name, v := range r.Meta {
+			if set[name] || f.fs.Lookup(name) == nil {
+				continue
+			}
+			if err := f.fs.Set(name, v); err != nil {
+				return usageErr("the run file's %s %q: %v", name, v, err)
+			}
+		}
+	}
+	meta := map[string]string{}
+	model := *f.model
+	if model == "" {
+		model = os.Getenv("TOOLSCOPE_MODEL")
+	}
+	if model != "" {
+		meta["model"] = model
+	}
+	if *f.system != defaultSystemPrompt {
+		meta["system"] = *f.system
+	}
+	for name, v := range map[string]string{"config": f.configPath, "cwd": f.cwd} {
+		if v == "" {
+			continue
+		}
+		abs, err := filepath.Abs(v)
+		if err != nil {
+			return usageErr("--%s %s: %v", name, v, err)
+		}
+		meta[name] = abs
+	}
+	for name, on := range map[string]bool{"sandbox": f.sandbox, "no-claude-settings": f.noClaude, "trust-project": f.trustProject} {
+		if on {
+			meta[name] = "true"
+		}
+	}
+	r.Meta = meta
+	return nil
+}
+
+// pathErrText is the reason of a file system error, without the path.
+func pathErrText(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
