@@ -1,5 +1,5 @@
 # The project's test command; .ci/run calls it too.
-.PHONY: test bench fuzz
+.PHONY: test bench fuzz dist
 test:
 	go vet ./...
 	# The memory-bound and allocation-bound tests without the race detector,
@@ -58,3 +58,10 @@ fuzz:
 	go test -run '^$$' -fuzz FuzzToCRLF -fuzztime 20s ./internal/textfile
 	go test -run '^$$' -fuzz FuzzUnified -fuzztime 20s ./internal/udiff
 	go test -run '^$$' -fuzz FuzzOutput -fuzztime 20s ./internal/proc
+
+# Release binaries: linux/darwin x amd64/arm64, static, stamped with the
+# version, commit and date (toolscope version), checksums and completions
+# (scripts/dist.sh). .ci/run builds them too.
+dist:
+	scripts/dist.sh
+

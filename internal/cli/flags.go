@@ -112,7 +112,14 @@ func (c *common) takesValue(arg string) bool {
 // it, and what to do.
 func (c *common) flagError(err error, args []string) error {
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(c.stdout, usageText)
+		// The command's own usage lines, then its flags, and no other's.
+		fmt.Fprintln(c.stdout, "usage:")
+		first, _, _ := strings.Cut(c.name, " ")
+		for _, l := range strings.Split(usageText, "\n") {
+			if strings.HasPrefix(l, "  toolscope "+first+" ") || l == "  toolscope "+first {
+				fmt.Fprintln(c.stdout, l)
+			}
+		}
 		fmt.Fprintf(c.stdout, "\nflags of %s:\n", c.name)
 		c.fs.SetOutput(c.stdout)
 		c.fs.PrintDefaults()

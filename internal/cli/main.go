@@ -89,6 +89,7 @@ const usageText = `usage:
   toolscope mcp login|logout NAME, toolscope mcp list (OAuth logins of remote MCP servers)
   toolscope hook claude-code|cursor|gemini (the permission layer in an agent's hook; event on stdin)
   toolscope hook install|uninstall claude-code [--user|--project|--local]
+  toolscope completion bash|zsh|fish (a completion script for the shell)
   toolscope version
 Every command takes --config FILE, --cwd DIR and --state FILE; --sandbox runs Bash
 in the OS sandbox (settings: "sandbox": {"enabled": true, ...}). Flags may follow the
@@ -188,6 +189,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runMCP(ctx, args[1:], stdout, stderr)
 	case "hook":
 		return runHook(ctx, args[1:], stdin, stdout, stderr)
+	case "completion":
+		return runCompletion(args[1:], stdout)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "toolscope", version())
 		return nil
@@ -198,11 +201,49 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return usageErr("unknown command %q\n%s", args[0], use)
 }
 
+// The build's stamp, set by make dist (-ldflags -X): the release, the
+// commit and the time of the build.
+var (
+	buildVersion string
+	buildCommit  string
+	buildDate    string
+)
+
+// version is the build's version, commit and date: make dist's stamp,
+// else what the Go toolchain recorded (a module version, the VCS commit
+// and time of a build from a checkout).
 func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+	v, commit, date := buildVersion, buildCommit, buildDate
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if v == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			v = bi.Main.Version
+		}
+		for _, kv := range bi.Settings {
+			switch {
+			case kv.Key == "vcs.revision" && commit == "":
+				commit = kv.Value
+			case kv.Key == "vcs.time" && date == "":
+				date = kv.Value
+			case kv.Key == "vcs.modified" && kv.Value == "true" && buildCommit == "" && commit != "" && !strings.HasSuffix(commit, "-dirty"):
+				commit += "-dirty"
+			}
+		}
 	}
-	return "devel"
+	if v == "" {
+		v = "devel"
+	}
+	out := v
+	if commit != "" {
+		if len(commit) > 12 && !strings.Contains(commit, "-") {
+			commit = commit[:12]
+		}
+		out += " (commit " + commit
+		if date != "" {
+			out += ", " + date
+		}
+		out += ")"
+	}
+	return out
 }
 
 // setup is what a command needs: the workspace (root, settings,
