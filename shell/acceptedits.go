@@ -3,6 +3,8 @@ package shell
 import (
 	"strings"
 
+	"github.com/toolscope/toolscope/internal/bashglob"
+
 	"github.com/toolscope/toolscope/internal/pathpolicy"
 	"github.com/toolscope/toolscope/shell/internal/specs"
 	"github.com/toolscope/toolscope/shell/internal/unquote"
@@ -93,7 +95,11 @@ func (an *analyzer) editPaths(l *leaf, redirOnly bool) (string, []editPath, bool
 		return "", nil, false
 	}
 	for _, w := range l.args[1:] {
-		if !w.Literal {
+		if !w.Literal || w.Glob && an.globMayDash(w, l) {
+			// A glob that expands to a word starting with - is an option
+			// (a file named --target-directory=.. makes cp * src copy out
+			// of the project), and so may one an earlier command of the
+			// line creates files for.
 			return "", nil, false
 		}
 	}
@@ -239,4 +245,25 @@ func (an *analyzer) editInside(ep editPath, l *leaf) bool {
 		}
 	}
 	return true
+}
+
+// globMayDash reports whether the glob word w may expand to a word
+// starting with "-": a match does now, or an earlier (or concurrent)
+// command of the line may create such a name (mayCreateDash) and the
+// glob's first component could match it.
+func (an *analyzer) globMayDash(w word, l *leaf) bool {
+	return an.dashGlob(w, l) || l.afterDash && firstMayDash(w)
+}
+
+// firstMayDash reports whether the first path component of the glob word
+// w could match a name starting with "-".
+func firstMayDash(w word) bool {
+	if w.Tilde || strings.HasPrefix(w.Value, "/") {
+		return false
+	}
+	first := w.Pat
+	if i := strings.IndexByte(first, '/'); i >= 0 {
+		first = first[:i]
+	}
+	return bashglob.HasMeta(first) && bashglob.MatchPrefix(first, "-", nil)
 }

@@ -454,9 +454,19 @@ func (a *Analysis) coveringRule(l *leaf, contents []string) (string, bool) {
 	}
 	form, _ := ruleForm(l)
 	risky := riskyOption(l)
+	if risky == "" && l.afterDash {
+		// An earlier command of the line may create the files its glob
+		// matches (touch ./--pre=sh && rg x *): the options it runs with
+		// are unknown.
+		for _, w := range l.args[1:] {
+			if w.Glob && firstMayDash(w) {
+				risky = w.Value
+			}
+		}
+	}
 	for _, content := range contents {
 		m := compileRule(content)
-		if risky != "" && m.Wild {
+		if risky != "" && (m.Every || hasWildcard(content)) {
 			// A wildcard rule (git push:*) was written for the command,
 			// not for the options that make it run another program.
 			continue
@@ -466,6 +476,20 @@ func (a *Analysis) coveringRule(l *leaf, contents []string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// hasWildcard reports whether a rule content has a "*" that is not
+// written "\*" (a literal star, as suggestions write one).
+func hasWildcard(content string) bool {
+	for i := 0; i < len(content); i++ {
+		switch content[i] {
+		case '\\':
+			i++
+		case '*':
+			return true
+		}
+	}
+	return false
 }
 
 // layoutTrusted reports whether every command of the line that may change

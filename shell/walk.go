@@ -101,6 +101,7 @@ type leaf struct {
 	kind         leafKind
 	tainted      bool    // an earlier or concurrent command may change the filesystem layout
 	afterEdit    bool    // an earlier or concurrent command creates or edits files
+	afterDash    bool    // ... and may create one whose name starts with "-"
 	planned      *roPlan // the read-only plan, once made
 	roButTaint   bool    // it would be read-only but for the taint
 	editButTaint bool    // accept_edits would allow it but for the taint
