@@ -8,6 +8,7 @@ import (
 	"iter"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -136,14 +137,35 @@ func (b *Bash) CheckPermissions(ctx context.Context, input json.RawMessage, pc *
 var emptyCommand = permission.Decision{Behavior: permission.Passthrough, Message: "Empty command", Reason: "Empty command"}
 
 // decide is the tool's opinion of the analysed command a (of input) under pc.
+// A compound command is allowed when each of its simple commands is
+// allowed on its own: read-only, allowed by the mode (accept_edits'
+// filesystem commands inside the working directories), or covered by one
+// of the user's Bash allow rules ("git add . && git commit -m x" with
+// Bash(git add:*) and Bash(git commit:*); "npm run build && touch
+// dist/.stamp" with Bash(npm run:*) in accept_edits). The reason then
+// names, per simple command, what allowed it. Deny and ask rules are the
+// engine's: they match any simple command before this check runs.
 func (b *Bash) decide(ctx context.Context, input json.RawMessage, a *shell.Analysis, pc *permission.Context) permission.Decision {
 	d := permission.Decision{Message: a.Message, Reason: a.Reason, BypassImmune: a.BypassImmune}
 	if sd, ok := b.sandboxAllow(ctx, a, input); ok {
 		return sd
 	}
+	var contents []string
+	if pc != nil {
+		for _, r := range pc.Allow {
+			if r.Tool == "Bash" && r.Content != "" {
+				contents = append(contents, r.Content)
+			}
+		}
+	}
 	switch a.Verdict {
 	case shell.Allow:
 		d.Behavior = permission.Allow
+		if len(a.Commands) > 1 {
+			if grants, ok := a.Grants(nil); ok {
+				d.Reason = grantsReason(grants, pc)
+			}
+		}
 		return d
 	case shell.Ask:
 		d.Behavior = permission.Ask
@@ -151,25 +173,53 @@ func (b *Bash) decide(ctx context.Context, input json.RawMessage, a *shell.Analy
 		d.Behavior = permission.Passthrough
 	}
 	if pc != nil && !a.BypassImmune {
-		var contents []string
-		for _, r := range pc.Allow {
-			if r.Tool == "Bash" && r.Content != "" {
-				contents = append(contents, r.Content)
+		if grants, ok := a.Grants(contents); ok {
+			var rules []permission.Rule
+			for _, g := range grants {
+				if g.Rule == "" || slices.ContainsFunc(rules, func(r permission.Rule) bool { return r.Content == g.Rule }) {
+					continue
+				}
+				rules = append(rules, permission.Rule{Tool: "Bash", Content: g.Rule, Behavior: permission.Allow})
 			}
-		}
-		if used, ok := a.AllowedBy(contents); ok && len(used) > 0 {
-			names := make([]string, len(used))
-			rules := make([]permission.Rule, len(used))
-			for i, u := range used {
-				rules[i] = permission.Rule{Tool: "Bash", Content: u, Behavior: permission.Allow}
-				names[i] = rules[i].String()
+			if len(rules) > 0 {
+				reason := grantsReason(grants, pc)
+				if len(grants) == 1 {
+					reason = "Rules: " + rules[0].String() + " (every other simple command is read-only)"
+				}
+				return permission.Decision{Behavior: permission.Allow, Message: "Permission granted for Bash",
+					Reason: reason, Rules: rules, UpdatedInput: input}
 			}
-			return permission.Decision{Behavior: permission.Allow, Message: "Permission granted for Bash",
-				Reason: "Rules: " + strings.Join(names, ", ") + " (every other simple command is read-only)", Rules: rules, UpdatedInput: input}
 		}
 	}
-	d.Suggestions = bashRules(a.Suggestions())
+	d.Suggestions = bashRules(a.SuggestionsGiven(contents))
 	return d
+}
+
+// grantsReason names what allowed each simple command of a command allowed
+// part by part: `Each part allowed: "npm run build" (rule Bash(npm run:*));
+// "touch dist/.stamp" (mode accept_edits: ...)`.
+func grantsReason(grants []shell.Grant, pc *permission.Context) string {
+	mode := permission.AcceptEdits
+	if pc != nil && pc.Mode != "" {
+		mode = pc.Mode
+	}
+	parts := make([]string, len(grants))
+	for i, g := range grants {
+		var by string
+		switch g.Layer {
+		case shell.LayerRule:
+			by = "rule " + permission.Rule{Tool: "Bash", Content: g.Rule}.String()
+		case shell.LayerAcceptEdits:
+			by = "mode " + string(mode) + ": filesystem command with all targets in a working directory"
+		default:
+			by = "read-only"
+		}
+		if g.AfterRules {
+			by += ", after commands allowed by rules"
+		}
+		parts[i] = strconv.Quote(g.Command) + " (" + by + ")"
+	}
+	return "Each part allowed: " + strings.Join(parts, "; ")
 }
 
 // Judge implements [tool.Judge]: the command is parsed and analysed once,

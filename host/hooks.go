@@ -8,14 +8,18 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"maps"
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/toolscope/toolscope/agent"
 	"github.com/toolscope/toolscope/internal/proc"
+	"github.com/toolscope/toolscope/internal/spell"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )
@@ -49,42 +53,59 @@ type hooks struct {
 	warn    io.Writer
 }
 
-// parseHooks reads the PreToolUse and PostToolUse hooks of a file's raw
-// "hooks" object. Hooks of other events are left out (the caller warns).
-func parseHooks(raw map[string]json.RawMessage, origin string) ([]hook, []string, error) {
-	var out []hook
-	var other []string
-	for event, v := range raw {
+// parseHooks reads the PreToolUse, PostToolUse, UserPromptSubmit and Stop
+// hooks of a file's raw "hooks" object. Hooks of other events are left out
+// (other; the caller warns), and so are hooks of a type toolscope does not
+// run (Claude Code's "prompt", "agent", ...): skipped says which, one line
+// each, for the caller's warning. A malformed entry is an error: a hook
+// without a type, a "command" hook without a command, a type that is a
+// misspelt "command", a matcher that is not a regular expression.
+func parseHooks(raw map[string]json.RawMessage, origin string) (out []hook, other, skipped []string, err error) {
+	for _, event := range slices.Sorted(maps.Keys(raw)) {
+		v := raw[event]
 		if event != "PreToolUse" && event != "PostToolUse" && event != "UserPromptSubmit" && event != "Stop" {
 			other = append(other, event)
 			continue
 		}
 		var entries []hookConfig
 		if err := json.Unmarshal(v, &entries); err != nil {
-			return nil, nil, fmt.Errorf("%s: hooks.%s: %v", origin, event, err)
+			return nil, nil, nil, fmt.Errorf("%s: hooks.%s: %v", origin, event, err)
 		}
 		for i, e := range entries {
 			var re *regexp.Regexp
 			if m := e.Matcher; m != "" && m != "*" {
 				var err error
 				if re, err = regexp.Compile("^(?:" + m + ")$"); err != nil {
-					return nil, nil, fmt.Errorf("%s: hooks.%s[%d].matcher %q: %v", origin, event, i, m, err)
+					return nil, nil, nil, fmt.Errorf("%s: hooks.%s[%d].matcher %q: %v", origin, event, i, m, err)
 				}
 			}
 			for j, h := range e.Hooks {
-				if h.Type != "command" || strings.TrimSpace(h.Command) == "" {
-					return nil, nil, fmt.Errorf("%s: hooks.%s[%d].hooks[%d]: only hooks of type \"command\" with a command run here", origin, event, i, j)
+				where := fmt.Sprintf("%s: hooks.%s[%d].hooks[%d]", origin, event, i, j)
+				switch {
+				case strings.TrimSpace(h.Type) == "":
+					return nil, nil, nil, fmt.Errorf("%s: a hook needs a \"type\" (toolscope runs hooks of type \"command\")", where)
+				case h.Type != "command" && spell.Nearest(h.Type, []string{"command"}) != "":
+					return nil, nil, nil, fmt.Errorf("%s: unknown hook type %q (did you mean \"command\"?)", where, h.Type)
+				case h.Type != "command":
+					matcher := "matcher " + strconv.Quote(e.Matcher)
+					if e.Matcher == "" || e.Matcher == "*" {
+						matcher = "every tool"
+					}
+					skipped = append(skipped, fmt.Sprintf("hooks.%s[%d].hooks[%d] (%s, %s): a hook of type %q, which toolscope does not run (it runs hooks of type \"command\"); skipped",
+						event, i, j, event, matcher, h.Type))
+					continue
+				case strings.TrimSpace(h.Command) == "":
+					return nil, nil, nil, fmt.Errorf("%s: a hook of type \"command\" needs a \"command\" to run", where)
 				}
 				t := time.Duration(h.Timeout * float64(time.Second))
 				if t <= 0 {
 					t = 60 * time.Second
 				}
-				out = append(out, hook{event: event, matcher: re, command: h.Command, timeout: t,
-					origin: fmt.Sprintf("%s: hooks.%s[%d].hooks[%d]", origin, event, i, j)})
+				out = append(out, hook{event: event, matcher: re, command: h.Command, timeout: t, origin: where})
 			}
 		}
 	}
-	return out, other, nil
+	return out, other, skipped, nil
 }
 
 // hookResult is what a hook run said.

@@ -151,3 +151,50 @@ func TestLoadLockedSerializes(t *testing.T) {
 		t.Errorf("%d of %d rules survived: %v", got, n, snap.State.Permissions().Allow)
 	}
 }
+
+// TestHookTypes: a hook of a type toolscope does not run (Claude Code's
+// prompt and agent hooks) is skipped with a warning naming its file,
+// event, matcher and type, and the file's command hooks load; a malformed
+// hook is an error naming it.
+func TestHookTypes(t *testing.T) {
+	dir := t.TempDir()
+	settings := writeFile(t, dir, "settings.json", `{"hooks": {
+		"PreToolUse": [{"matcher": "Bash", "hooks": [
+			{"type": "prompt", "prompt": "Is this safe? $ARGUMENTS"},
+			{"type": "command", "command": "./gate.sh"}]}],
+		"PostToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "http", "url": "http://localhost:1/x"}]}],
+		"Stop": [{"hooks": [{"type": "agent", "prompt": "run the tests"}]}]
+	}}`)
+	var warn bytes.Buffer
+	s, err := host.LoadSettings(&host.Options{Dir: dir, Settings: settings, NoClaudeSettings: true, Warnings: &warn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := s.Hooks(); len(h) != 1 || h[0].Command != "./gate.sh" || h[0].Event != "PreToolUse" || !strings.HasSuffix(h[0].Origin, "hooks.PreToolUse[0].hooks[1]") {
+		t.Errorf("hooks %+v", h)
+	}
+	for _, want := range []string{
+		settings + `: hooks.PreToolUse[0].hooks[0] (PreToolUse, matcher "Bash"): a hook of type "prompt", which toolscope does not run (it runs hooks of type "command"); skipped`,
+		settings + `: hooks.PostToolUse[0].hooks[0] (PostToolUse, matcher "Write|Edit"): a hook of type "http"`,
+		settings + `: hooks.Stop[0].hooks[0] (Stop, every tool): a hook of type "agent"`,
+	} {
+		if !slices.ContainsFunc(s.Warnings(), func(w string) bool { return strings.Contains(w, want) }) || !strings.Contains(warn.String(), want) {
+			t.Errorf("no warning %q in %q", want, s.Warnings())
+		}
+	}
+	for _, c := range []struct{ hooks, want string }{
+		{`{"PreToolUse": [{"hooks": [{"command": "true"}]}]}`, `hooks.PreToolUse[0].hooks[0]: a hook needs a "type"`},
+		{`{"PreToolUse": [{"hooks": [{"type": "Command", "command": "true"}]}]}`, `hooks.PreToolUse[0].hooks[0]: unknown hook type "Command" (did you mean "command"?)`},
+		{`{"Stop": [{"hooks": [{"type": "command", "command": " "}]}]}`, `hooks.Stop[0].hooks[0]: a hook of type "command" needs a "command" to run`},
+		{`{"PreToolUse": [{"hooks": [{"type": 1}]}]}`, `hooks.PreToolUse`},
+		{`{"PreToolUse": [{"matcher": "(", "hooks": [{"type": "prompt"}]}]}`, `hooks.PreToolUse[0].matcher "("`},
+		{`{"PreToolUse": {"type": "command"}}`, `hooks.PreToolUse`},
+	} {
+		f := writeFile(t, dir, "bad.json", `{"hooks": `+c.hooks+`}`)
+		_, err := host.LoadSettings(&host.Options{Dir: dir, Settings: f, NoClaudeSettings: true})
+		var he *host.Error
+		if !errors.As(err, &he) || !strings.Contains(err.Error(), f+": "+c.want) {
+			t.Errorf("%s: %v, want an *Error with %q", c.hooks, err, c.want)
+		}
+	}
+}

@@ -44,6 +44,9 @@ type config struct {
 	// the other events it configures, which are not run.
 	hooks      []hook
 	hookEvents []string
+	// hooksSkipped are the file's hooks of types toolscope does not run
+	// (warnings, one line each).
+	hooksSkipped []string
 	// keys are the file's top-level keys.
 	keys []string
 	// sb and sbConfig are the settings' sandbox, made once (see sandbox).
@@ -441,7 +444,7 @@ func readSettings(path string, claudeFile, mustExist bool) (*config, error) {
 	var hooksRaw map[string]json.RawMessage
 	if json.Unmarshal(raw["hooks"], &hooksRaw) == nil && len(hooksRaw) > 0 {
 		var other []string
-		if c.hooks, other, err = parseHooks(hooksRaw, c.label()); err != nil {
+		if c.hooks, other, c.hooksSkipped, err = parseHooks(hooksRaw, c.label()); err != nil {
 			return nil, errorf("%v", err)
 		}
 		slices.Sort(other)
@@ -512,6 +515,9 @@ func loadSettings(root, configPath string, claude, trust bool, warn io.Writer) (
 	for _, f := range files {
 		if len(f.hookEvents) > 0 {
 			fmt.Fprintf(warn, "toolscope: warning: %s: hooks of %s are not run by toolscope (PreToolUse, PostToolUse, UserPromptSubmit and Stop are)\n", f.label(), strings.Join(f.hookEvents, ", "))
+		}
+		for _, s := range f.hooksSkipped {
+			fmt.Fprintf(warn, "toolscope: warning: %s: %s\n", f.label(), s)
 		}
 		m.hooks = append(m.hooks, f.hooks...)
 		for name, sc := range f.MCPServers {

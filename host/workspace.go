@@ -209,7 +209,7 @@ func (s *Settings) IgnoredKeys() []string {
 }
 
 // knownKeys are the top-level keys toolscope uses.
-var knownKeys = []string{"permissions", "mcpServers", "allowedTools", "enableAllProjectMcpServers",
+var knownKeys = []string{"permissions", "hooks", "mcpServers", "allowedTools", "enableAllProjectMcpServers",
 	"enabledMcpjsonServers", "disabledMcpjsonServers", "groups", "skills"}
 
 // Hook is one command hook of the settings.

@@ -3,6 +3,8 @@ package shell
 import (
 	"strings"
 
+	"github.com/toolscope/toolscope/internal/bashglob"
+
 	"github.com/toolscope/toolscope/internal/pathpolicy"
 	"github.com/toolscope/toolscope/shell/internal/specs"
 	"github.com/toolscope/toolscope/shell/internal/unquote"
@@ -93,7 +95,11 @@ func (an *analyzer) editPaths(l *leaf, redirOnly bool) (string, []editPath, bool
 		return "", nil, false
 	}
 	for _, w := range l.args[1:] {
-		if !w.Literal {
+		if !w.Literal || w.Glob && an.globMayDash(w, l) {
+			// A glob that expands to a word starting with - is an option
+			// (a file named --target-directory=.. makes cp * src copy out
+			// of the project), and so may one an earlier command of the
+			// line creates files for.
 			return "", nil, false
 		}
 	}
@@ -160,48 +166,62 @@ func optWord(s string) word {
 	return word{Value: s, Pat: unquote.EscapeGlob(s), Literal: true, Tilde: strings.HasPrefix(s, "~/") || s == "~"}
 }
 
-// acceptEdits upgrades filesystem commands to Allow when every command in
-// the chain is read-only or an edit whose targets are all inside a working
-// directory.
+// acceptEdits upgrades filesystem commands to Allow, each on its own: a
+// command that only creates, copies, moves or removes files, all of them
+// inside a working directory, is allowed by the mode whatever the other
+// commands of the line are. Those decide for themselves: the line as a
+// whole is allowed only when each of them is (read-only, allowed here, or
+// covered by an allow rule: Analysis.AllowedBy). A command that runs after
+// (or beside) one that may change the filesystem's layout is not upgraded:
+// what its paths lead to is no longer known (editButTaint records that it
+// would be). A line that creates links upgrades nothing, and neither does
+// a line the analyser asks about.
 func (an *analyzer) acceptEdits(res *Analysis, redirOnly []bool) {
 	if len(an.cfg.policy.WorkingDirs()) == 0 {
 		return
 	}
-	for _, l := range an.leaves {
+	for i, l := range an.leaves {
 		if len(l.args) > 0 && (l.args[0].Value == "ln" || l.args[0].Value == "link") {
 			return
 		}
+		if res.Commands[i].Verdict == Ask {
+			return
+		}
 	}
-	type grant struct {
-		i    int
-		name string
-	}
-	var grants []grant
 	for i, l := range an.leaves {
 		c := &res.Commands[i]
-		switch c.Verdict {
-		case Ask:
-			return
-		case Allow:
+		if c.Verdict != Passthrough {
 			continue
 		}
-		name, paths, ok := an.editPaths(l, redirOnly[i])
+		name, ok := an.editGrant(l, redirOnly[i])
 		if !ok {
-			return
-		}
-		for _, p := range paths {
-			if !an.editInside(p, l) {
-				return
+			if l.tainted && l.kind != kindOther {
+				l.tainted = false
+				_, l.editButTaint = an.editGrant(l, redirOnly[i])
+				l.tainted = true
 			}
+			continue
 		}
-		grants = append(grants, grant{i, name})
-	}
-	for _, g := range grants {
-		c := &res.Commands[g.i]
 		c.Verdict, c.Layer = Allow, LayerAcceptEdits
 		c.Reason = "filesystem command with all targets in a working directory"
-		c.message = "Permission granted for '" + g.name + "' command (filesystem command, all targets in working directory)"
+		c.message = "Permission granted for '" + name + "' command (filesystem command, all targets in working directory)"
 	}
+}
+
+// editGrant reports whether the leaf is a filesystem command whose every
+// target lies inside a working directory (and is not protected), with the
+// command's name.
+func (an *analyzer) editGrant(l *leaf, redirOnly bool) (string, bool) {
+	name, paths, ok := an.editPaths(l, redirOnly)
+	if !ok {
+		return "", false
+	}
+	for _, p := range paths {
+		if !an.editInside(p, l) {
+			return "", false
+		}
+	}
+	return name, true
 }
 
 // editInside reports whether the path lies within a working directory once
@@ -225,4 +245,25 @@ func (an *analyzer) editInside(ep editPath, l *leaf) bool {
 		}
 	}
 	return true
+}
+
+// globMayDash reports whether the glob word w may expand to a word
+// starting with "-": a match does now, or an earlier (or concurrent)
+// command of the line may create such a name (mayCreateDash) and the
+// glob's first component could match it.
+func (an *analyzer) globMayDash(w word, l *leaf) bool {
+	return an.dashGlob(w, l) || l.afterDash && firstMayDash(w)
+}
+
+// firstMayDash reports whether the first path component of the glob word
+// w could match a name starting with "-".
+func firstMayDash(w word) bool {
+	if w.Tilde || strings.HasPrefix(w.Value, "/") {
+		return false
+	}
+	first := w.Pat
+	if i := strings.IndexByte(first, '/'); i >= 0 {
+		first = first[:i]
+	}
+	return bashglob.HasMeta(first) && bashglob.MatchPrefix(first, "-", nil)
 }

@@ -391,8 +391,11 @@ func (an *analyzer) decide() *Analysis {
 			// Would it be read-only if nothing before it could change the
 			// layout? Then allow rules that trust what changes it may pass it.
 			l.tainted = false
-			l.roButTaint, _, _, _ = an.readOnly(l)
+			var redirOnlyButTaint bool
+			l.roButTaint, redirOnlyButTaint, _, _ = an.readOnly(l)
 			l.tainted = true
+			// accept_edits judges it as the edit it would be (editButTaint).
+			editable[i] = redirOnlyButTaint
 		}
 		c.Verdict, c.Layer = Passthrough, LayerPassthrough
 		c.Reason = why

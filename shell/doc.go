@@ -118,7 +118,9 @@
 // command, "git log:*" and "git log *" are word-boundary prefixes, "*" is
 // any text. Deny and ask rules match any simple command, also inside
 // wrappers and scripts; [Analysis.AllowedBy] passes a compound when every
-// simple command is read-only or matched by some allow rule; and
+// simple command is allowed on its own (read-only, allowed by accept_edits,
+// or matched by some allow rule), and [Analysis.Grants] says what allowed
+// each; and
 // [Analysis.Suggestions] proposes the rules that would let a command
 // through, never broader than a subcommand ("git push:*") and exact for
 // everything else (find . -delete does not become find .:*).

@@ -115,15 +115,51 @@ func (an *analyzer) taint() {
 		if !layout && l.kind != kindEdit && !writesFile(l) {
 			continue
 		}
+		dash := layout || mayCreateDash(l)
 		for _, m := range an.leaves {
 			if m != l && (l.idx < m.idx || shareGroup(l.groups, m.groups)) {
 				if layout {
 					m.tainted = true
 				}
 				m.afterEdit = true
+				if dash {
+					m.afterDash = true
+				}
 			}
 		}
 	}
+}
+
+// mayCreateDash reports whether an edit may create a file whose name
+// starts with "-" (touch ./--pre=sh, touch -- -x, cp src/* .): one a later
+// glob would pass as an option. Leading options (mkdir -p) are not names.
+func mayCreateDash(l *leaf) bool {
+	names := func(ws []word, i int, dd bool) bool {
+		w := ws[i]
+		if w.Glob || !w.Literal {
+			return true
+		}
+		base := w.Value[strings.LastIndexByte(w.Value, '/')+1:]
+		return strings.HasPrefix(base, "-") && (dd || strings.ContainsRune(w.Value, '/'))
+	}
+	dd := false
+	for i := 1; i < len(l.args); i++ {
+		if l.args[i].Value == "--" && !dd {
+			dd = true
+			continue
+		}
+		if names(l.args, i, dd) {
+			return true
+		}
+	}
+	for _, r := range l.redirs {
+		for i, w := range r.ws {
+			if !r.hdoc && isWriteRedir(r.op, w.Value) && names(r.ws, i, true) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // configReaders are the read-only candidates whose verdict depends on

@@ -337,23 +337,74 @@ func (l *leaf) args0() word {
 }
 
 // AllowedBy reports whether the analysed command may run because every
-// simple command in it is read-only or matched by one of the allow-rule
-// contents, and returns the contents it used. Such a command runs without
-// the hardened environment, so git, go, pip and npm need rules of their
-// own here even where the analyser takes them for read-only. A simple command the
-// analyser objected to (an Ask) is never covered; one that writes through a
-// redirection is covered only when the target lies in a working directory;
-// one whose working directory is unknown or outside the working
-// directories is not covered.
+// simple command in it is allowed on its own: read-only, allowed by the
+// mode (a filesystem command inside the working directories in
+// accept_edits), or matched by one of the allow-rule contents; it returns
+// the contents it used. See [Analysis.Grants], which also says what
+// allowed each simple command.
 func (a *Analysis) AllowedBy(contents []string) ([]string, bool) {
-	if a == nil || a.Verdict == Ask && a.BypassImmune || len(a.Commands) == 0 {
+	grants, ok := a.Grants(contents)
+	if !ok {
 		return nil, false
 	}
 	var used []string
+	for _, g := range grants {
+		if g.Rule != "" {
+			used = appendUnique(used, g.Rule)
+		}
+	}
+	return used, true
+}
+
+// Grant says what allows one simple command of a command that runs
+// because each of its simple commands is allowed ([Analysis.Grants]).
+type Grant struct {
+	// Command is the simple command's text.
+	Command string
+	// Layer is LayerReadOnly, LayerAcceptEdits (the mode allows it), or
+	// "rule" (Rule allows it).
+	Layer string
+	// Rule is the allow-rule content that covers it, for Layer "rule".
+	Rule string
+	// AfterRules reports a read-only command or an edit that is allowed
+	// although an earlier command may change what its paths lead to,
+	// because every such command is allowed by a rule and runs a program
+	// the project defines (a rule-trusted build could have done the same).
+	AfterRules bool
+}
+
+// LayerRule is the Layer of a [Grant] made by an allow rule.
+const LayerRule = "rule"
+
+// Grants reports whether the analysed command may run because every simple
+// command in it is allowed on its own, and what allows each (in order):
+//
+//   - it is read-only, or the mode allows it (the analysis allowed it:
+//     accept_edits' filesystem commands inside the working directories);
+//   - or one of the allow-rule contents matches it.
+//
+// Such a command runs without the hardened environment, so git, go, pip and
+// npm need rules of their own here even where the analyser takes them for
+// read-only. A simple command the analyser objected to (an Ask) is never
+// covered; one that writes through a redirection is covered by a rule only
+// when the target lies in a working directory; one whose working directory
+// is unknown or outside the working directories is not covered. A
+// read-only command or an edit that runs after (or beside) a command that
+// may change the filesystem's layout (a link made, a tree checked out) is
+// allowed only when every such command in the line is allowed by a rule
+// and runs a program the project defines (npm run, make, ./build.sh): the
+// trusted program could have read or written those files itself, while
+// git checkout or tar -x, trusted to do what they do, could not.
+func (a *Analysis) Grants(contents []string) ([]Grant, bool) {
+	if a == nil || a.Verdict == Ask && a.BypassImmune || len(a.Commands) == 0 {
+		return nil, false
+	}
+	grants := make([]Grant, len(a.Commands))
 	covered := map[*leaf]bool{}
-	pending := false // a command read-only but for the taint of an earlier one
+	pending := false // a command allowed but for the taint of an earlier one
 	for i := range a.Commands {
 		c := &a.Commands[i]
+		grants[i] = Grant{Command: c.Text, Layer: c.Layer}
 		if c.Verdict == Allow && !(c.leaf != nil && c.leaf.needsEnv) {
 			continue
 		}
@@ -364,45 +415,148 @@ func (a *Analysis) AllowedBy(contents []string) ([]string, bool) {
 		if c.Verdict == Ask || c.leaf == nil {
 			return nil, false
 		}
-		if c.leaf.roButTaint && !c.leaf.writes() && !c.leaf.needsEnv {
+		if l := c.leaf; l.roButTaint && !l.writes() && !l.needsEnv || l.editButTaint {
+			grants[i].Layer, grants[i].AfterRules = LayerReadOnly, true
+			if l.editButTaint {
+				grants[i].Layer = LayerAcceptEdits
+			}
 			pending = true
 			continue
 		}
-		if !a.ruleCoverable(c.leaf) {
+		content, ok := a.coveringRule(c.leaf, contents)
+		if !ok {
 			return nil, false
 		}
-		form, _ := ruleForm(c.leaf)
-		found := false
-		risky := riskyOption(c.leaf)
-		for _, content := range contents {
-			if risky != "" && compileRule(content).Wild {
-				// A wildcard rule (git push:*) was written for the command,
-				// not for the options that make it run another program.
-				continue
-			}
-			if compileRule(content).Words(form) {
-				used = appendUnique(used, content)
-				found = true
-				break
-			}
-		}
-		if !found {
-			return nil, false
-		}
+		grants[i].Layer, grants[i].Rule = LayerRule, content
 		covered[c.leaf] = true
 	}
-	// A command that is read-only but for an earlier command that may change
-	// the layout passes when every such command is trusted by a rule (a
-	// rule-allowed command could have read the files itself), not merely
-	// auto-allowed by accept_edits.
-	if pending {
-		for i := range a.Commands {
-			if l := a.Commands[i].leaf; l != nil && l.kind == kindOther && !covered[l] {
+	if pending && !a.layoutTrusted(func(l *leaf) bool { return covered[l] }) {
+		// Each such command then needs a rule of its own.
+		for i := range grants {
+			if !grants[i].AfterRules {
+				continue
+			}
+			content, ok := a.coveringRule(a.Commands[i].leaf, contents)
+			if !ok {
 				return nil, false
+			}
+			grants[i] = Grant{Command: grants[i].Command, Layer: LayerRule, Rule: content}
+		}
+	}
+	return grants, true
+}
+
+// coveringRule returns the first of contents that allows the leaf on its
+// own.
+func (a *Analysis) coveringRule(l *leaf, contents []string) (string, bool) {
+	if !a.ruleCoverable(l) {
+		return "", false
+	}
+	form, _ := ruleForm(l)
+	risky := riskyOption(l)
+	if risky == "" && l.afterDash {
+		// An earlier command of the line may create the files its glob
+		// matches (touch ./--pre=sh && rg x *): the options it runs with
+		// are unknown.
+		for _, w := range l.args[1:] {
+			if w.Glob && firstMayDash(w) {
+				risky = w.Value
 			}
 		}
 	}
-	return used, true
+	for _, content := range contents {
+		m := compileRule(content)
+		if risky != "" && (m.Every || hasWildcard(content)) {
+			// A wildcard rule (git push:*) was written for the command,
+			// not for the options that make it run another program.
+			continue
+		}
+		if m.Words(form) {
+			return content, true
+		}
+	}
+	return "", false
+}
+
+// hasWildcard reports whether a rule content has a "*" that is not
+// written "\*" (a literal star, as suggestions write one).
+func hasWildcard(content string) bool {
+	for i := 0; i < len(content); i++ {
+		switch content[i] {
+		case '\\':
+			i++
+		case '*':
+			return true
+		}
+	}
+	return false
+}
+
+// layoutTrusted reports whether every command of the line that may change
+// the filesystem's layout is covered by a rule (covered) and runs a
+// program the project defines: then the commands after it, allowed but for
+// what it may change, pass.
+func (a *Analysis) layoutTrusted(covered func(*leaf) bool) bool {
+	for i := range a.Commands {
+		l := a.Commands[i].leaf
+		if l == nil || l.kind != kindOther {
+			continue
+		}
+		if !covered(l) || !runsProjectCode(l) {
+			return false
+		}
+	}
+	return true
+}
+
+// runsProjectCode reports a command that runs a program the project
+// defines, or any program: a package manager's scripts, a build tool's
+// recipes, an interpreter, a program named by a relative path. What such a
+// command does is not bounded by its command line: trusted by a rule, it
+// is trusted to do what any command after it does. A known tool with
+// bounded effects (git, tar, cp, mv, ln, hash) is not one: trusted to check
+// out a tree, it is not trusted to write through the links that tree
+// holds.
+func runsProjectCode(l *leaf) bool {
+	if len(l.args) == 0 || !l.args[0].Literal {
+		return false
+	}
+	name, args := runName(l.args)
+	if strings.Contains(name, "/") && !strings.HasPrefix(name, "/") {
+		return true // ./build.sh, node_modules/.bin/x
+	}
+	sub := ""
+	if pos := positionals(args, 1); len(pos) > 0 {
+		sub = pos[0]
+	}
+	switch name {
+	case "make", "gmake", "just", "rake", "ninja", "npx", "pnpx", "bunx", "tox", "nox", "pytest",
+		"python", "python3", "node", "ruby", "perl", "php", "deno":
+		return true
+	case "npm", "pnpm", "yarn", "bun":
+		for _, a := range args {
+			if strings.HasPrefix(a.Value, "--ignore-scripts") {
+				return false // only links and copies packages (file: links lead anywhere)
+			}
+		}
+		switch sub {
+		case "run", "run-script", "test", "t", "start", "stop", "restart", "install", "i", "ci", "exec", "x":
+			return true
+		}
+		return name == "yarn" && sub != "" && sub != "add" && sub != "remove" // yarn NAME runs a script
+	case "go":
+		return sub == "run" || sub == "test" || sub == "generate"
+	case "cargo":
+		switch sub {
+		case "run", "build", "b", "test", "t", "bench", "check", "c", "install":
+			return true
+		}
+	case "uv", "poetry", "pipenv":
+		return sub == "run"
+	case "gradle", "mvn", "sbt":
+		return true
+	}
+	return false
 }
 
 // isExtraction reports an archive extraction (tar -x, unzip).
@@ -772,18 +926,63 @@ var scriptRunners = map[string]bool{"npm run": true, "pnpm run": true, "yarn run
 // find . -exec ...). It returns nil when no set of rules can let the
 // command through (a bypass-immune Ask, a simple command rules cannot
 // cover) or when more than ten would be needed.
-func (a *Analysis) Suggestions() []string {
+func (a *Analysis) Suggestions() []string { return a.SuggestionsGiven(nil) }
+
+// SuggestionsGiven is [Analysis.Suggestions] for a command that already
+// has the allow rules contents: it proposes rules only for the simple
+// commands that still need one, so that contents and the suggestions
+// together let the command through ([Analysis.AllowedBy]).
+func (a *Analysis) SuggestionsGiven(contents []string) []string {
 	if a == nil || a.Verdict == Allow || a.Verdict == Ask && a.BypassImmune {
 		return nil
+	}
+	// What each command needs: nothing (allowed), a rule, or nothing once
+	// the commands that change the layout before it are trusted (pending).
+	const (
+		allowed = iota
+		needsRule
+		pending
+	)
+	need := make([]int, len(a.Commands))
+	anyPending := false
+	for i := range a.Commands {
+		c := &a.Commands[i]
+		switch l := c.leaf; {
+		case c.Verdict == Allow && !(l != nil && l.needsEnv):
+			need[i] = allowed
+		case c.Verdict == Ask || l == nil || !a.ruleCoverable(l):
+			return nil
+		case l.roButTaint && !l.writes() && !l.needsEnv || l.editButTaint:
+			need[i] = pending
+			anyPending = true
+		default:
+			need[i] = needsRule
+		}
+	}
+	// The pending commands pass when every layout-changing command will be
+	// covered; else they need rules of their own.
+	if anyPending && !a.layoutTrusted(func(l *leaf) bool {
+		for i := range a.Commands {
+			if a.Commands[i].leaf == l {
+				return need[i] == needsRule
+			}
+		}
+		return false
+	}) {
+		for i := range need {
+			if need[i] == pending {
+				need[i] = needsRule
+			}
+		}
 	}
 	var out []string
 	for i := range a.Commands {
 		c := &a.Commands[i]
-		if c.Verdict == Allow && !(c.leaf != nil && c.leaf.needsEnv) {
+		if need[i] != needsRule {
 			continue
 		}
-		if c.Verdict == Ask || c.leaf == nil || !a.ruleCoverable(c.leaf) {
-			return nil
+		if _, ok := a.coveringRule(c.leaf, contents); ok {
+			continue
 		}
 		form, _ := ruleForm(c.leaf)
 		s := suggestFor(form, riskyOption(c.leaf) != "")

@@ -98,14 +98,16 @@ type leaf struct {
 	steer      string // an environment-steering variable set around it
 
 	// Filled in by the analysis.
-	kind       leafKind
-	tainted    bool    // an earlier or concurrent command may change the filesystem layout
-	afterEdit  bool    // an earlier or concurrent command creates or edits files
-	planned    *roPlan // the read-only plan, once made
-	roButTaint bool    // it would be read-only but for the taint
-	needsEnv   bool    // it is read-only only with the hardened environment
-	opaque     string  // what it writes cannot be known (an archive's members): wildcard rules do not cover it
-	piped      bool    // its standard input comes from a pipe
+	kind         leafKind
+	tainted      bool    // an earlier or concurrent command may change the filesystem layout
+	afterEdit    bool    // an earlier or concurrent command creates or edits files
+	afterDash    bool    // ... and may create one whose name starts with "-"
+	planned      *roPlan // the read-only plan, once made
+	roButTaint   bool    // it would be read-only but for the taint
+	editButTaint bool    // accept_edits would allow it but for the taint
+	needsEnv     bool    // it is read-only only with the hardened environment
+	opaque       string  // what it writes cannot be known (an archive's members): wildcard rules do not cover it
+	piped        bool    // its standard input comes from a pipe
 
 	argsBuf [3]word // room for the args of the usual short command
 }
