@@ -178,7 +178,7 @@ func judgeHookCall(ctx context.Context, c *common, ev *hookEvent, stderr io.Writ
 		text += " (" + d.Reason + ")"
 	}
 	if j, ok := vd.Judgment.(*builtin.BashJudgment); ok {
-		if a := j.Analysis(); a != nil && a.Reason != "" && !strings.Contains(text, a.Reason) {
+		if a := j.Analysis(); a != nil && a.Reason != "" && !strings.Contains(text, a.Reason) && !strings.HasPrefix(d.Reason, "Each part allowed") {
 			text += "; shell analysis: " + a.Reason
 		}
 	}

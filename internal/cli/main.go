@@ -544,7 +544,7 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		// Name the simple command and the shell layer even when a rule, the
 		// read-only fast path or the mode fallback decided: from the
 		// analysis the decision used.
-		if a := j.Analysis(); a != nil && a.Reason != "" && !strings.Contains(out.Reason, a.Reason) {
+		if a := j.Analysis(); a != nil && a.Reason != "" && !strings.Contains(out.Reason, a.Reason) && !strings.HasPrefix(out.Reason, "Each part allowed") {
 			out.Reason += "; shell analysis (" + a.Layer + "): " + a.Reason
 		}
 	}

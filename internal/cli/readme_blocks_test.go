@@ -23,6 +23,13 @@ var readmeSkips = map[string]string{
 	"claude mcp add toolscope -- toolscope serve --cwd /path/to/project": "needs Claude Code; TestReadmeClientConfigs starts the server the line configures, as written",
 }
 
+// readmeSays are what the README says some lines answer: their output
+// must say so too.
+var readmeSays = map[string]string{
+	"toolscope check -- 'rm -rf /'": `"behavior":"ask"`,
+	"toolscope check --mode accept_edits --allow 'Bash(npm run:*)' -- 'npm run build && touch dist/.stamp'": `"behavior":"allow"`,
+}
+
 // commandPart is a README line without its comment.
 func commandPart(line string) string {
 	if i := strings.Index(line, " #"); i >= 0 {
@@ -159,6 +166,9 @@ func (p *readmeProject) run(t *testing.T, line string) {
 	case code == 3 && strings.Contains(line, "exit 3"):
 	case code != 0:
 		t.Errorf("%s\n(as run: %s): exit %d\n%s", line, cmd, code, out.Bytes())
+	}
+	if want, ok := readmeSays[commandPart(line)]; ok && !strings.Contains(out.String(), want) {
+		t.Errorf("%s: the README says it gives %s; it gave:\n%s", line, want, out.Bytes())
 	}
 	if slices.Contains([]string{"toolscope run --resume run.json --approve call_1 --always"}, commandPart(line)) {
 		if _, err := os.Stat(filepath.Join(p.dir, "config_test.go")); err != nil {
