@@ -210,7 +210,19 @@ func (s *Settings) IgnoredKeys() []string {
 
 // knownKeys are the top-level keys toolscope uses.
 var knownKeys = []string{"permissions", "hooks", "mcpServers", "allowedTools", "enableAllProjectMcpServers",
-	"enabledMcpjsonServers", "disabledMcpjsonServers", "groups", "skills"}
+	"enabledMcpjsonServers", "disabledMcpjsonServers", "groups", "skills", "sandbox"}
+
+// KeyOrigins names the settings files that set the top-level key, lowest
+// precedence first (the sandbox's, for toolscope config).
+func (s *Settings) KeyOrigins(key string) []string {
+	var out []string
+	for _, f := range s.cfg.files {
+		if slices.Contains(f.keys, key) {
+			out = append(out, f.label())
+		}
+	}
+	return out
+}
 
 // Hook is one command hook of the settings.
 type Hook struct {

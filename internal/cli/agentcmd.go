@@ -132,6 +132,11 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if *resume != "" {
 		deny, f.deny = f.deny, nil
 	}
+	for _, id := range approve {
+		if slices.Contains(deny, id) {
+			return usageErr("run --resume: call %q is both approved and denied; give it once, with --approve or --deny", id)
+		}
+	}
 	file := f.statePath
 	f.statePath = "" // the run file holds the agent state: setup must not read it as one
 	f.runFile = file

@@ -20,6 +20,7 @@ type configOutput struct {
 	Rules       []configRule   `json:"rules"`
 	MCPServers  []configServer `json:"mcp_servers"`
 	Hooks       []configHook   `json:"hooks"`
+	Sandbox     *configSandbox `json:"sandbox,omitempty"`
 	Ignored     []string       `json:"ignored_keys"`
 	Warnings    []string       `json:"warnings"`
 }
@@ -35,6 +36,12 @@ type configHook struct {
 	Matcher string `json:"matcher,omitempty"`
 	Command string `json:"command"`
 	Origin  string `json:"origin"`
+}
+
+// configSandbox is the OS sandbox the settings (or --sandbox) set up.
+type configSandbox struct {
+	Enabled bool     `json:"enabled"`
+	Origins []string `json:"origins"`
 }
 
 type configServer struct {
@@ -66,6 +73,16 @@ func runConfig(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	out.Files = append(out.Files, s.Settings.Files()...)
 	out.Ignored = append(out.Ignored, s.Settings.IgnoredKeys()...)
+	if origins := s.Settings.KeyOrigins("sandbox"); len(origins) > 0 || c.sandbox {
+		if c.sandbox {
+			origins = append(origins, "--sandbox")
+		}
+		_, on, err := s.Settings.Sandbox()
+		if err != nil {
+			out.Warnings = append(out.Warnings, "sandbox: "+err.Error())
+		}
+		out.Sandbox = &configSandbox{Enabled: on, Origins: origins}
+	}
 	for _, l := range []struct {
 		b     permission.Behavior
 		rules []permission.Rule
@@ -109,6 +126,13 @@ func runConfig(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	for _, h := range out.Hooks {
 		fmt.Fprintf(stdout, "hook\t%s\t%s\t%s\t%s\n", h.Event, cmp.Or(h.Matcher, "*"), h.Command, h.Origin)
+	}
+	if sb := out.Sandbox; sb != nil {
+		state := "on for Bash"
+		if !sb.Enabled {
+			state = "configured, off for Bash (MCP servers marked \"sandbox\" use it)"
+		}
+		fmt.Fprintf(stdout, "sandbox\t%s\t%s\n", state, strings.Join(sb.Origins, ", "))
 	}
 	for _, k := range out.Ignored {
 		fmt.Fprintf(stdout, "ignored\t%s\n", k)

@@ -37,6 +37,7 @@ type common struct {
 	noClaude     bool
 	trustProject bool
 	sandbox      bool
+	quiet        bool // no warnings on standard error
 	// args are the arguments that are not flags, in order; dashdash
 	// reports that "--" ended the flags.
 	args     []string
@@ -58,6 +59,7 @@ func newFlags(name string, stdout io.Writer, withRules bool) *common {
 	c.fs.StringVar(&c.configPath, "config", "", "JSON config file: \"permissions\" as Claude Code writes them")
 	c.fs.StringVar(&c.cwd, "cwd", "", "project root (default: the current directory)")
 	c.fs.BoolVar(&c.noClaude, "no-claude-settings", false, "do not read Claude Code's settings (~/.claude/settings.json, .claude/settings.json, .claude/settings.local.json, .mcp.json)")
+	c.fs.BoolVar(&c.quiet, "quiet", false, "print no warnings (about the settings, servers, hooks) on standard error")
 	c.fs.BoolVar(&c.trustProject, "trust-project", false, "apply the project's .claude settings in full (allow rules, hooks, servers) as if the folder were trusted in Claude Code")
 	c.fs.StringVar(&c.statePath, "state", "", "agent state file (read cache, shell directory, rules added with \"always\")")
 	c.fs.BoolVar(&c.sandbox, "sandbox", false, "run Bash commands in the OS sandbox: writes only inside the project, no network, secrets hidden (see toolscope sandbox status)")

@@ -20,6 +20,7 @@ import (
 	"github.com/toolscope/toolscope/builtin"
 	"github.com/toolscope/toolscope/host"
 	"github.com/toolscope/toolscope/internal/inputview"
+	"github.com/toolscope/toolscope/internal/spell"
 	"github.com/toolscope/toolscope/internal/toolformat"
 	"github.com/toolscope/toolscope/mcp"
 	"github.com/toolscope/toolscope/permission"
@@ -198,6 +199,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stdout, use)
 		return nil
 	}
+	commands := []string{"tools", "check", "call", "serve", "run", "config", "chat", "sandbox", "mcp", "hook", "completion", "version", "help"}
+	if near := spell.Nearest(args[0], commands); near != "" {
+		return usageErr("unknown command %q; did you mean %q?\n%s", args[0], near, use)
+	}
 	return usageErr("unknown command %q\n%s", args[0], use)
 }
 
@@ -277,6 +282,9 @@ func (s *setup) close() {
 
 // hostOptions are the workspace options the flags give.
 func (c *common) hostOptions(warn io.Writer) *host.Options {
+	if c.quiet {
+		warn = nil // host: discarded (Settings.Warnings still keeps them)
+	}
 	o := &host.Options{Dir: c.cwd, Settings: c.configPath, NoClaudeSettings: c.noClaude,
 		TrustProject: c.trustProject, Sandbox: c.sandbox, Asker: c.asker, Elicitor: c.elicitor, NoHooks: c.noHooks, NoServers: c.noServers, Warnings: warn}
 	for _, p := range []string{c.statePath, c.runFile} {
@@ -459,6 +467,16 @@ func (s *setup) invalidCall(name string, err error) error {
 	if down := s.Unavailable(name, err); down != nil {
 		// Not the caller's mistake: the server that has the tool is down.
 		return down
+	}
+	if errors.Is(err, tool.ErrToolNotFound) {
+		var names []string
+		for _, sc := range s.Toolkit.Schemas(context.Background(), nil) {
+			names = append(names, sc.Name)
+		}
+		if near := spell.Nearest(name, names); near != "" {
+			return usageErr("%v Did you mean %s?", err, near)
+		}
+		return usageErr("%v The tools are: %s.", err, strings.Join(names, ", "))
 	}
 	if errors.Is(err, tool.ErrInvalidCall) {
 		return usageErr("%v", err)
