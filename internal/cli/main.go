@@ -24,6 +24,7 @@ import (
 	"github.com/toolscope/toolscope/internal/toolformat"
 	"github.com/toolscope/toolscope/mcp"
 	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/shell"
 	"github.com/toolscope/toolscope/tool"
 )
 
@@ -525,6 +526,7 @@ type checkOutput struct {
 
 func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	c := newFlags("check", stdout, true)
+	asJSON := c.fs.Bool("json", false, "print the JSON object (the default when standard output is not a terminal)")
 	toolName := c.fs.String("tool", "", "tool name (with --input)")
 	input := c.fs.String("input", "", "tool input as JSON, or - to read it from standard input (with --tool)")
 	if err := c.parse(args); err != nil {
@@ -569,9 +571,82 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	for _, r := range d.Suggestions {
 		out.Suggestions = append(out.Suggestions, r.String())
 	}
+	if !*asJSON && isTerminalOut(stdout) {
+		var parts []shell.Command
+		if j, ok := v.Judgment.(*builtin.BashJudgment); ok && j.Analysis() != nil {
+			parts = j.Analysis().Commands
+		}
+		printVerdict(stdout, *toolName, *input, out, d.Rules, parts, os.Getenv("NO_COLOR") == "")
+		return nil
+	}
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(out)
+}
+
+// isTerminalOut reports whether w is a terminal (a person reads check's
+// answer). It is a variable so that tests can be a terminal.
+var isTerminalOut = func(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && isTTY(f.Fd())
+}
+
+// printVerdict writes check's answer for a person: the behaviour (in
+// colour), what was judged, the reason, the rule that decided, each part
+// of a shell command with its own verdict, and the suggestions as flags
+// to paste. Everything from the input is escaped.
+func printVerdict(w io.Writer, name, input string, out checkOutput, rules []permission.Rule, parts []shell.Command, color bool) {
+	paint := func(code, s string) string {
+		if !color {
+			return s
+		}
+		return "\x1b[" + code + "m" + s + "\x1b[0m"
+	}
+	colors := map[permission.Behavior]string{permission.Allow: "1;32", permission.Ask: "1;33", permission.Deny: "1;31"}
+	what := name + " " + input
+	if name == "Bash" {
+		var in struct {
+			Command string `json:"command"`
+		}
+		if json.Unmarshal([]byte(input), &in) == nil {
+			what = in.Command
+		}
+	}
+	fmt.Fprintf(w, "%s  %s\n", paint(colors[out.Behavior], strings.ToUpper(string(out.Behavior))), inputview.Escape(what))
+	fmt.Fprintf(w, "  %s\n", inputview.Escape(out.Message))
+	if out.Reason != "" {
+		fmt.Fprintf(w, "  why: %s\n", inputview.Escape(out.Reason))
+	}
+	for _, r := range rules {
+		fmt.Fprintf(w, "  rule: %s\n", inputview.Escape(r.String()))
+	}
+	if out.BypassImmune {
+		fmt.Fprintf(w, "  no rule or mode can allow this: it is always asked\n")
+	}
+	if len(parts) > 1 {
+		fmt.Fprintf(w, "  parts:\n")
+		for _, p := range parts {
+			v := "needs a rule or the user"
+			switch {
+			case p.ReadOnly:
+				v = "read-only"
+			case p.Verdict == shell.Ask:
+				v = "asks"
+			}
+			fmt.Fprintf(w, "    %-24s %s", v, inputview.Escape(p.Text))
+			if p.Reason != "" && !p.ReadOnly {
+				fmt.Fprintf(w, "  (%s)", inputview.Escape(p.Reason))
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	if len(out.Suggestions) > 0 {
+		var flags []string
+		for _, sg := range out.Suggestions {
+			flags = append(flags, "--allow "+shellQuote(sg))
+		}
+		fmt.Fprintf(w, "  to allow it: %s\n", inputview.Escape(strings.Join(flags, " ")))
+	}
 }
 
 func runCall(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
