@@ -3,12 +3,14 @@ package cli
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -26,13 +28,16 @@ type agentFlags struct {
 	*common
 	model  *string
 	system *string
+	// events: one JSON object a line on standard output (--json).
+	events *bool
 }
 
 func newAgentFlags(name string, stdout io.Writer) agentFlags {
 	c := newFlags(name, stdout, true)
 	return agentFlags{c,
 		c.fs.String("model", "", "model: openai:NAME or anthropic:NAME (default $TOOLSCOPE_MODEL)"),
-		c.fs.String("system", defaultSystemPrompt, "system prompt")}
+		c.fs.String("system", defaultSystemPrompt, "system prompt"),
+		c.fs.Bool("json", false, "print the run's events as JSON, one object a line (text, tool_call, tool_result, need_approval, paused, reply_end)")}
 }
 
 // agentSetup builds the agent of run and chat, with the permission
@@ -58,26 +63,97 @@ func agentSetup(ctx context.Context, f agentFlags, r *agent.Run, stderr io.Write
 }
 
 // show prints a run's events: the model's text on stdout, the tool calls
-// and their outcomes on stderr. It returns the last event.
-func show(seq func(yield func(agent.Event, error) bool), stdout, stderr io.Writer) (agent.Event, error) {
+// and their outcomes on stderr (what is meant for the model, its system
+// reminders, left out); with asJSON, every event as one JSON object a
+// line on stdout, for scripts. It returns the last event.
+func show(seq func(yield func(agent.Event, error) bool), stdout, stderr io.Writer, asJSON bool) (agent.Event, error) {
 	var last agent.Event
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
 	for ev, err := range seq {
 		if err != nil {
 			return last, err
 		}
 		last = ev
+		if asJSON {
+			if line := eventJSON(ev); line != nil {
+				if err := enc.Encode(line); err != nil {
+					return last, err
+				}
+			}
+			continue
+		}
 		switch ev.Kind {
 		case agent.EventText:
-			fmt.Fprint(stdout, ev.Text)
+			fmt.Fprint(stdout, withoutReminders(ev.Text))
 		case agent.EventToolCall:
-			fmt.Fprintf(stderr, "\n[%s %s] %s\n", ev.Call.Name, ev.Call.ID, ev.Call.Input)
+			fmt.Fprintf(stderr, "\n[%s %s] %s\n", inputview.Escape(ev.Call.Name), inputview.Escape(ev.Call.ID), inputview.Escape(string(ev.Call.Input)))
 		case agent.EventToolResult:
-			fmt.Fprintf(stderr, "[%s %s] %s\n", ev.Call.Name, ev.Result.Status, firstLine(ev.Result.Text()))
+			fmt.Fprintf(stderr, "[%s %s] %s\n", inputview.Escape(ev.Call.Name), ev.Result.Status, inputview.Escape(firstLine(withoutReminders(ev.Result.Text()))))
 		case agent.EventReplyEnd:
 			fmt.Fprintln(stdout)
 		}
 	}
 	return last, nil
+}
+
+// eventJSON is an event as --json prints it, or nil for one it leaves
+// out (a call's streaming output: its result follows).
+func eventJSON(ev agent.Event) map[string]any {
+	m := map[string]any{"type": string(ev.Kind)}
+	if ev.Call != nil {
+		m["call"] = map[string]any{"id": ev.Call.ID, "name": ev.Call.Name, "input": ev.Call.Input}
+	}
+	switch ev.Kind {
+	case agent.EventToolChunk:
+		return nil
+	case agent.EventText, agent.EventReplyEnd:
+		m["text"] = ev.Text
+		if ev.Interrupted {
+			m["interrupted"] = true
+		}
+	case agent.EventToolResult:
+		m["status"] = ev.Result.Status
+		m["text"] = ev.Result.Text()
+		if d := ev.Result.Decision; d != nil {
+			m["decision"] = decisionJSON(d)
+		}
+	case agent.EventNeedApproval:
+		if ev.Decision != nil {
+			m["decision"] = decisionJSON(ev.Decision)
+		}
+	case agent.EventPaused:
+		var waiting []map[string]any
+		if ev.Run != nil {
+			for _, w := range ev.Run.Waiting {
+				x := map[string]any{"id": w.Call.ID, "name": w.Call.Name, "input": w.Call.Input, "status": w.Status}
+				if w.Decision != nil {
+					x["decision"] = decisionJSON(w.Decision)
+				}
+				waiting = append(waiting, x)
+			}
+		}
+		m["waiting"] = waiting
+	}
+	return m
+}
+
+func decisionJSON(d *permission.Decision) map[string]any {
+	var sugg []string
+	for _, r := range d.Suggestions {
+		sugg = append(sugg, r.String())
+	}
+	return map[string]any{"behavior": d.Behavior, "message": d.Message, "reason": d.Reason, "suggestions": sugg}
+}
+
+var reminder = regexp.MustCompile(`(?s)<system-reminder>.*?</system-reminder>\s*`)
+
+// withoutReminders is s without the system reminders meant for the model.
+func withoutReminders(s string) string {
+	if !strings.Contains(s, "<system-reminder>") {
+		return s
+	}
+	return reminder.ReplaceAllString(s, "")
 }
 
 func firstLine(s string) string {
@@ -231,7 +307,7 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	} else {
 		seq = a.Run(ctx, r, f.args[0])
 	}
-	last, err := show(seq, stdout, stderr)
+	last, err := show(seq, stdout, stderr, *f.events)
 	if file != "" {
 		if serr := host.SaveRun(file, r); serr != nil && err == nil {
 			err = serr
@@ -282,21 +358,27 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	for {
 		if len(r.Waiting) == 0 {
 			fmt.Fprint(stderr, "> ")
-			line, err := in.ReadString('\n')
-			line = strings.TrimSpace(line)
+			raw, err := in.ReadString('\n')
+			line := strings.TrimSpace(raw)
 			if line == "" && err != nil {
 				return nil // end of input
 			}
 			if line == "" {
 				continue
 			}
-			if text, ok := promptCommand(ctx, s.Workspace, line, stderr); ok {
-				if text == "" {
-					continue
+			if strings.HasPrefix(raw, "/") { // " /etc is full" goes to the model
+				text, quit, ok := chatCommand(ctx, s.Workspace, r.State, line, stderr)
+				if quit {
+					return nil
 				}
-				line = text
+				if ok {
+					if text == "" {
+						continue
+					}
+					line = text
+				}
 			}
-			if _, err := show(a.Run(ctx, r, line), stdout, stderr); err != nil {
+			if _, err := show(a.Run(ctx, r, line), stdout, stderr, *f.events); err != nil {
 				return err
 			}
 		} else {
@@ -320,7 +402,7 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 				describeWaiting(r, stderr)
 				return &exitError{code: 3, msg: "the run waits for an external tool's result, which chat cannot give"}
 			}
-			if _, err := show(a.Resume(ctx, r, answers...), stdout, stderr); err != nil {
+			if _, err := show(a.Resume(ctx, r, answers...), stdout, stderr, *f.events); err != nil {
 				return err
 			}
 		}

@@ -10,7 +10,71 @@ import (
 	"github.com/toolscope/toolscope/host"
 	"github.com/toolscope/toolscope/internal/inputview"
 	"github.com/toolscope/toolscope/mcp"
+	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/tool"
 )
+
+// chatHelp is what /help says.
+const chatHelp = `Commands:
+  /help              this list
+  /mode [MODE]       the permission mode, or set it (default, accept_edits, explore, bypass, dont_ask)
+  /allow RULE        allow calls like Bash(git log:*) for the rest of the conversation
+  /tools             the tools the model has
+  /prompts           the MCP servers' prompts, as commands
+  /mcp__SERVER__PROMPT ARG...   send an MCP server's prompt
+  /quit              end the conversation (so does end of input)`
+
+// chatCommand handles a chat line that starts with "/": the commands of
+// chatHelp. It returns the text to send to the model in the user's name
+// (a prompt), quit for /quit, and ok false for a line that is no command
+// (it goes to the model as written).
+func chatCommand(ctx context.Context, ws *host.Workspace, st *tool.State, line string, w io.Writer) (text string, quit, ok bool) {
+	cmd, rest, _ := strings.Cut(line, " ")
+	rest = strings.TrimSpace(rest)
+	switch cmd {
+	case "/help":
+		fmt.Fprintln(w, chatHelp)
+	case "/quit", "/exit":
+		return "", true, true
+	case "/mode":
+		pc := st.Permissions().Clone()
+		if rest == "" {
+			fmt.Fprintf(w, "mode: %s\n", cmp.Or(string(pc.Mode), "default"))
+			break
+		}
+		m, err := host.ParseMode(rest)
+		if err != nil {
+			fmt.Fprintf(w, "toolscope: %v\n", err)
+			break
+		}
+		pc.Mode = m
+		st.SetPermissions(pc)
+		fmt.Fprintf(w, "mode: %s\n", m)
+	case "/allow":
+		r, err := permission.ParseRule(rest)
+		if err != nil || rest == "" {
+			fmt.Fprintf(w, "toolscope: /allow needs a rule, such as Bash(git log:*) or Read(src/**): %v\n", err)
+			break
+		}
+		r.Behavior, r.Source = permission.Allow, "chat"
+		st.AddRule(r)
+		fmt.Fprintf(w, "allowed for this conversation: %s\n", inputview.Escape(r.String()))
+	case "/tools":
+		for _, sc := range ws.Toolkit.Schemas(ctx, st.ActiveGroups()) {
+			fmt.Fprintf(w, "%-20s %s\n", inputview.Escape(sc.Name), inputview.Escape(firstLine(cmp.Or(sc.Title, sc.Description))))
+		}
+	default:
+		if t, handled := promptCommand(ctx, ws, line, w); handled {
+			return t, false, true
+		}
+		if strings.HasPrefix(cmd, "/") && !strings.Contains(cmd[1:], "/") {
+			fmt.Fprintf(w, "toolscope: unknown command %s (/help lists them; start the line with a space to send it as it is)\n", inputview.Escape(cmd))
+			return "", false, true
+		}
+		return "", false, false
+	}
+	return "", false, true
+}
 
 // promptCommand handles a chat line that calls an MCP server's prompt, as
 // Claude Code spells it: "/mcp__SERVER__PROMPT ARG...", the arguments in
