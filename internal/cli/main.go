@@ -753,6 +753,13 @@ type cliAsker struct {
 func (a *cliAsker) Ask(_ context.Context, call *tool.Call, d permission.Decision) (bool, []permission.Rule, error) {
 	a.judgment = call.Judgment
 	if a.yes {
+		// Say what --yes approved: a hook or a rule that asks is no
+		// reason to exit quietly, nor to run quietly.
+		why := d.Message
+		if d.Reason != "" {
+			why += " (" + d.Reason + ")"
+		}
+		fmt.Fprintf(a.stderr, "toolscope: %s needed approval: %s; --yes approved it.\n", inputview.Escape(call.Name), inputview.Escape(why))
 		return true, nil, nil
 	}
 	answers, promptTo, closeAnswers := terminal(a.stdin, a.stderr, a.fromStdin)
