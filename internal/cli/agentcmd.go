@@ -70,7 +70,12 @@ func show(seq func(yield func(agent.Event, error) bool), stdout, stderr io.Write
 	var last agent.Event
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
+	// On a terminal, a spinner while the model thinks and a call runs.
+	spin := newSpinner(stderr, !asJSON && isTerminalOut(stderr))
+	defer spin.end()
+	spin.start("thinking")
 	for ev, err := range seq {
+		spin.end()
 		if err != nil {
 			return last, err
 		}
@@ -92,6 +97,13 @@ func show(seq func(yield func(agent.Event, error) bool), stdout, stderr io.Write
 			fmt.Fprintf(stderr, "[%s %s] %s\n", inputview.Escape(ev.Call.Name), ev.Result.Status, inputview.Escape(firstLine(withoutReminders(ev.Result.Text()))))
 		case agent.EventReplyEnd:
 			fmt.Fprintln(stdout)
+		}
+		// What goes on until the next event.
+		switch ev.Kind {
+		case agent.EventToolCall:
+			spin.start("running " + inputview.Escape(ev.Call.Name))
+		case agent.EventToolResult:
+			spin.start("thinking")
 		}
 	}
 	return last, nil
