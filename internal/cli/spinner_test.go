@@ -66,3 +66,22 @@ func TestSpinner(t *testing.T) {
 		t.Errorf("--json drew a spinner: %q %q", stderr.String(), stdout.String())
 	}
 }
+
+// Text meant for the model (system reminders) is not shown to people.
+func TestShowHidesReminders(t *testing.T) {
+	call := &agent.ToolCall{ID: "c1", Name: "Read"}
+	seq := func(yield func(agent.Event, error) bool) {
+		r := &tool.Result{Status: tool.StatusSuccess, Content: []tool.Block{tool.TextBlock("<system-reminder>The file is empty.</system-reminder>\n(empty)")}}
+		if !yield(agent.Event{Kind: agent.EventToolResult, Call: call, Result: r}, nil) {
+			return
+		}
+		yield(agent.Event{Kind: agent.EventText, Text: "Done.<system-reminder>for the model</system-reminder>"}, nil)
+	}
+	var stdout, stderr bytes.Buffer
+	if _, err := show(seq, &stdout, &stderr, false); err != nil {
+		t.Fatal(err)
+	}
+	if s := stdout.String() + stderr.String(); strings.Contains(s, "system-reminder") || !strings.Contains(s, "(empty)") || !strings.Contains(s, "Done.") {
+		t.Errorf("shown: %q", s)
+	}
+}
