@@ -7,6 +7,7 @@ import (
 	"github.com/toolscope/toolscope/shell/internal/specs"
 	"github.com/toolscope/toolscope/shell/internal/unquote"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -54,6 +55,14 @@ func (an *analyzer) checkLeaf(l *leaf) *finding {
 		if pat := dangerousPattern(argv, p.sudo[i]); pat != "" {
 			return dangerFinding(pat)
 		}
+	}
+	// 1b. wildcard injection: a glob operand that expands, here and now,
+	// to a name starting with "-" (a file named
+	// --checkpoint-action=exec=sh makes tar cf x.tar * run sh; --pre=sh
+	// makes rg x * do the same). The command takes it for an option
+	// whatever a rule says, so no rule and no mode allows it.
+	if f := an.wildcardInjection(l); f != nil {
+		return f
 	}
 	if f := an.redirectDanger(l); f != nil {
 		return f
@@ -702,4 +711,24 @@ func appendUnique(s []string, v string) []string {
 		}
 	}
 	return append(s, v)
+}
+
+// wildcardInjection is the finding for a glob operand of l (before a
+// "--", but for find) that expands, in l's working directory, to a name starting with
+// "-" (or may: the directory is not known).
+func (an *analyzer) wildcardInjection(l *leaf) *finding {
+	// After "--" the words are operands, for the programs that follow the
+	// convention; find reads its expression after it all the same
+	// (find -- * with a file named -delete deletes).
+	find := slices.ContainsFunc(l.args, func(w word) bool { return cmdName(w) == "find" }) // sudo find, env find too
+	for _, w := range l.args[min(1, len(l.args)):] {
+		if w.Literal && w.Value == "--" && !find {
+			return nil
+		}
+		if w.Glob && an.dashGlob(w, l) {
+			return &finding{Ask, true, LayerInjection, "the glob " + w.Value + " expands to a name starting with -, which the command would take for an option",
+				"Permission required: the glob " + w.Value + " expands to a file name starting with \"-\", which the command would take for an option (rename the file, or write ./" + w.Value + ")"}
+		}
+	}
+	return nil
 }
