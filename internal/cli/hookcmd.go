@@ -154,15 +154,14 @@ func judgeHookCall(ctx context.Context, c *common, ev *hookEvent, stderr io.Writ
 		builtin.DataOf(s.st).SetCwd(ev.Cwd)
 	}
 	call := &tool.Call{Name: ev.Tool, Input: ev.Input, State: s.st}
-	vd, err := s.Toolkit.Check(ctx, call)
-	if errors.Is(err, tool.ErrInvalidCall) && !errors.Is(err, tool.ErrToolNotFound) {
-		// Fields toolscope's tool does not have (a newer agent's): judge
-		// the call without them, once.
-		if in, ok := knownFields(s.Toolkit, ctx, ev.Tool, ev.Input); ok {
-			call.Input = in
-			vd, err = s.Toolkit.Check(ctx, call)
-		}
+	// Fields toolscope's tool does not have (the agent's own, a newer
+	// agent's): the call is judged without them, and allowed by nobody
+	// on that judgment (below).
+	stripped := false
+	if in, ok := knownFields(s.Toolkit, ctx, ev.Tool, ev.Input); ok {
+		call.Input, stripped = in, true
 	}
+	vd, err := s.Toolkit.Check(ctx, call)
 	switch {
 	case errors.Is(err, tool.ErrToolNotFound):
 		if strings.HasPrefix(ev.Tool, "mcp__") {
@@ -181,6 +180,12 @@ func judgeHookCall(ctx context.Context, c *common, ev *hookEvent, stderr io.Writ
 		if a := j.Analysis(); a != nil && a.Reason != "" && !strings.Contains(text, a.Reason) && !strings.HasPrefix(d.Reason, "Each part allowed") {
 			text += "; shell analysis: " + a.Reason
 		}
+	}
+	if stripped && d.Behavior == permission.Allow {
+		// What toolscope judged is not the whole call (a field such as
+		// dangerouslyDisableSandbox may change what it does): no allow on
+		// its account; asks and denials stand.
+		return hookVerdict{}
 	}
 	return hookVerdict{Known: true, Behavior: d.Behavior, BypassImmune: d.BypassImmune && d.Behavior == permission.Ask, Text: inputview.Escape(text)}
 }
