@@ -11,6 +11,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -427,6 +428,13 @@ func readSettings(path string, claudeFile, mustExist bool) (*config, error) {
 	if err != nil {
 		return nil, errorf("%s: cannot read it: %v", c.label(), pathErr(err))
 	}
+	// A key spelled in another case than its field's ("Permissions"):
+	// Claude Code reads keys as spelled, Go's decoder whatever their case,
+	// so the two would apply different settings (a second "PERMISSIONS"
+	// hiding the deny rules of "permissions" from one of them). Refused.
+	if err := exactKeys(stripJSONC(b), reflect.TypeFor[config](), ""); err != nil {
+		return nil, errorf("%s: %v", c.label(), err)
+	}
 	if err := tool.DecodeInput(stripJSONC(b), c); err != nil {
 		var ie *tool.InputError
 		if errors.As(err, &ie) && slices.Contains([]string{"permissions.allow", "permissions.deny", "permissions.ask", "allowedTools"}, ie.Field) {
@@ -557,6 +565,9 @@ func (m *config) addProjectServers(root string, trusted bool, warn io.Writer) er
 	var mj struct {
 		MCPServers map[string]serverConfig `json:"mcpServers"`
 	}
+	if err := exactKeys(stripJSONC(b), reflect.TypeOf(mj), ""); err != nil {
+		return errorf("%s: %v", path, err)
+	}
 	if err := tool.DecodeInput(stripJSONC(b), &mj); err != nil {
 		return errorf("%s: %s", path, describe(err))
 	}
@@ -661,4 +672,75 @@ func claudeTrusted(root string) bool {
 			return false
 		}
 	}
+}
+
+// exactKeys checks that every key of the JSON value b that names a field
+// of the struct type t (at any depth) spells the field's name exactly: a
+// key that matches one only in another case is an error naming both.
+// Maps' keys are names (servers, variables) and are not checked; what
+// does not parse is left for the decoder to report.
+func exactKeys(b []byte, t reflect.Type, at string) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		var m map[string]json.RawMessage
+		if json.Unmarshal(b, &m) != nil {
+			return nil
+		}
+		fields := map[string]reflect.StructField{}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if f.IsExported() && name != "" && name != "-" {
+				fields[name] = f
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			f, ok := fields[k]
+			if !ok {
+				for name := range fields {
+					if strings.EqualFold(name, k) {
+						return fmt.Errorf("the key %q%s is %q in another case: Claude Code would not read it, toolscope's decoder would, so the two would apply different settings; write %q (the file is not used until then)", k, where(at), name, name)
+					}
+				}
+				continue
+			}
+			if err := exactKeys(m[k], f.Type, at+"."+k); err != nil {
+				return err
+			}
+		}
+	case reflect.Map:
+		var m map[string]json.RawMessage
+		if json.Unmarshal(b, &m) != nil {
+			return nil
+		}
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if err := exactKeys(m[k], t.Elem(), at+"."+k); err != nil {
+				return err
+			}
+		}
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 { // json.RawMessage
+			return nil
+		}
+		var a []json.RawMessage
+		if json.Unmarshal(b, &a) != nil {
+			return nil
+		}
+		for i, x := range a {
+			if err := exactKeys(x, t.Elem(), fmt.Sprintf("%s[%d]", at, i)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func where(at string) string {
+	if at == "" {
+		return ""
+	}
+	return " (in " + strings.TrimPrefix(at, ".") + ")"
 }
