@@ -96,7 +96,7 @@ func (c *converter) write(s string) {
 		return
 	}
 	if c.max > 0 && c.out.Len()+len(s) > c.max {
-		s = s[:c.max-c.out.Len()]
+		s = strings.ToValidUTF8(s[:c.max-c.out.Len()], "") // no rune cut in two
 		c.full = true
 	}
 	c.out.WriteString(s)
