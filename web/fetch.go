@@ -106,7 +106,7 @@ type fetchInput struct {
 var fetchSchema = json.RawMessage(`{"type":"object","properties":{
 "url":{"type":"string","format":"uri","description":"The URL to fetch content from"},
 "prompt":{"type":"string","description":"The prompt to run on the fetched content"}},
-"required":["url","prompt"],"additionalProperties":false}`)
+"required":["url","prompt"]}`)
 
 // Info implements [tool.Tool]. WebFetch changes nothing, but it is not
 // ReadOnly for the permission engine: a fetch is judged by the

@@ -90,7 +90,7 @@ var searchSchema = json.RawMessage(`{"type":"object","properties":{
 "query":{"type":"string","minLength":2,"description":"The search query to use"},
 "allowed_domains":{"type":"array","items":{"type":"string"},"description":"Only include search results from these domains"},
 "blocked_domains":{"type":"array","items":{"type":"string"},"description":"Never include search results from these domains"}},
-"required":["query"],"additionalProperties":false}`)
+"required":["query"]}`)
 
 // Info implements [tool.Tool]. Like WebFetch, WebSearch changes nothing
 // but is not ReadOnly for the permission engine: the query leaves the
