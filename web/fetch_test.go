@@ -224,7 +224,7 @@ func TestFetchUpgradesHTTP(t *testing.T) {
 
 func TestFetchErrors(t *testing.T) {
 	srv := newServer(t)
-	f := web.NewFetch(&web.FetchOptions{AllowHTTP: true, MaxBytes: 1000, Timeout: 300 * time.Millisecond, MaxRedirects: 3})
+	f := web.NewFetch(&web.FetchOptions{AllowHTTP: true, MaxBytes: 1000, Timeout: 300 * time.Millisecond, MaxRedirects: 3, Resolver: fakeResolver{}})
 	for _, tt := range []struct{ url, want string }{
 		{srv.URL + "/slow", "timed out after 300ms"},
 		{srv.URL + "/big", "more than the limit of 1000"},
@@ -394,5 +394,17 @@ func TestFetchSuggestion(t *testing.T) {
 	got := web.NewFetch(nil).Suggestions(context.Background(), input("HTTPS://WWW.Example.com:8443/a?b", "q"))
 	if len(got) != 1 || got[0].String() != "WebFetch(domain:www.example.com)" || got[0].Behavior != permission.Allow {
 		t.Errorf("suggestions %v", got)
+	}
+}
+
+// Proxies from the environment are not used: the connection goes to the
+// address that was checked.
+func TestFetchIgnoresProxyEnv(t *testing.T) {
+	srv := newServer(t)
+	t.Setenv("HTTP_PROXY", "http://127.0.0.1:1")
+	t.Setenv("HTTPS_PROXY", "http://127.0.0.1:1")
+	res := direct(t, web.NewFetch(&web.FetchOptions{AllowHTTP: true}), localRule, input(srv.URL+"/text", "q"))
+	if res.IsError() {
+		t.Errorf("%s", res.Text())
 	}
 }
