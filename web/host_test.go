@@ -113,12 +113,15 @@ with a <a href="/x?y=1">link</a>, <a href="javascript:evil()">js</a> and <code>c
 	want := "# Hello & _world_\n\n" +
 		"Some **bold** text with a [link](https://ex.com/x?y=1), js and `code`.\n\n" +
 		"- one\n- two\n  1. a\n  2. b\n\n" +
-		"```\nline1\n  line2\n```\n" +
-		">\n> quoted\n\n" +
+		"```\nline1\n  line2\n```\n\n" +
+		"> quoted\n\n" +
 		"| A | B\n| 1 | 2\n\n" +
 		"![a (pic)](https://ex.com/a/i.png) end\nnext\n\n---\n\n### Sub"
 	if cut || got != want {
 		t.Errorf("Markdown =\n%s\n---- want\n%s", got, want)
+	}
+	if got, _ := Markdown([]byte("<p>x</p><blockquote><p>a</p><blockquote><p>b</p></blockquote><p>c</p></blockquote><ul><li><p>d</p><p>e</p></li></ul>"), nil, 0); got != "x\n\n> a\n>\n> > b\n>\n> c\n\n- d\n\ne" {
+		t.Errorf("nested quotes and lists:\n%s", got)
 	}
 	if got, cut := Markdown([]byte("<p>"+strings.Repeat("word ", 100)+"</p>"), nil, 50); !cut || len(got) > 50 {
 		t.Errorf("limited: %d bytes, cut %v", len(got), cut)

@@ -80,10 +80,12 @@ type converter struct {
 	quote     int      // depth of blockquote
 	links     []string // hrefs of open links ("" when not shown)
 	newlines  int      // newlines owed before the next text (0, 1 or 2)
+	owedQuote int      // the quote depth when the newlines became owed
 	started   bool     // something was written
 	lineStart bool     // the last byte written was a newline
 	space     bool     // a space is owed before the next word
 	cell      int      // cells written in the current table row
+	marker    bool     // a list marker was just written: blocks wait for its text
 }
 
 func (c *converter) finish() (string, bool) {
@@ -106,7 +108,13 @@ func (c *converter) write(s string) {
 // block asks for n newlines (1: a new line, 2: a blank line) before the
 // next text.
 func (c *converter) block(n int) {
+	if c.marker {
+		return
+	}
 	if c.started && n > c.newlines {
+		if c.newlines == 0 {
+			c.owedQuote = c.quote
+		}
 		c.newlines = n
 	}
 	c.space = false
@@ -123,7 +131,8 @@ func (c *converter) prefix() string {
 // flush writes the newlines owed and the line prefix.
 func (c *converter) flush() {
 	if c.newlines > 0 {
-		p := strings.TrimRight(c.prefix(), " ")
+		// A blank line belongs to the quotes both of its neighbours are in.
+		p := strings.Repeat(">", min(c.quote, c.owedQuote, maxListDepth))
 		for i := 0; i < c.newlines; i++ {
 			if i > 0 {
 				c.write(p)
@@ -144,6 +153,7 @@ func (c *converter) flush() {
 func (c *converter) inline(s string) {
 	c.flush()
 	c.write(s)
+	c.marker = false
 }
 
 func (c *converter) text(s string) {
@@ -172,6 +182,7 @@ func (c *converter) text(s string) {
 	c.flush()
 	c.write(strings.Join(words, " "))
 	c.space = trail
+	c.marker = false
 }
 
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' }
@@ -231,6 +242,7 @@ func (c *converter) start(a atom.Atom, attrs map[string]string, selfClosing bool
 			marker = strconv.Itoa(c.lists[n-1].n) + ". "
 		}
 		c.inline(marker)
+		c.marker = true
 	case atom.Dt:
 		c.block(1)
 	case atom.Dd:
@@ -306,6 +318,7 @@ func (c *converter) end(a atom.Atom) {
 		}
 		c.block(2)
 	case atom.Li, atom.Dt, atom.Dd, atom.Tr:
+		c.marker = false
 		c.block(1)
 	case atom.Td, atom.Th:
 		c.space = false
