@@ -135,10 +135,7 @@ func FuzzMarkdown(f *testing.F) {
 		f.Add([]byte(s), 200)
 	}
 	f.Fuzz(func(t *testing.T, src []byte, limit int) {
-		limit = limit%5000 + 1
-		if limit < 0 {
-			limit = -limit
-		}
+		limit = int(uint(limit)%5000) + 1
 		out, _ := Markdown(src, nil, limit)
 		if len(out) > limit {
 			t.Fatalf("%d bytes out, limit %d", len(out), limit)
