@@ -408,3 +408,35 @@ func TestFetchIgnoresProxyEnv(t *testing.T) {
 		t.Errorf("%s", res.Text())
 	}
 }
+
+// countingResolver counts its lookups.
+type countingResolver struct {
+	fakeResolver
+	n int
+}
+
+func (r *countingResolver) LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error) {
+	r.n++
+	return r.fakeResolver.LookupNetIP(ctx, network, host)
+}
+
+// Every connection is checked, the redirects' too: a redirect on a new
+// connection looks the host up again and checks the answer.
+func TestFetchChecksEveryHop(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Connection", "close")
+		if r.URL.Path == "/start" {
+			http.Redirect(w, r, "/end", http.StatusFound)
+			return
+		}
+		fmt.Fprint(w, "end")
+	}))
+	defer srv.Close()
+	u, _ := url.Parse(srv.URL)
+	r := &countingResolver{fakeResolver: fakeResolver{"hop.test": {"127.0.0.1"}}}
+	f := web.NewFetch(&web.FetchOptions{AllowHTTP: true, Resolver: r})
+	res := direct(t, f, []string{"WebFetch(domain:hop.test)"}, input("http://hop.test:"+u.Port()+"/start", "q"))
+	if res.IsError() || !strings.Contains(res.Text(), "end") || r.n != 2 {
+		t.Errorf("%d lookups: %s", r.n, res.Text())
+	}
+}
