@@ -1,6 +1,6 @@
 // Package web provides two tools that reach beyond the machine, named and
-// shaped as Claude Code's (version 2.0, whose WebFetch and WebSearch
-// inputs and behaviour are unchanged in 2.1):
+// shaped as Claude Code's (version 2.0, as of October 2025: the same
+// inputs, limits, redirect message and rule syntax):
 //
 //   - WebFetch ([NewFetch]) fetches a URL and gives back its content,
 //     HTML converted to Markdown ([Markdown]), with the prompt the model
