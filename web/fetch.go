@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/tls"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
+	"golang.org/x/net/html/charset"
 )
 
 //go:embed fetch.md
@@ -438,26 +440,41 @@ func port(t *target) string {
 }
 
 // convert turns a response body into text for the model: HTML becomes
-// Markdown, other text stays as it is, and binary content is refused.
+// Markdown, other text stays as it is, both decoded to UTF-8 from the
+// charset the response declares (or, for HTML, its <meta> or a guess);
+// binary content is refused.
 func (f *Fetch) convert(r *fetchResult) (string, bool, error) {
 	mt, _, _ := mime.ParseMediaType(r.ctype)
+	isHTML := mt == "text/html" || mt == "application/xhtml+xml" || mt == "" && looksHTML(r.body)
+	isText := strings.HasPrefix(mt, "text/") || mt == "" || strings.HasSuffix(mt, "json") || strings.HasSuffix(mt, "xml") || mt == "application/javascript"
 	switch {
-	case mt == "text/html" || mt == "application/xhtml+xml" || mt == "" && looksHTML(r.body):
-		base, _ := parseTarget(r.url)
-		s, cut := Markdown(r.body, base.u, f.o.MaxContent)
-		return s, cut, nil
-	case strings.HasPrefix(mt, "text/") || mt == "" || strings.HasSuffix(mt, "json") || strings.HasSuffix(mt, "xml") || mt == "application/javascript":
-		if !utf8.Valid(r.body) && !utf8.Valid(r.body[:max(0, len(r.body)-3)]) || strings.IndexByte(string(r.body), 0) >= 0 {
+	case isHTML:
+	case isText:
+		if bytes.IndexByte(r.body, 0) >= 0 {
 			return "", false, fmt.Errorf("the content (%s) is not text", cmp.Or(mt, "no content type"))
 		}
-		s := strings.ToValidUTF8(string(r.body), "\uFFFD")
-		if len(s) > f.o.MaxContent {
-			s = strings.ToValidUTF8(s[:f.o.MaxContent], "")
-			return s, true, nil
-		}
-		return s, false, nil
+	default:
+		return "", false, fmt.Errorf("the content type %s is not text; WebFetch reads text and HTML only", mt)
 	}
-	return "", false, fmt.Errorf("the content type %s is not text; WebFetch reads text and HTML only", mt)
+	body := r.body
+	if !utf8.Valid(body) {
+		if dr, err := charset.NewReader(bytes.NewReader(body), r.ctype); err == nil {
+			// A single-byte charset at most triples the size in UTF-8.
+			if b, err := io.ReadAll(io.LimitReader(dr, 4*int64(len(body))+4)); err == nil {
+				body = b
+			}
+		}
+	}
+	if isHTML {
+		base, _ := parseTarget(r.url)
+		s, cut := Markdown(body, base.u, f.o.MaxContent)
+		return s, cut, nil
+	}
+	s := strings.ToValidUTF8(string(body), "\uFFFD")
+	if len(s) > f.o.MaxContent {
+		return strings.ToValidUTF8(s[:f.o.MaxContent], ""), true, nil
+	}
+	return s, false, nil
 }
 
 func looksHTML(b []byte) bool {

@@ -126,6 +126,18 @@ func newServer(t *testing.T) *httptest.Server {
 		case <-time.After(5 * time.Second):
 		}
 	})
+	mux.HandleFunc("/latin1", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=iso-8859-1")
+		w.Write([]byte("caf\xe9"))
+	})
+	mux.HandleFunc("/latin1html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<html><head><meta charset=\"windows-1252\"></head><body><p>na\xefve \x93quotes\x94</p></body></html>"))
+	})
+	mux.HandleFunc("/nul", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.Write([]byte("a\x00b"))
+	})
 	mux.HandleFunc("/missing", http.NotFound)
 	mux.HandleFunc("/same", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/page", http.StatusFound)
@@ -167,6 +179,8 @@ func TestFetchSuccess(t *testing.T) {
 		{"/text", []string{"plain *text*"}, nil},
 		{"/json", []string{`{"a":1}`}, nil},
 		{"/same", []string{"# Title", srv.URL + "/page"}, nil},
+		{"/latin1", []string{"café"}, nil},
+		{"/latin1html", []string{"naïve “quotes”"}, nil},
 	} {
 		res := call(t, f, permission.Default, localRule, input(srv.URL+tt.path, "what?"))
 		if res.Status != tool.StatusSuccess {
@@ -231,6 +245,7 @@ func TestFetchErrors(t *testing.T) {
 		{srv.URL + "/bigchunked", "more than the limit of 1000 bytes"},
 		{srv.URL + "/missing", "404 Not Found"},
 		{srv.URL + "/png", "image/png is not text"},
+		{srv.URL + "/nul", "(text/plain) is not text"},
 		{srv.URL + "/loop", "too many redirects (more than 3)"},
 		{srv.URL + "/noloc", "without a Location"},
 		{"ftp://example.com/x", `unsupported URL scheme "ftp"`},
