@@ -340,6 +340,7 @@ func Open(ctx context.Context, opts *Options) (*Workspace, error) {
 		return nil, err
 	}
 	w.builtins = builtin.All(bopts)
+	w.builtins = append(w.builtins, webTools()...)
 	topts := &tool.ToolkitOptions{Tools: w.builtins, Sources: basic, Skills: s.cfg.skillSources(s.cfg.Skills, s.warn), Groups: groups, Asker: s.opts.Asker}
 	if len(s.cfg.hooks) > 0 && !s.opts.NoHooks {
 		w.hooks = &hooks{list: s.cfg.hooks, root: s.Root, session: fmt.Sprintf("toolscope-%d", os.Getpid()), warn: s.warn}
