@@ -392,7 +392,9 @@ func (b *Bash) Suggestions(ctx context.Context, input json.RawMessage) []permiss
 
 // Call implements [tool.Tool]: it runs the command and streams its output.
 func (b *Bash) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
-	return noted(b.schema(), call.Input, b.run(ctx, call))
+	// run_in_background is never an unknown parameter: without
+	// Options.Background the call is refused, saying why.
+	return noted(bashBackgroundSchema, call.Input, b.run(ctx, call))
 }
 
 func (b *Bash) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {

@@ -77,6 +77,7 @@ func (sh *bgShell) report(re *regexp.Regexp) *tool.Chunk {
 	// of a shell it says has ended.
 	status, code, notes := sh.state()
 	out, dropped := sh.unread()
+	readBytes := len(out)
 	if re != nil && out != "" {
 		var kept []string
 		for line := range strings.Lines(out) {
@@ -100,7 +101,7 @@ func (sh *bgShell) report(re *regexp.Regexp) *tool.Chunk {
 	for _, n := range notes {
 		b.WriteString(n + "\n")
 	}
-	meta := map[string]any{"bash_id": sh.id, "status": status}
+	meta := map[string]any{"bash_id": sh.id, "status": status, "read_bytes": readBytes}
 	if status == shellCompleted || status == shellFailed {
 		meta["exit_code"] = code
 	}
