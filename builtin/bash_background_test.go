@@ -366,3 +366,26 @@ func TestBackgroundOutputBounded(t *testing.T) {
 		t.Errorf("peak heap in use %d bytes > 64 MB", peak)
 	}
 }
+
+// TestBackgroundSandboxed: a background shell runs in the OS sandbox,
+// exactly like a foreground command: it cannot read the user's secrets
+// or write outside the project, and its work inside stays.
+func TestBackgroundSandboxed(t *testing.T) {
+	s := newSandboxed(t, permission.Bypass, nil, &builtin.Options{Background: true})
+	t.Cleanup(func() { s.st.Close() })
+	id := s.start(`cat ~/.ssh/id_rsa; echo evil >> ~/.bashrc; echo inside > ok.txt; echo ready; sleep 1000`)
+	_, all := s.waitFor(id, func(x string) bool { return strings.Contains(x, "ready") })
+	if strings.Contains(all, "FAKE PRIVATE KEY") {
+		t.Errorf("a background shell read ~/.ssh/id_rsa:\n%s", all)
+	}
+	s.mustOK(s.call("KillShell", map[string]any{"shell_id": id}))
+	r := s.call("BashOutput", map[string]any{"bash_id": id})
+	sb, _ := r.Metadata["sandbox"].(map[string]any)
+	if sb == nil || sb["enabled"] != true {
+		t.Errorf("BashOutput metadata lacks the sandbox: %v", r.Metadata)
+	}
+	if got := s.read("ok.txt"); got != "inside\n" {
+		t.Errorf("ok.txt = %q", got)
+	}
+	s.unchanged("background shell")
+}
