@@ -28,6 +28,23 @@
 //   - Glob and Grep search the working directory, honouring .gitignore; Grep
 //     runs ripgrep when it is installed and a pure-Go engine otherwise.
 //
+// # Background shells
+//
+// With [Options.Background], Bash takes run_in_background: the command is
+// judged and run as any other (same analysis, environment and sandbox),
+// but the call returns at once with a shell id ("bash_1"). [BashOutput]
+// reads what it printed since the last read, its status and exit code;
+// [KillShell] stops it with its whole process group. The shells belong to
+// the agent: they live in the runtime part of its [tool.State]
+// (tool.State.Runtime), in this process only; ids are per agent, so an
+// agent can neither read nor kill another's. At most
+// [MaxBackgroundShells] run at once per agent, and each keeps the last
+// [MaxShellOutput] bytes of its output. tool.State.Close kills them all
+// and returns once none of their processes is left: the owner of the
+// state (a serve session, an agent loop) calls it when the agent ends.
+// And since every shell runs under proc's helper (or in the sandbox's PID
+// namespace), none outlives the process even when Close is never called.
+//
 // All tools share an [Options]: the project root, and the lists of files and
 // directories no tool may change without asking.
 package builtin
