@@ -1,7 +1,6 @@
 package builtin
 
 import (
-	"context"
 	_ "embed"
 	"fmt"
 	"strings"
@@ -58,10 +57,7 @@ func (b *Bash) startBackground(shells *agentShells, in bashInput, j *BashJudgmen
 	if in.Timeout <= 0 {
 		o.Timeout = 0
 	}
-	// The shell's life is its own: not the call's context, which ends
-	// with the call, but its cancel (KillShell, the state's Close).
-	ctx, cancel := context.WithCancel(context.Background())
-	sh.cancel = cancel
+	ctx, cancel := sh.ctx, sh.cancel
 	sandboxed := sbRun != nil
 	go func() {
 		defer close(sh.done)

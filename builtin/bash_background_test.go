@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -388,4 +389,50 @@ func TestBackgroundSandboxed(t *testing.T) {
 		t.Errorf("ok.txt = %q", got)
 	}
 	s.unchanged("background shell")
+}
+
+// TestBackgroundCloseWhileStarting: a state closed while calls start
+// shells leaves none running: each start either failed (the session
+// ended) or its shell was killed by Close.
+func TestBackgroundCloseWhileStarting(t *testing.T) {
+	e := bgEnv(t, permission.Bypass)
+	const marker = "1234.5678"
+	var wg sync.WaitGroup
+	for range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := e.tk.Call(t.Context(), &tool.Call{ID: "c", Name: "Bash", Input: []byte(`{"command":"sleep ` + marker + `","run_in_background":true}`), State: e.st})
+			if err != nil {
+				t.Error(err)
+			} else if r.Status != tool.StatusSuccess && !strings.Contains(r.Text(), "session has ended") {
+				t.Errorf("start: %s %q", r.Status, r.Text())
+			}
+		}()
+	}
+	time.Sleep(30 * time.Millisecond)
+	if err := e.st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		left := 0
+		ents, _ := os.ReadDir("/proc")
+		for _, d := range ents {
+			b, err := os.ReadFile("/proc/" + d.Name() + "/cmdline")
+			if err == nil && strings.Contains(string(b), marker) {
+				if st, err := os.ReadFile("/proc/" + d.Name() + "/stat"); err == nil && !strings.Contains(string(st), ") Z ") {
+					left++
+				}
+			}
+		}
+		if left == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d processes of background shells outlived State.Close", left)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

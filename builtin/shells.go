@@ -102,16 +102,14 @@ func (a *agentShells) add(command string) (*bgShell, error) {
 		return false
 	})
 	a.next++
-	sh := &bgShell{id: fmt.Sprintf("bash_%d", a.next), command: command, started: time.Now(), status: shellRunning, done: make(chan struct{})}
+	// The shell's life is its own: not the call's context, which ends
+	// with the call, but its cancel (KillShell, the state's Close), set
+	// before anyone can see the shell.
+	ctx, cancel := context.WithCancel(context.Background())
+	sh := &bgShell{id: fmt.Sprintf("bash_%d", a.next), command: command, started: time.Now(), status: shellRunning,
+		ctx: ctx, cancel: cancel, done: make(chan struct{})}
 	a.shells = append(a.shells, sh)
 	return sh, nil
-}
-
-// remove forgets sh (it never started).
-func (a *agentShells) remove(sh *bgShell) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.shells = slices.DeleteFunc(a.shells, func(s *bgShell) bool { return s == sh })
 }
 
 // lookup returns the shell id, or an error naming the agent's shells.
@@ -157,8 +155,9 @@ func listShells(shells []*bgShell) string {
 type bgShell struct {
 	id, command string
 	started     time.Time
-	cancel      context.CancelFunc // set before the shell runs
-	done        chan struct{}      // closed once nothing of it runs any more
+	ctx         context.Context // the shell runs until it is done
+	cancel      context.CancelFunc
+	done        chan struct{} // closed once nothing of it runs any more
 
 	mu       sync.Mutex
 	ring     []byte // MaxShellOutput bytes once it printed; byte p of the output is at ring[p%len(ring)]
@@ -239,9 +238,7 @@ func (sh *bgShell) kill() bool {
 		sh.killed = true
 	}
 	sh.mu.Unlock()
-	if sh.cancel != nil {
-		sh.cancel()
-	}
+	sh.cancel()
 	<-sh.done
 	return wasRunning
 }
