@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"strconv"
 	"strings"
@@ -434,5 +435,57 @@ func TestBackgroundCloseWhileStarting(t *testing.T) {
 			t.Fatalf("%d processes of background shells outlived State.Close", left)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+const bgExitChildEnv = "TOOLSCOPE_TEST_BG_EXIT_CHILD"
+
+// TestBackgroundEndsWithProcess: a program that exits without closing
+// the state (or is killed) leaves no background shell behind: the shell
+// runs under proc's helper, which ends it when its caller goes.
+func TestBackgroundEndsWithProcess(t *testing.T) {
+	if file := os.Getenv(bgExitChildEnv); file != "" {
+		e := newEnv(t, permission.Bypass, &builtin.Options{Background: true})
+		e.start(`cut -d' ' -f5 /proc/$$/stat > ` + file + `.tmp && mv ` + file + `.tmp ` + file + `; sleep 1000`)
+		for {
+			if b, err := os.ReadFile(file); err == nil && len(b) > 0 {
+				os.Exit(0) // no State.Close
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	for _, how := range []string{"exit", "SIGKILL"} {
+		t.Run(how, func(t *testing.T) {
+			file := t.TempDir() + "/pgid"
+			cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestBackgroundEndsWithProcess$", "-test.count=1")
+			cmd.Env = append(os.Environ(), bgExitChildEnv+"="+file)
+			if how == "SIGKILL" {
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				for {
+					if b, err := os.ReadFile(file); err == nil && len(b) > 0 {
+						if g, _ := strconv.Atoi(strings.TrimSpace(string(b))); groupGone(g) {
+							t.Fatalf("the shell's group %d is not alive before the kill: the check sees nothing", g)
+						}
+						break
+					}
+					time.Sleep(10 * time.Millisecond)
+				}
+				cmd.Process.Kill()
+				cmd.Wait()
+			} else if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("child: %v\n%s", err, out)
+			}
+			b, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pgid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			assertGone(t, pgid)
+		})
 	}
 }
