@@ -489,8 +489,12 @@ func (b *Bash) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 				return
 			}
 			background = true
-			yield(&tool.Chunk{Content: []tool.Block{tool.TextBlock("Command running in background with ID: " + sh.id)},
-				Metadata: map[string]any{"background": true, "bash_id": sh.id}}, nil)
+			text := "Command running in background with ID: " + sh.id
+			for _, n := range notes {
+				text += "\n" + n
+			}
+			yield(&tool.Chunk{Content: []tool.Block{tool.TextBlock(text)},
+				Metadata: map[string]any{"background": true, "bash_id": sh.id, "cwd": dir}}, nil)
 			return
 		}
 		runCtx, cancel := context.WithCancel(ctx)

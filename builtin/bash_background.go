@@ -39,17 +39,15 @@ func (b *Bash) backgroundRefused(st *tool.State) string {
 
 // startBackground starts the judged command j as a background shell of
 // the agent: the same command, directory, environment and sandbox as the
-// foreground run would have used (popts and sbRun, which it then owns).
+// foreground run would have used (popts, and sbRun, which it owns once
+// it returned a shell).
 // Output is streamed into the shell's ring, never kept by proc; the
 // timeout applies only when the call gave one. The goroutine it starts
 // ends once nothing of the command runs, after the sandbox's quarantine.
 func (b *Bash) startBackground(shells *agentShells, in bashInput, j *BashJudgment, popts *proc.Options, sbRun *sandbox.Run, excludedBy string, sbStatus **sandbox.Status) (*bgShell, error) {
 	sh, err := shells.add(in.Command)
 	if err != nil {
-		if sbRun != nil {
-			sbRun.Close()
-		}
-		return nil, err
+		return nil, err // the caller closes sbRun
 	}
 	o := *popts
 	o.Stream, o.TrackDir = true, false
@@ -91,7 +89,7 @@ func (b *Bash) startBackground(shells *agentShells, in bashInput, j *BashJudgmen
 		switch {
 		case res.TimedOut:
 			meta["timed_out"] = true
-			sh.end(shellFailed, res.ExitCode, append(notes, fmt.Sprintf("Command timed out after %dms.", in.Timeout)), meta)
+			sh.end(shellFailed, res.ExitCode, append(notes, fmt.Sprintf("Command timed out after %dms.", o.Timeout.Milliseconds())), meta)
 		case res.ExitCode != 0:
 			if res.Signal != "" {
 				notes = append(notes, fmt.Sprintf("Command was killed by a signal (%s).", res.Signal))
