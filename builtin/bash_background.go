@@ -32,7 +32,7 @@ func (b *Bash) backgroundRefused(st *tool.State) string {
 	case st == nil:
 		return "Command not run: run_in_background needs the agent's state (Call.State), which owns its background shells."
 	case shellsOf(st) == nil:
-		return "Command not run: the agent's session has ended; its background shells were stopped."
+		return "Command not run: this call's agent state is closed (its session has ended, or the call came without one), so a background shell started now could never be read or stopped. Run the command in the foreground instead."
 	}
 	return ""
 }

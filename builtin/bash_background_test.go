@@ -212,7 +212,7 @@ func TestBackgroundStateClose(t *testing.T) {
 		}
 	}
 	r := e.call("Bash", map[string]any{"command": "echo x", "run_in_background": true})
-	e.errHas(r, "the agent's session has ended")
+	e.errHas(r, "this call's agent state is closed")
 }
 
 // TestBackgroundTimeout: a timeout, when given, stops a background shell
@@ -406,7 +406,7 @@ func TestBackgroundCloseWhileStarting(t *testing.T) {
 			r, err := e.tk.Call(t.Context(), &tool.Call{ID: "c", Name: "Bash", Input: []byte(`{"command":"sleep ` + marker + `","run_in_background":true}`), State: e.st})
 			if err != nil {
 				t.Error(err)
-			} else if r.Status != tool.StatusSuccess && !strings.Contains(r.Text(), "session has ended") {
+			} else if r.Status != tool.StatusSuccess && !strings.Contains(r.Text(), "state is closed") && !strings.Contains(r.Text(), "session has ended") {
 				t.Errorf("start: %s %q", r.Status, r.Text())
 			}
 		}()
@@ -487,5 +487,28 @@ func TestBackgroundEndsWithProcess(t *testing.T) {
 			}
 			assertGone(t, pgid)
 		})
+	}
+}
+
+// TestBackgroundInputErrors: a call without the agent's state, and input
+// the schemas refuse.
+func TestBackgroundInputErrors(t *testing.T) {
+	e := bgEnv(t, permission.Bypass)
+	r, err := e.tk.Call(t.Context(), &tool.Call{ID: "n", Name: "Bash", Input: []byte(`{"command":"echo x","run_in_background":true}`)})
+	if err != nil || r.Status != tool.StatusError || !strings.Contains(r.Text(), "the call came without one") {
+		t.Errorf("Bash in the background without a state: %v %s %q", err, r.Status, r.Text())
+	}
+	for _, c := range []struct{ name, input string }{
+		{"BashOutput", `{}`},
+		{"BashOutput", `{"bash_id":""}`},
+		{"BashOutput", `{"bash_id":"bash_1","filter":3}`},
+		{"KillShell", `{}`},
+		{"KillShell", `{"shell_id":7}`},
+		{"Bash", `{"command":"echo x","run_in_background":"yes"}`},
+	} {
+		r := e.call(c.name, c.input)
+		if r.Status != tool.StatusError {
+			t.Errorf("%s %s: %s %q", c.name, c.input, r.Status, r.Text())
+		}
 	}
 }
