@@ -38,6 +38,9 @@ type bashInput struct {
 	Command     string `json:"command"`
 	Description string `json:"description,omitempty"`
 	Timeout     int    `json:"timeout,omitempty"`
+	// RunInBackground starts the command and returns its shell id at
+	// once (Options.Background); BashOutput reads it, KillShell stops it.
+	RunInBackground bool `json:"run_in_background,omitempty"`
 }
 
 var bashSchema = json.RawMessage(`{"type":"object","properties":{
@@ -46,9 +49,25 @@ var bashSchema = json.RawMessage(`{"type":"object","properties":{
 "timeout":{"type":"integer","minimum":0,"maximum":600000,"default":120000,"description":"Timeout in milliseconds (default 120000, max 600000)"}},
 "required":["command"]}`)
 
+// bashBackgroundSchema is bashSchema with run_in_background, offered when
+// Options.Background is set.
+var bashBackgroundSchema = json.RawMessage(`{"type":"object","properties":{
+"command":{"type":"string","minLength":1,"description":"The command to execute"},
+"description":{"type":"string","description":"What the command does, in 5-10 words"},
+"timeout":{"type":"integer","minimum":0,"maximum":600000,"default":120000,"description":"Timeout in milliseconds (default 120000, max 600000)"},
+"run_in_background":{"type":"boolean","description":"Set to true to run this command in the background. Use BashOutput to read the output later."}},
+"required":["command"]}`)
+
+func (b *Bash) schema() json.RawMessage {
+	if b.c.opts.Background {
+		return bashBackgroundSchema
+	}
+	return bashSchema
+}
+
 // Info implements [tool.Tool].
 func (b *Bash) Info() tool.Info {
-	return tool.Info{Name: "Bash", Title: "Run a shell command", Description: bashDescription, InputSchema: bashSchema, StateInjected: true,
+	return tool.Info{Name: "Bash", Title: "Run a shell command", Description: b.description(), InputSchema: b.schema(), StateInjected: true,
 		Annotations: hints(false, true, false, true)}
 }
 
@@ -373,7 +392,9 @@ func (b *Bash) Suggestions(ctx context.Context, input json.RawMessage) []permiss
 
 // Call implements [tool.Tool]: it runs the command and streams its output.
 func (b *Bash) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
-	return noted(bashSchema, call.Input, b.run(ctx, call))
+	// run_in_background is never an unknown parameter: without
+	// Options.Background the call is refused, saying why.
+	return noted(bashBackgroundSchema, call.Input, b.run(ctx, call))
 }
 
 func (b *Bash) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
@@ -389,6 +410,14 @@ func (b *Bash) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 		}
 		timeout = min(timeout, MaxBashTimeout)
 		st := call.State
+		var shells *agentShells
+		if in.RunInBackground {
+			if msg := b.backgroundRefused(st); msg != "" {
+				yield(tool.Errorf("%s", msg), nil)
+				return
+			}
+			shells = shellsOf(st)
+		}
 		j, judged := call.Judgment.(*BashJudgment)
 		if judged && (j.b != b || j.command != in.Command) {
 			// Not this call's judgment: judge it here.
@@ -435,6 +464,7 @@ func (b *Bash) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 		}
 		var sbStatus *sandbox.Status
 		var sbRun *sandbox.Run
+		background := false // the sandbox run then belongs to the background shell
 		excludedBy, excluded := j.excludedBy, j.excluded
 		sandboxed := b.c.opts.Sandbox != nil && !excluded
 		if sandboxed {
@@ -443,10 +473,29 @@ func (b *Bash) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 				yield(tool.Errorf("Command not run: %v", err), nil)
 				return
 			}
-			defer run.Close()
+			defer func() {
+				if !background {
+					run.Close()
+				}
+			}()
 			sbRun = run
 			popts.TempDir = run.TempDir()
 			popts.Start = sandboxStart(run, &sbStatus)
+		}
+		if shells != nil {
+			sh, err := b.startBackground(shells, in, j, popts, sbRun, excludedBy, &sbStatus)
+			if err != nil {
+				yield(tool.Errorf("Command not run: %v.", err), nil)
+				return
+			}
+			background = true
+			text := "Command running in background with ID: " + sh.id
+			for _, n := range notes {
+				text += "\n" + n
+			}
+			yield(&tool.Chunk{Content: []tool.Block{tool.TextBlock(text)},
+				Metadata: map[string]any{"background": true, "bash_id": sh.id, "cwd": dir}}, nil)
+			return
 		}
 		runCtx, cancel := context.WithCancel(ctx)
 		defer cancel()

@@ -28,6 +28,23 @@
 //   - Glob and Grep search the working directory, honouring .gitignore; Grep
 //     runs ripgrep when it is installed and a pure-Go engine otherwise.
 //
+// # Background shells
+//
+// With [Options.Background], Bash takes run_in_background: the command is
+// judged and run as any other (same analysis, environment and sandbox),
+// but the call returns at once with a shell id ("bash_1"). [BashOutput]
+// reads what it printed since the last read, its status and exit code;
+// [KillShell] stops it with its whole process group. The shells belong to
+// the agent: they live in the runtime part of its [tool.State]
+// (tool.State.Runtime), in this process only; ids are per agent, so an
+// agent can neither read nor kill another's. At most
+// [MaxBackgroundShells] run at once per agent, and each keeps the last
+// [MaxShellOutput] bytes of its output. tool.State.Close kills them all
+// and returns once none of their processes is left: the owner of the
+// state (a serve session, an agent loop) calls it when the agent ends.
+// And since every shell runs under proc's helper (or in the sandbox's PID
+// namespace), none outlives the process even when Close is never called.
+//
 // All tools share an [Options]: the project root, and the lists of files and
 // directories no tool may change without asking.
 package builtin
@@ -104,12 +121,27 @@ type Options struct {
 	// NoSandboxAutoAllow keeps asking about commands the sandbox would
 	// have let run (Claude Code's autoAllowBashIfSandboxed: false).
 	NoSandboxAutoAllow bool
+	// Background lets Bash run commands in the background
+	// (run_in_background), and adds BashOutput and KillShell to [All].
+	// A background shell belongs to the agent's [tool.State] and lives in
+	// this process only: set Background only in a program that outlives
+	// the call – a serve session, an agent loop – and closes each agent's
+	// state (tool.State.Close) when the agent ends, which kills its
+	// shells. Without it (toolscope call: one process per call), Bash
+	// refuses run_in_background with an error telling the model to run
+	// the command in the foreground.
+	Background bool
 }
 
 // All returns the built-in tools: Bash, Read, Write, Edit, Glob and Grep,
-// and the task tools (see [Tasks]).
+// and the task tools (see [Tasks]); with Options.Background, BashOutput
+// and KillShell too.
 func All(opts *Options) []tool.Tool {
-	return append([]tool.Tool{NewBash(opts), NewRead(opts), NewWrite(opts), NewEdit(opts), NewGlob(opts), NewGrep(opts)}, Tasks()...)
+	tools := append([]tool.Tool{NewBash(opts), NewRead(opts), NewWrite(opts), NewEdit(opts), NewGlob(opts), NewGrep(opts)}, Tasks()...)
+	if opts != nil && opts.Background {
+		tools = append(tools, NewBashOutput(), NewKillShell())
+	}
+	return tools
 }
 
 // config is the resolved Options shared by the tools.
@@ -545,10 +577,12 @@ func (*skipValue) UnmarshalJSON([]byte) error { return nil }
 // TestBuiltinSchemasCompile compiles: a Toolkit compiles each at the tool's
 // first use ([tool.TestedSchema]), and a process that checks one call
 // compiles one.
-func (*Bash) SchemaTested()    {}
-func (*Read) SchemaTested()    {}
-func (*Write) SchemaTested()   {}
-func (*Edit) SchemaTested()    {}
-func (*Glob) SchemaTested()    {}
-func (*Grep) SchemaTested()    {}
-func (taskTool) SchemaTested() {}
+func (*Bash) SchemaTested()       {}
+func (*Read) SchemaTested()       {}
+func (*Write) SchemaTested()      {}
+func (*Edit) SchemaTested()       {}
+func (*Glob) SchemaTested()       {}
+func (*Grep) SchemaTested()       {}
+func (taskTool) SchemaTested()    {}
+func (*BashOutput) SchemaTested() {}
+func (*KillShell) SchemaTested()  {}

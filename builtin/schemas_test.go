@@ -19,13 +19,13 @@ var update = flag.Bool("update", false, "rewrite the golden files of testdata/sc
 // testdata/schemas: a change to one shows in review. go test -run
 // TestSchemasGolden -update ./builtin rewrites them.
 func TestSchemasGolden(t *testing.T) {
-	tk, err := tool.NewToolkit(&tool.ToolkitOptions{Tools: builtin.All(&builtin.Options{Root: t.TempDir()})})
+	tk, err := tool.NewToolkit(&tool.ToolkitOptions{Tools: builtin.All(&builtin.Options{Root: t.TempDir(), Background: true})})
 	if err != nil {
 		t.Fatal(err)
 	}
 	schemas := tk.Schemas(context.Background(), nil)
-	if len(schemas) != 10 {
-		t.Fatalf("%d built-in tools, want 10", len(schemas))
+	if len(schemas) != 12 {
+		t.Fatalf("%d built-in tools, want 12", len(schemas))
 	}
 	for _, s := range schemas {
 		var b bytes.Buffer
@@ -47,6 +47,24 @@ func TestSchemasGolden(t *testing.T) {
 		}
 		if !bytes.Equal(want, b.Bytes()) {
 			t.Errorf("the schema of %s changed (run with -update if that is meant):\n got %s\nwant %s", s.Name, b.Bytes(), want)
+		}
+	}
+}
+
+// Without Options.Background there are no background shells: no
+// BashOutput or KillShell, and Bash does not offer run_in_background.
+func TestSchemasWithoutBackground(t *testing.T) {
+	tk, err := tool.NewToolkit(&tool.ToolkitOptions{Tools: builtin.All(&builtin.Options{Root: t.TempDir()})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas := tk.Schemas(context.Background(), nil)
+	if len(schemas) != 10 {
+		t.Fatalf("%d built-in tools, want 10", len(schemas))
+	}
+	for _, s := range schemas {
+		if s.Name == "Bash" && bytes.Contains(s.InputSchema, []byte("run_in_background")) {
+			t.Errorf("Bash offers run_in_background without Options.Background: %s", s.InputSchema)
 		}
 	}
 }

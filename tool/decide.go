@@ -98,7 +98,11 @@ func (e *invalidCall) Is(target error) bool {
 func (tk *Toolkit) prepare(ctx context.Context, call *Call) (*prepared, error) {
 	st := call.State
 	if st == nil {
+		// Nobody owns this state past the call: it holds no runtime part
+		// (a background shell started in it could never be read or
+		// stopped).
 		st = NewState(nil)
+		st.Close()
 	}
 	e, missing := tk.lookup(ctx, call.Name, st.ActiveGroups())
 	if e == nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -26,6 +27,57 @@ type State struct {
 	groups []string
 	slots  map[string]*slotValue // see Slot
 	read   *readFile             // the file UnmarshalStateFile read, in this version's layout
+
+	// What lives with the state in this process only (see Runtime).
+	runtime map[any]io.Closer
+	order   []io.Closer
+	closed  bool
+}
+
+// Runtime returns the value under key of the state's runtime part –
+// what belongs to the agent in this process only and is never
+// serialised, such as package builtin's background shells – making it
+// with mk on first use. It is nil once the state is closed, and then mk
+// is not called. key must be comparable (an unexported struct type).
+func (s *State) Runtime(key any, mk func() io.Closer) io.Closer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	if v, ok := s.runtime[key]; ok {
+		return v
+	}
+	v := mk()
+	if s.runtime == nil {
+		s.runtime = map[any]io.Closer{}
+	}
+	s.runtime[key] = v
+	s.order = append(s.order, v)
+	return v
+}
+
+// Close ends the state's runtime part: it closes every value Runtime
+// made, the last made first (builtin's background shells are killed
+// with their process groups), and returns their errors joined. Whoever
+// owns an agent's state closes it when the agent ends: a serve session
+// when it ends, a program when its agent is done. The state's slots stay
+// readable and can still be saved. Calling Close again does nothing.
+func (s *State) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	order := s.order
+	s.runtime, s.order = nil, nil
+	s.mu.Unlock()
+	var errs []error
+	for _, v := range slices.Backward(order) {
+		errs = append(errs, v.Close())
+	}
+	return errors.Join(errs...)
 }
 
 // readFile is a state file as UnmarshalStateFile read it, for MarshalFile

@@ -161,7 +161,8 @@ type Call struct {
 	Input json.RawMessage `json:"input"`
 	// State is the agent's state. The toolkit reads permissions and active
 	// groups from it, and passes it on only to StateInjected tools. Nil means a
-	// fresh state in Default mode.
+	// fresh state in Default mode, closed (see [State.Close]): nothing outlives
+	// the call in it.
 	State *State `json:"-"`
 	// Approved means the user already allowed this call: the toolkit does not
 	// consult the permission engine again (it still validates the input).

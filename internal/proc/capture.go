@@ -31,7 +31,8 @@ type capture struct {
 	head       []byte
 	headRaw    int64
 	headClosed bool
-	streamed   int // len(head) already handed out by takeNew
+	streamed   int  // len(head) already handed out by takeNew
+	stream     bool // takeNew empties the head: nothing is kept (Options.Stream)
 
 	pend  [utf8.UTFMax]byte // carried incomplete unit (head phase only)
 	npend int
@@ -184,6 +185,9 @@ func (c *capture) takeNew() string {
 	}
 	s := string(c.head[c.streamed:])
 	c.streamed = len(c.head)
+	if c.stream {
+		c.head, c.streamed = c.head[:0], 0
+	}
 	return s
 }
 

@@ -2,6 +2,7 @@ package proc
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -149,4 +150,28 @@ func FuzzOutput(f *testing.F) {
 		}
 		checkCapture(t, data, chunks, int(hl%512), int(tl%512))
 	})
+}
+
+// TestStreamKeepsNothing: with Options.Stream every byte reaches onOutput
+// (decoded, runes never split) and Head and Tail stay empty, so a command
+// printing far more than HeadLimit+TailLimit is seen whole and kept by
+// nobody but the callback.
+func TestStreamKeepsNothing(t *testing.T) {
+	var got strings.Builder
+	res, err := Run(hangGuard(t), `i=0; while [ $i -lt 3000 ]; do printf 'line %d é\n' $i; i=$((i+1)); done`, &Options{Stream: true, HeadLimit: 10, TailLimit: 10}, func(s string) {
+		got.WriteString(s)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&want, "line %d é\n", i)
+	}
+	if got.String() != want.String() {
+		t.Errorf("streamed %d bytes, want %d", got.Len(), want.Len())
+	}
+	if res.Head != "" || res.Tail != "" || res.Total != int64(want.Len()) || res.ExitCode != 0 {
+		t.Errorf("got head %q tail %q total %d exit %d", res.Head, res.Tail, res.Total, res.ExitCode)
+	}
 }

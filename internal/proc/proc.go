@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"strconv"
@@ -26,6 +27,11 @@ type Options struct {
 	Shell     string        // "" = DefaultShell()
 	TrackDir  bool          // report the shell's final working directory in Result.Dir
 	TempDir   string        // where the TrackDir file goes ("" = os.TempDir()); the command must be able to write there
+	// Stream hands every byte of output to onOutput, decoded as for Head,
+	// and keeps none of it: Head and Tail are empty, HeadLimit and
+	// TailLimit unused, and memory stays bounded however much the command
+	// prints (a background shell keeps its own bounded buffer).
+	Stream bool
 	// Start starts cmd in place of cmd.Start (a sandbox wraps it first).
 	// When it fails, cmd must not be running, or must have been waited for.
 	Start func(cmd *exec.Cmd) error
@@ -191,6 +197,10 @@ func Run(ctx context.Context, command string, opts *Options, onOutput func(strin
 	}()
 
 	capt := newCapture(o.HeadLimit, o.TailLimit)
+	if o.Stream {
+		capt = newCapture(math.MaxInt, 0)
+		capt.stream = true
+	}
 	emit := func() {
 		if s := capt.takeNew(); s != "" && onOutput != nil {
 			onOutput(s)
