@@ -58,6 +58,12 @@ type Options struct {
 	// toolscope hook, which the agent that runs those hooks runs as one of
 	// them (it would otherwise run itself).
 	NoHooks bool
+	// Background offers background shells (Bash's run_in_background,
+	// BashOutput, KillShell): for a caller that keeps its agent's State
+	// for the whole conversation in this process and calls State.Close
+	// when the agent ends, which kills the shells (serve's sessions, run,
+	// chat). A state saved to a file between processes cannot hold one.
+	Background bool
 	// NoServers starts no MCP server: the workspace has no MCP tools (a
 	// judgment of an MCP call goes by the rules that name it).
 	NoServers bool
@@ -335,7 +341,7 @@ func Open(ctx context.Context, opts *Options) (*Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	bopts := &builtin.Options{Root: s.Root, ProtectedPaths: s.cfg.protect}
+	bopts := &builtin.Options{Root: s.Root, ProtectedPaths: s.cfg.protect, Background: s.opts.Background}
 	if err := s.cfg.builtinSandbox(s.Root, s.opts.Sandbox, bopts); err != nil {
 		return nil, err
 	}

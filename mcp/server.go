@@ -474,7 +474,10 @@ func (s *Server) state(ctx context.Context, ss *sdk.ServerSession) (*tool.State,
 		return s.opts.State(ctx, id)
 	}
 	if ss == nil {
-		return s.opts.NewState(), func() {}, nil
+		// A call of its own: what it started (a background shell) ends
+		// with it.
+		st := s.opts.NewState()
+		return st, func() { st.Close() }, nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -482,11 +485,12 @@ func (s *Server) state(ctx context.Context, ss *sdk.ServerSession) (*tool.State,
 	if !ok {
 		st = s.opts.NewState()
 		s.states[ss] = st
-		go func() { // forget it with its session
+		go func() { // forget it with its session, and end what it started
 			ss.Wait()
 			s.mu.Lock()
 			delete(s.states, ss)
 			s.mu.Unlock()
+			st.Close()
 		}()
 	}
 	return st, func() {}, nil

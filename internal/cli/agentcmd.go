@@ -265,11 +265,14 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err := f.remember(r); err != nil {
 		return err
 	}
+	// Background shells live as long as this run does (a pause ends them).
+	f.background = true
 	a, s, err := agentSetup(ctx, f, r, stderr)
 	if err != nil {
 		return err
 	}
 	defer s.close()
+	defer r.State.Close()
 	var seq func(yield func(agent.Event, error) bool)
 	if *resume != "" {
 		var answers []agent.Answer
@@ -362,11 +365,14 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	// all answered on standard input.
 	in := bufio.NewReader(stdin)
 	f.elicitor = termElicitor{in: in, out: stderr}
+	// Background shells live as long as the conversation does.
+	f.background = true
 	a, s, err := agentSetup(ctx, f, r, stderr)
 	if err != nil {
 		return err
 	}
 	defer s.close()
+	defer r.State.Close()
 	for {
 		if len(r.Waiting) == 0 {
 			fmt.Fprint(stderr, "> ")

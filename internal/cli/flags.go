@@ -51,6 +51,9 @@ type common struct {
 	// noHooks and noServers: toolscope hook runs none of the settings'
 	// hooks and starts no MCP server (host.Options).
 	noHooks, noServers bool
+	// background offers background shells (host.Options.Background):
+	// serve's sessions, run and chat, which close their agent's state.
+	background bool
 }
 
 func newFlags(name string, stdout io.Writer, withRules bool) *common {

@@ -75,6 +75,10 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 	}
 	c.asker = mcp.ElicitAsker{}
+	// Background shells live in a session's state, closed with the
+	// session: not with a state file (each call loads its own) nor
+	// stateless (no session).
+	c.background = c.statePath == "" && !*stateless
 	s, err := c.setup(ctx, stderr, c.statePath != "")
 	if err != nil {
 		return err
