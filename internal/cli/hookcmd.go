@@ -181,6 +181,12 @@ func judgeHookCall(ctx context.Context, c *common, ev *hookEvent, stderr io.Writ
 			text += "; shell analysis: " + a.Reason
 		}
 	}
+	if d.Behavior == permission.Ask && !(d.BypassImmune) && strings.HasPrefix(d.Reason, "Mode: ") {
+		// Only the mode's fallback asks (no rule, no check of toolscope's
+		// objects): the agent's own flow asks too, or allows on grounds of
+		// its own (Claude Code's documentation hosts); no opinion.
+		return hookVerdict{}
+	}
 	if stripped && d.Behavior == permission.Allow {
 		// What toolscope judged is not the whole call (a field such as
 		// dangerouslyDisableSandbox may change what it does): no allow on
