@@ -53,7 +53,8 @@ type FetchOptions struct {
 	// [DefaultMaxRedirects]; negative means none.
 	MaxRedirects int
 	// AllowHTTP keeps http:// URLs as they are. By default they are
-	// upgraded to https://, as Claude Code does.
+	// upgraded to https://, as Claude Code does (but for a local address
+	// a rule names: a development server speaks http).
 	AllowHTTP bool
 	// Apply, when set, applies the prompt to the fetched content (Claude
 	// Code asks a small, fast model) and its answer is the result. Nil
@@ -119,7 +120,7 @@ func (f *Fetch) Info() tool.Info {
 	t, fa := true, false
 	desc := fetchDescription
 	if f.o.AllowHTTP {
-		desc = strings.Replace(desc, " HTTP URLs are upgraded to HTTPS.", "", 1)
+		desc = strings.Replace(desc, " HTTP URLs are upgraded to HTTPS (but for a local address a rule allows, such as a development server on localhost).", "", 1)
 	}
 	return tool.Info{Name: "WebFetch", Title: "Fetch a web page", Description: desc, InputSchema: fetchSchema,
 		ConcurrencySafe: true, StateInjected: true, Annotations: &tool.Annotations{ReadOnlyHint: &t, DestructiveHint: &fa, IdempotentHint: &t, OpenWorldHint: &t}}
@@ -315,7 +316,9 @@ func (f *Fetch) fetch(ctx context.Context, in fetchInput, pc *permission.Context
 	if err != nil {
 		return tool.Errorf("Error: %v", err)
 	}
-	if t.u.Scheme == "http" && !f.o.AllowHTTP {
+	// http is upgraded, as Claude Code does, but for a local address a
+	// rule names (a development server on localhost speaks http).
+	if t.u.Scheme == "http" && !f.o.AllowHTTP && !(literalNonPublic(t) != "" && explicitlyAllowed(pc, t.host)) {
 		t.u.Scheme = "https"
 	}
 	if why := literalNonPublic(t); why != "" && !explicitlyAllowed(pc, t.host) {

@@ -219,17 +219,29 @@ func TestFetchApply(t *testing.T) {
 	}
 }
 
-// http:// is upgraded to https:// as Claude Code does, unless AllowHTTP.
+// http:// is upgraded to https:// as Claude Code does, unless AllowHTTP,
+// or the host is a local address a rule names (a development server).
 func TestFetchUpgradesHTTP(t *testing.T) {
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, "secure")
 	}))
 	defer srv.Close()
-	plain := strings.Replace(srv.URL, "https://", "http://", 1)
+	port := srv.URL[strings.LastIndexByte(srv.URL, ':')+1:]
+	// A name (the test certificate's), here resolved to the test server.
+	plain := "http://example.com:" + port
 	tlsConf := srv.Client().Transport.(*http.Transport).TLSClientConfig
-	res := call(t, web.NewFetch(&web.FetchOptions{TLSConfig: tlsConf}), permission.Default, localRule, input(plain, "q"))
-	if res.Status != tool.StatusSuccess || !strings.Contains(res.Text(), "secure") || !strings.Contains(res.Text(), srv.URL) {
+	f := web.NewFetch(&web.FetchOptions{TLSConfig: tlsConf, Resolver: fakeResolver{"example.com": {"127.0.0.1"}}})
+	res := call(t, f, permission.Default, []string{"WebFetch(domain:example.com)"}, input(plain, "q"))
+	if res.Status != tool.StatusSuccess || !strings.Contains(res.Text(), "secure") || !strings.Contains(res.Text(), "https://example.com:"+port) {
 		t.Errorf("%s: %s", res.Status, res.Text())
+	}
+	// A local address a rule names keeps http.
+	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, "plain local")
+	}))
+	defer local.Close()
+	if res := call(t, web.NewFetch(nil), permission.Default, localRule, input(local.URL, "q")); res.Status != tool.StatusSuccess || !strings.Contains(res.Text(), "plain local") {
+		t.Errorf("a local http server: %s: %s", res.Status, res.Text())
 	}
 	if d := web.NewFetch(&web.FetchOptions{AllowHTTP: true}).Info().Description; strings.Contains(d, "upgraded") {
 		t.Errorf("AllowHTTP description still says URLs are upgraded")

@@ -5,8 +5,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -74,6 +79,79 @@ func TestServeTypeScriptClients(t *testing.T) {
 				if _, err := os.Stat(filepath.Join(dir, name)); (err == nil) != want {
 					t.Errorf("%s exists %v, want %v", name, err == nil, want)
 				}
+			}
+		})
+	}
+}
+
+// The tools of issue 29 through serve, with the official TypeScript SDK
+// clients on both revisions: a background shell started, read and
+// killed, and WebFetch of a local page a rule allows
+// (testdata/tsclient/newtools.mjs).
+func TestServeTypeScriptNewTools(t *testing.T) {
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<html><body><h1>Local page</h1><p>It says <b>hello</b>.</p></body></html>")
+	}))
+	defer page.Close()
+	for _, c := range []struct{ flavour, modules string }{
+		{"v1", "node_modules/@modelcontextprotocol/sdk/package.json"},
+		{"v2", "ts2/node_modules/@modelcontextprotocol/client/package.json"},
+	} {
+		t.Run(c.flavour, func(t *testing.T) {
+			pkg, node := peers.Need(t, c.modules, false)
+			modules := filepath.Dir(filepath.Dir(filepath.Dir(pkg)))
+			bin := buildCLI(t)
+			if bin == "" {
+				t.Skip("no toolscope binary to start (go build failed)")
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			cmd := proc.Command(ctx, node, "testdata/tsclient/newtools.mjs", c.flavour, modules, bin, t.TempDir(), page.URL+"/page")
+			cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("%v\n%s\n%s", err, out, stderr.Bytes())
+			}
+			got := map[string]struct {
+				IsError bool
+				Text    string
+				Tools   []string
+			}{}
+			sc := bufio.NewScanner(bytes.NewReader(out))
+			for sc.Scan() {
+				var s struct {
+					Name, Text string
+					IsError    bool
+					Tools      []string
+				}
+				if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
+					t.Fatalf("%v: %s", err, sc.Bytes())
+				}
+				got[s.Name] = struct {
+					IsError bool
+					Text    string
+					Tools   []string
+				}{s.IsError, s.Text, s.Tools}
+			}
+			for _, want := range []string{"BashOutput", "KillShell", "WebFetch"} {
+				if !slices.Contains(got["list"].Tools, want) {
+					t.Errorf("tools %v lack %s", got["list"].Tools, want)
+				}
+			}
+			if r := got["Bash"]; r.IsError || !strings.Contains(r.Text, "bash_") {
+				t.Errorf("Bash in the background: %+v", r)
+			}
+			if r := got["BashOutput"]; r.IsError || !strings.Contains(r.Text, "background says hi") {
+				t.Errorf("BashOutput: %+v", r)
+			}
+			if r := got["KillShell"]; r.IsError {
+				t.Errorf("KillShell: %+v", r)
+			}
+			if r := got["WebFetch"]; r.IsError || !strings.Contains(r.Text, "# Local page") || !strings.Contains(r.Text, "**hello**") {
+				t.Errorf("WebFetch: %+v", r)
 			}
 		})
 	}
