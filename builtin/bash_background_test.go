@@ -446,9 +446,15 @@ const bgExitChildEnv = "TOOLSCOPE_TEST_BG_EXIT_CHILD"
 func TestBackgroundEndsWithProcess(t *testing.T) {
 	if file := os.Getenv(bgExitChildEnv); file != "" {
 		e := newEnv(t, permission.Bypass, &builtin.Options{Background: true})
-		e.start(`cut -d' ' -f5 /proc/$$/stat > ` + file + `.tmp && mv ` + file + `.tmp ` + file + `; sleep 1000`)
+		// The marker (a sleep of a length no other process has) finds the
+		// shell's process from outside whatever PID namespace it runs in
+		// (as a user, proc's helper may run it in one of its own).
+		e.start(`echo started > ` + file + `.tmp && mv ` + file + `.tmp ` + file + `; exec sleep ` + os.Getenv(bgExitChildEnv+"_MARK"))
 		for {
 			if b, err := os.ReadFile(file); err == nil && len(b) > 0 {
+				if os.Getenv(bgExitChildEnv+"_STAY") != "" {
+					select {} // until killed
+				}
 				os.Exit(0) // no State.Close
 			}
 			time.Sleep(10 * time.Millisecond)
@@ -456,17 +462,24 @@ func TestBackgroundEndsWithProcess(t *testing.T) {
 	}
 	for _, how := range []string{"exit", "SIGKILL"} {
 		t.Run(how, func(t *testing.T) {
-			file := t.TempDir() + "/pgid"
+			file := t.TempDir() + "/started"
+			mark := fmt.Sprintf("1000.%d%d", os.Getpid(), time.Now().UnixNano()%1_000_000)
 			cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestBackgroundEndsWithProcess$", "-test.count=1")
-			cmd.Env = append(os.Environ(), bgExitChildEnv+"="+file)
+			cmd.Env = append(os.Environ(), bgExitChildEnv+"="+file, bgExitChildEnv+"_MARK="+mark)
+			if how == "SIGKILL" {
+				cmd.Env = append(cmd.Env, bgExitChildEnv+"_STAY=1")
+			}
 			if how == "SIGKILL" {
 				if err := cmd.Start(); err != nil {
 					t.Fatal(err)
 				}
 				for {
 					if b, err := os.ReadFile(file); err == nil && len(b) > 0 {
-						if g, _ := strconv.Atoi(strings.TrimSpace(string(b))); groupGone(g) {
-							t.Fatalf("the shell's group %d is not alive before the kill: the check sees nothing", g)
+						// (The file is written just before the exec.)
+						for deadline := time.Now().Add(5 * time.Second); marked(mark) == 0; time.Sleep(10 * time.Millisecond) {
+							if time.Now().After(deadline) {
+								t.Fatalf("the shell (sleep %s) is not seen before the kill: the check sees nothing", mark)
+							}
 						}
 						break
 					}
@@ -477,17 +490,28 @@ func TestBackgroundEndsWithProcess(t *testing.T) {
 			} else if out, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("child: %v\n%s", err, out)
 			}
-			b, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
+			for deadline := time.Now().Add(10 * time.Second); marked(mark) > 0; time.Sleep(20 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("the background shell (sleep %s) outlived its process (%s)", mark, how)
+				}
 			}
-			pgid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			assertGone(t, pgid)
 		})
 	}
+}
+
+// marked counts the live processes whose command line holds mark.
+func marked(mark string) int {
+	n := 0
+	ents, _ := os.ReadDir("/proc")
+	for _, d := range ents {
+		b, err := os.ReadFile("/proc/" + d.Name() + "/cmdline")
+		if err == nil && strings.Contains(string(b), mark) {
+			if st, err := os.ReadFile("/proc/" + d.Name() + "/stat"); err == nil && !strings.Contains(string(st), ") Z ") {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // TestBackgroundInputErrors: a call without the agent's state, and input
