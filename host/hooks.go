@@ -53,8 +53,13 @@ type hooks struct {
 	warn    io.Writer
 }
 
-// parseHooks reads the PreToolUse, PostToolUse, UserPromptSubmit and Stop
-// hooks of a file's raw "hooks" object. Hooks of other events are left out
+// runEvents are the hook events toolscope runs (Claude Code's names, as
+// of its hooks reference for Claude Code 2.x); it has no moment for the
+// others (SubagentStop, PreCompact: no sub-agents, no compaction yet).
+var runEvents = []string{"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd", "Notification"}
+
+// parseHooks reads the hooks of the runEvents
+// of a file's raw "hooks" object. Hooks of other events are left out
 // (other; the caller warns), and so are hooks of a type toolscope does not
 // run (Claude Code's "prompt", "agent", ...): skipped says which, one line
 // each, for the caller's warning. A malformed entry is an error: a hook
@@ -63,7 +68,7 @@ type hooks struct {
 func parseHooks(raw map[string]json.RawMessage, origin string) (out []hook, other, skipped []string, err error) {
 	for _, event := range slices.Sorted(maps.Keys(raw)) {
 		v := raw[event]
-		if event != "PreToolUse" && event != "PostToolUse" && event != "UserPromptSubmit" && event != "Stop" {
+		if !slices.Contains(runEvents, event) {
 			other = append(other, event)
 			continue
 		}
@@ -356,5 +361,45 @@ func (hs *hooks) stopHook() func(ctx context.Context, r *agent.Run, answer strin
 			}
 		}
 		return ""
+	}
+}
+
+// sessionStart runs the SessionStart hooks (source: "startup" for a new
+// conversation, "resume" for one continued from its file) and returns
+// what they add to the model's context: their additionalContext, or what
+// they print.
+func (hs *hooks) sessionStart(ctx context.Context, source string) string {
+	event := map[string]any{"session_id": hs.session, "cwd": hs.root, "hook_event_name": "SessionStart", "source": source}
+	var added []string
+	for _, h := range hs.matching("SessionStart", source) {
+		r := hs.run(ctx, h, event)
+		var out struct {
+			Specific struct {
+				AdditionalContext string `json:"additionalContext"`
+			} `json:"hookSpecificOutput"`
+		}
+		isJSON := json.Unmarshal(r.stdout, &out) == nil
+		switch {
+		case r.code != 0:
+			fmt.Fprintf(hs.warn, "toolscope: warning: SessionStart hook %s failed (%s): %s\n", h.origin, hookFailure(r), r.stderr)
+		case isJSON && out.Specific.AdditionalContext != "":
+			added = append(added, out.Specific.AdditionalContext)
+		case !isJSON && len(bytes.TrimSpace(r.stdout)) > 0:
+			added = append(added, strings.TrimSpace(string(r.stdout)))
+		}
+	}
+	return strings.Join(added, "\n\n")
+}
+
+// event runs the hooks of an event that decides nothing (SessionEnd,
+// Notification) with the event's fields; matcher is what their matchers
+// match (the reason, the notification's type).
+func (hs *hooks) event(ctx context.Context, name, matcher string, fields map[string]any) {
+	event := map[string]any{"session_id": hs.session, "cwd": hs.root, "hook_event_name": name}
+	maps.Copy(event, fields)
+	for _, h := range hs.matching(name, matcher) {
+		if r := hs.run(ctx, h, event); r.code != 0 {
+			fmt.Fprintf(hs.warn, "toolscope: warning: %s hook %s failed (%s): %s\n", name, h.origin, hookFailure(r), r.stderr)
+		}
 	}
 }

@@ -522,7 +522,7 @@ func loadSettings(root, configPath string, claude, trust bool, warn io.Writer) (
 	}
 	for _, f := range files {
 		if len(f.hookEvents) > 0 {
-			fmt.Fprintf(warn, "toolscope: warning: %s: hooks of %s are not run by toolscope (PreToolUse, PostToolUse, UserPromptSubmit and Stop are)\n", f.label(), strings.Join(f.hookEvents, ", "))
+			fmt.Fprintf(warn, "toolscope: warning: %s: hooks of %s are not run by toolscope (PreToolUse, PostToolUse, UserPromptSubmit, Stop, SessionStart, SessionEnd and Notification are)\n", f.label(), strings.Join(f.hookEvents, ", "))
 		}
 		for _, s := range f.hooksSkipped {
 			fmt.Fprintf(warn, "toolscope: warning: %s: %s\n", f.label(), s)

@@ -388,6 +388,32 @@ func (w *Workspace) PromptHook() func(ctx context.Context, input string) (string
 	return w.hooks.promptHook
 }
 
+// SessionStart runs the workspace's SessionStart hooks as a conversation
+// starts (source "startup") or goes on from its file ("resume"), and
+// returns what they add to the model's context ("" for nothing).
+func (w *Workspace) SessionStart(ctx context.Context, source string) string {
+	if w.hooks == nil {
+		return ""
+	}
+	return w.hooks.sessionStart(ctx, source)
+}
+
+// SessionEnd runs the workspace's SessionEnd hooks as a conversation ends
+// (reason: Claude Code's "prompt_input_exit", "other", ...).
+func (w *Workspace) SessionEnd(ctx context.Context, reason string) {
+	if w.hooks != nil {
+		w.hooks.event(ctx, "SessionEnd", reason, map[string]any{"reason": reason})
+	}
+}
+
+// Notify runs the workspace's Notification hooks: toolscope is waiting
+// for its user (kind "permission_prompt": a call needs approval).
+func (w *Workspace) Notify(ctx context.Context, kind, message string) {
+	if w.hooks != nil {
+		w.hooks.event(ctx, "Notification", kind, map[string]any{"message": message, "notification_type": kind})
+	}
+}
+
 // StopHook returns the workspace's Stop hooks as an agent's StopHook
 // (agent.Agent.StopHook), or nil when it has none.
 func (w *Workspace) StopHook() func(ctx context.Context, r *agent.Run, answer string) string {

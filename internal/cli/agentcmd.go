@@ -320,8 +320,17 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 		seq = a.Resume(ctx, r, answers...)
 	} else {
-		seq = a.Run(ctx, r, f.args[0])
+		prompt := f.args[0]
+		source := "startup"
+		if len(r.Messages) > 0 {
+			source = "resume"
+		}
+		if added := s.SessionStart(ctx, source); added != "" {
+			prompt = sessionContext(added) + prompt
+		}
+		seq = a.Run(ctx, r, prompt)
 	}
+	defer s.SessionEnd(context.WithoutCancel(ctx), "other")
 	last, err := show(seq, stdout, stderr, *f.events)
 	if file != "" {
 		if serr := host.SaveRun(file, r); serr != nil && err == nil {
@@ -373,12 +382,21 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	defer s.close()
 	defer r.State.Close()
+	// SessionStart hooks: what they print goes with the first message.
+	source := "startup"
+	if len(r.Messages) > 0 {
+		source = "resume"
+	}
+	added := s.SessionStart(ctx, source)
+	endReason := "other"
+	defer func() { s.SessionEnd(context.WithoutCancel(ctx), endReason) }()
 	for {
 		if len(r.Waiting) == 0 {
 			fmt.Fprint(stderr, "> ")
 			raw, err := in.ReadString('\n')
 			line := strings.TrimSpace(raw)
 			if line == "" && err != nil {
+				endReason = "prompt_input_exit"
 				return nil // end of input
 			}
 			if line == "" {
@@ -387,6 +405,7 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			if strings.HasPrefix(raw, "/") { // " /etc is full" goes to the model
 				text, quit, ok := chatCommand(ctx, s.Workspace, r.State, line, stderr)
 				if quit {
+					endReason = "prompt_input_exit"
 					return nil
 				}
 				if ok {
@@ -395,6 +414,9 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 					}
 					line = text
 				}
+			}
+			if added != "" {
+				line, added = sessionContext(added)+line, ""
 			}
 			if _, err := show(a.Run(ctx, r, line), stdout, stderr, *f.events); err != nil {
 				return err
@@ -409,6 +431,7 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 				if d == nil {
 					d = &permission.Decision{Message: "Permission required"}
 				}
+				s.Notify(ctx, "permission_prompt", "toolscope needs your permission to use "+w.Call.Name)
 				approve, alwaysAns := prompt(in, stderr, w.Call.Name, string(w.Call.Input), d)
 				ans := agent.Answer{CallID: w.Call.ID, Approve: approve}
 				if alwaysAns && !d.BypassImmune {
@@ -487,4 +510,10 @@ func pathErrText(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// sessionContext is what SessionStart hooks added, as the model reads it
+// before the first message (a system reminder: not shown to people).
+func sessionContext(added string) string {
+	return "<system-reminder>\nSessionStart hook additional context: " + added + "\n</system-reminder>\n"
 }
