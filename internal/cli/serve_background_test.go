@@ -43,14 +43,17 @@ func TestServeBackgroundShells(t *testing.T) {
 		t.Fatalf("start: %q", text)
 	}
 	short := id(text)
+	// BashOutput gives what is new since the last read: gather it.
 	deadline := time.Now().Add(10 * time.Second)
+	var seen string
 	for {
 		out, _ := callTool(t, s, "BashOutput", map[string]any{"bash_id": short})
-		if strings.Contains(out, "from the background") && strings.Contains(out, "completed") {
+		seen += out
+		if strings.Contains(seen, "from the background") && strings.Contains(out, "completed") {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("BashOutput: %q", out)
+			t.Fatalf("BashOutput, read after read: %q", seen)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
