@@ -137,7 +137,7 @@ type Options struct {
 // and the task tools (see [Tasks]); with Options.Background, BashOutput
 // and KillShell too.
 func All(opts *Options) []tool.Tool {
-	tools := append([]tool.Tool{NewBash(opts), NewRead(opts), NewWrite(opts), NewEdit(opts), NewGlob(opts), NewGrep(opts)}, Tasks()...)
+	tools := append([]tool.Tool{NewBash(opts), NewRead(opts), NewWrite(opts), NewEdit(opts), NewNotebookEdit(opts), NewGlob(opts), NewGrep(opts)}, Tasks()...)
 	if opts != nil && opts.Background {
 		tools = append(tools, NewBashOutput(), NewKillShell())
 	}
@@ -577,12 +577,13 @@ func (*skipValue) UnmarshalJSON([]byte) error { return nil }
 // TestBuiltinSchemasCompile compiles: a Toolkit compiles each at the tool's
 // first use ([tool.TestedSchema]), and a process that checks one call
 // compiles one.
-func (*Bash) SchemaTested()       {}
-func (*Read) SchemaTested()       {}
-func (*Write) SchemaTested()      {}
-func (*Edit) SchemaTested()       {}
-func (*Glob) SchemaTested()       {}
-func (*Grep) SchemaTested()       {}
-func (taskTool) SchemaTested()    {}
-func (*BashOutput) SchemaTested() {}
-func (*KillShell) SchemaTested()  {}
+func (*Bash) SchemaTested()         {}
+func (*Read) SchemaTested()         {}
+func (*Write) SchemaTested()        {}
+func (*Edit) SchemaTested()         {}
+func (*Glob) SchemaTested()         {}
+func (*Grep) SchemaTested()         {}
+func (taskTool) SchemaTested()      {}
+func (*BashOutput) SchemaTested()   {}
+func (*KillShell) SchemaTested()    {}
+func (*NotebookEdit) SchemaTested() {}

@@ -77,6 +77,9 @@ func (r *Read) run(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, 
 		Pages    string `json:"pages"`
 	}
 	return single(call, func(in input) *tool.Chunk {
+		if strings.EqualFold(filepath.Ext(in.FilePath), ".ipynb") && filepath.IsAbs(in.FilePath) && in.Offset == 0 && in.Limit == 0 {
+			return r.readNotebook(in.FilePath, call.State)
+		}
 		if strings.EqualFold(filepath.Ext(in.FilePath), ".pdf") && filepath.IsAbs(in.FilePath) {
 			if c := r.checkFile(in.FilePath); c != nil {
 				return c

@@ -24,8 +24,8 @@ func TestSchemasGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	schemas := tk.Schemas(context.Background(), nil)
-	if len(schemas) != 12 {
-		t.Fatalf("%d built-in tools, want 12", len(schemas))
+	if len(schemas) != 13 {
+		t.Fatalf("%d built-in tools, want 13", len(schemas))
 	}
 	for _, s := range schemas {
 		var b bytes.Buffer
@@ -59,8 +59,8 @@ func TestSchemasWithoutBackground(t *testing.T) {
 		t.Fatal(err)
 	}
 	schemas := tk.Schemas(context.Background(), nil)
-	if len(schemas) != 10 {
-		t.Fatalf("%d built-in tools, want 10", len(schemas))
+	if len(schemas) != 11 {
+		t.Fatalf("%d built-in tools, want 11", len(schemas))
 	}
 	for _, s := range schemas {
 		if s.Name == "Bash" && bytes.Contains(s.InputSchema, []byte("run_in_background")) {

@@ -306,15 +306,6 @@ func parseClaudeEvent(raw []byte) (*hookEvent, error) {
 			return nil, errors.New("a MultiEdit without file_path and edits")
 		}
 		name, input = "Edit", mustJSON(map[string]any{"file_path": m.FilePath, "old_string": m.Edits[0].Old, "new_string": m.Edits[0].New})
-	case "NotebookEdit":
-		var m struct {
-			Path   string `json:"notebook_path"`
-			Source string `json:"new_source"`
-		}
-		if json.Unmarshal(input, &m) != nil || m.Path == "" {
-			return nil, errors.New("a NotebookEdit without notebook_path")
-		}
-		name, input = "Write", mustJSON(map[string]any{"file_path": m.Path, "content": m.Source})
 	}
 	return &hookEvent{Kind: e.HookEventName, Tool: name, Input: input, Cwd: e.Cwd, Root: os.Getenv("CLAUDE_PROJECT_DIR"), Mode: e.PermissionMode}, nil
 }
