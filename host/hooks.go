@@ -56,7 +56,7 @@ type hooks struct {
 // runEvents are the hook events toolscope runs (Claude Code's names, as
 // of its hooks reference for Claude Code 2.x); it has no moment for the
 // others (SubagentStop, PreCompact: no sub-agents, no compaction yet).
-var runEvents = []string{"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd", "Notification"}
+var runEvents = []string{"PreToolUse", "PostToolUse", "PermissionRequest", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd", "Notification"}
 
 // parseHooks reads the hooks of the runEvents
 // of a file's raw "hooks" object. Hooks of other events are left out
@@ -402,4 +402,75 @@ func (hs *hooks) event(ctx context.Context, name, matcher string, fields map[str
 			fmt.Fprintf(hs.warn, "toolscope: warning: %s hook %s failed (%s): %s\n", name, h.origin, hookFailure(r), r.stderr)
 		}
 	}
+}
+
+// permissionRequest runs the PermissionRequest hooks of a call that needs
+// the user's approval, as Claude Code runs them before its dialog: a hook
+// that answers {"hookSpecificOutput": {"decision": {"behavior": "allow"}}}
+// approves the call, "deny" refuses it (with its "message" for the model);
+// no answer, a failed hook, or an answer that would change the input
+// (updatedInput: what is approved must be what was judged) leaves the
+// question to the user. decided is false then.
+func (hs *hooks) permissionRequest(ctx context.Context, call *tool.Call, d permission.Decision) (approve, decided bool, message string) {
+	list := hs.matching("PermissionRequest", call.Name)
+	if len(list) == 0 {
+		return false, false, ""
+	}
+	var input any
+	json.Unmarshal(call.Input, &input)
+	var sugg []map[string]any
+	for _, r := range d.Suggestions {
+		sugg = append(sugg, map[string]any{"type": "addRules", "rules": []map[string]any{{"toolName": r.Tool, "ruleContent": r.Content}}, "behavior": "allow", "destination": "session"})
+	}
+	event := map[string]any{"session_id": hs.session, "cwd": hs.root, "hook_event_name": "PermissionRequest", "tool_name": call.Name, "tool_input": input, "permission_suggestions": sugg}
+	for _, h := range list {
+		r := hs.run(ctx, h, event)
+		if r.code != 0 {
+			fmt.Fprintf(hs.warn, "toolscope: warning: PermissionRequest hook %s failed (%s): %s; the user is asked\n", h.origin, hookFailure(r), r.stderr)
+			continue
+		}
+		var out struct {
+			Specific struct {
+				Decision struct {
+					Behavior     string          `json:"behavior"`
+					Message      string          `json:"message"`
+					UpdatedInput json.RawMessage `json:"updatedInput"`
+				} `json:"decision"`
+			} `json:"hookSpecificOutput"`
+		}
+		if json.Unmarshal(r.stdout, &out) != nil {
+			continue
+		}
+		dec := out.Specific.Decision
+		if len(dec.UpdatedInput) > 0 && string(dec.UpdatedInput) != "null" {
+			fmt.Fprintf(hs.warn, "toolscope: warning: PermissionRequest hook %s answered with an updatedInput, which toolscope does not take (what is approved is what was judged); the user is asked\n", h.origin)
+			continue
+		}
+		switch dec.Behavior {
+		case "allow":
+			return true, true, ""
+		case "deny":
+			return false, true, cmpOr(dec.Message, "Denied by a PermissionRequest hook ("+h.origin+")")
+		}
+	}
+	return false, false, ""
+}
+
+// hookAsker puts the PermissionRequest hooks before an Asker.
+type hookAsker struct {
+	hs   *hooks
+	next tool.Asker
+}
+
+func (a hookAsker) Ask(ctx context.Context, call *tool.Call, d permission.Decision) (bool, []permission.Rule, error) {
+	if approve, decided, msg := a.hs.permissionRequest(ctx, call, d); decided {
+		if !approve {
+			fmt.Fprintf(a.hs.warn, "toolscope: %s refused by a PermissionRequest hook: %s\n", call.Name, msg)
+		}
+		return approve, nil, nil
+	}
+	if a.next == nil {
+		return false, nil, tool.ErrNotAsked
+	}
+	return a.next.Ask(ctx, call, d)
 }

@@ -351,6 +351,10 @@ func Open(ctx context.Context, opts *Options) (*Workspace, error) {
 	if len(s.cfg.hooks) > 0 && !s.opts.NoHooks {
 		w.hooks = &hooks{list: s.cfg.hooks, root: s.Root, session: fmt.Sprintf("toolscope-%d", os.Getpid()), warn: s.warn}
 		topts.PermissionHook = w.hooks.permissionHook
+		if len(w.hooks.matching("PermissionRequest", "")) > 0 {
+			// Before the user is asked, the PermissionRequest hooks may answer.
+			topts.Asker = hookAsker{w.hooks, s.opts.Asker}
+		}
 		topts.Middleware = []tool.Middleware{w.hooks.postToolUse}
 	}
 	if w.Toolkit, err = tool.NewToolkit(topts); err != nil {
