@@ -716,21 +716,8 @@ func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return t.next.RoundTrip(r)
 }
 
-// origin is u's scheme, host and port, as browsers compare origins: case
-// does not matter and a default port is the same as none.
-func origin(u *url.URL) string {
-	scheme := strings.ToLower(u.Scheme)
-	port := u.Port()
-	if port == "" {
-		switch scheme {
-		case "http":
-			port = "80"
-		case "https":
-			port = "443"
-		}
-	}
-	return scheme + "://" + net.JoinHostPort(strings.ToLower(strings.TrimSuffix(u.Hostname(), ".")), port)
-}
+// origin is u's origin (oauth.Origin): headers and tokens stay with it.
+func origin(u *url.URL) string { return oauth.Origin(u) }
 
 // use runs f with a session: the client's (stateful) or a new one
 // (stateless). A stateful session that has ended is renewed first. When f

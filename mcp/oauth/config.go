@@ -102,9 +102,13 @@ func canonical(u *url.URL) string {
 	return c.String()
 }
 
-// origin is u's scheme, host and port, compared as browsers compare
-// origins.
-func origin(u *url.URL) string {
+// origin is Origin.
+func origin(u *url.URL) string { return Origin(u) }
+
+// Origin is u's scheme, host and port, as browsers compare origins: case
+// does not matter and a default port is the same as none. A credential
+// for one origin goes to no other (package mcp's headers use it too).
+func Origin(u *url.URL) string {
 	scheme := strings.ToLower(u.Scheme)
 	port := u.Port()
 	if port == "" {
