@@ -86,7 +86,7 @@ func (c *Client) Resources(ctx context.Context) ([]Resource, error) {
 	defer cancel()
 	var out []Resource
 	err := c.use(ctx, true, func(s *sdk.ClientSession) error {
-		if !offers(s, func(c *sdk.ServerCapabilities) bool { return c.Resources != nil }) {
+		if !offers(s, hasResources) {
 			return ErrNoResources
 		}
 		out = out[:0]
@@ -117,19 +117,8 @@ func (c *Client) Resources(ctx context.Context) ([]Resource, error) {
 // input first (2026-07-28: input_required) is answered through
 // ClientOptions.Elicit, as for a tool call.
 func (c *Client) ReadResource(ctx context.Context, uri string) ([]ResourceContents, error) {
-	if c.opts.CallTimeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.opts.CallTimeout)
-		defer cancel()
-	}
-	ctx, untrack := c.track(ctx)
-	defer untrack()
 	var res *sdk.ReadResourceResult
-	err := c.use(ctx, true, func(s *sdk.ClientSession) error {
-		if !offers(s, func(c *sdk.ServerCapabilities) bool { return c.Resources != nil }) {
-			return ErrNoResources
-		}
-		var err error
+	err := c.request(ctx, hasResources, ErrNoResources, func(ctx context.Context, s *sdk.ClientSession) (err error) {
 		res, err = s.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
 		return err
 	})
@@ -152,7 +141,7 @@ func (c *Client) Prompts(ctx context.Context) ([]Prompt, error) {
 	defer cancel()
 	var out []Prompt
 	err := c.use(ctx, true, func(s *sdk.ClientSession) error {
-		if !offers(s, func(c *sdk.ServerCapabilities) bool { return c.Prompts != nil }) {
+		if !offers(s, hasPrompts) {
 			return ErrNoPrompts
 		}
 		out = out[:0]
@@ -178,19 +167,8 @@ func (c *Client) Prompts(ctx context.Context) ([]Prompt, error) {
 
 // GetPrompt fills in the server's prompt name with args.
 func (c *Client) GetPrompt(ctx context.Context, name string, args map[string]string) ([]PromptMessage, error) {
-	if c.opts.CallTimeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.opts.CallTimeout)
-		defer cancel()
-	}
-	ctx, untrack := c.track(ctx)
-	defer untrack()
 	var res *sdk.GetPromptResult
-	err := c.use(ctx, true, func(s *sdk.ClientSession) error {
-		if !offers(s, func(c *sdk.ServerCapabilities) bool { return c.Prompts != nil }) {
-			return ErrNoPrompts
-		}
-		var err error
+	err := c.request(ctx, hasPrompts, ErrNoPrompts, func(ctx context.Context, s *sdk.ClientSession) (err error) {
 		res, err = s.GetPrompt(ctx, &sdk.GetPromptParams{Name: name, Arguments: args})
 		return err
 	})
@@ -210,6 +188,28 @@ func (c *Client) GetPrompt(ctx context.Context, name string, args map[string]str
 	}
 	return out, nil
 }
+
+// request runs f on a session of a server that has the capability has
+// (else it is the error none), as a tool call runs: within CallTimeout,
+// and under a context the server's questions are asked with.
+func (c *Client) request(ctx context.Context, has func(*sdk.ServerCapabilities) bool, none error, f func(context.Context, *sdk.ClientSession) error) error {
+	if c.opts.CallTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.opts.CallTimeout)
+		defer cancel()
+	}
+	ctx, untrack := c.track(ctx)
+	defer untrack()
+	return c.use(ctx, true, func(s *sdk.ClientSession) error {
+		if !offers(s, has) {
+			return none
+		}
+		return f(ctx, s)
+	})
+}
+
+func hasResources(c *sdk.ServerCapabilities) bool { return c.Resources != nil }
+func hasPrompts(c *sdk.ServerCapabilities) bool   { return c.Prompts != nil }
 
 // offers reports whether the session's server has the capability has
 // tells of.
