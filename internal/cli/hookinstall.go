@@ -251,6 +251,15 @@ func insert(text []byte, i int, s string) []byte {
 	return append(out, text[i:]...)
 }
 
+// insertMember returns text with the member m first in the object obj,
+// followed by a comma when the object has members (others).
+func insertMember(text []byte, obj jsonNode, others bool, m string) []byte {
+	if others {
+		m += ","
+	}
+	return insert(text, obj.start+1, m)
+}
+
 // installClaudeHook adds toolscope's PreToolUse group (running cmd) to the
 // settings text, after the groups there are; changed is false when a
 // toolscope hook is there already.
@@ -271,11 +280,7 @@ func installClaudeHook(text []byte, cmd string) (out []byte, changed bool, err e
 	hooks, ok := member(rms, "hooks")
 	switch {
 	case !ok:
-		sep := ""
-		if len(rms) > 0 {
-			sep = ","
-		}
-		out = insert(text, root.start+1, fmt.Sprintf("\n  \"hooks\": {\"PreToolUse\": [%s]}%s", group, sep))
+		out = insertMember(text, root, len(rms) > 0, fmt.Sprintf("\n  \"hooks\": {\"PreToolUse\": [%s]}", group))
 	case plain[hooks.start] != '{':
 		return nil, false, errors.New(`"hooks" is not an object`)
 	default:
@@ -286,11 +291,7 @@ func installClaudeHook(text []byte, cmd string) (out []byte, changed bool, err e
 		pre, ok := member(hms, "PreToolUse")
 		switch {
 		case !ok:
-			sep := ""
-			if len(hms) > 0 {
-				sep = ","
-			}
-			out = insert(text, hooks.start+1, fmt.Sprintf("\n    \"PreToolUse\": [%s]%s", group, sep))
+			out = insertMember(text, hooks, len(hms) > 0, fmt.Sprintf("\n    \"PreToolUse\": [%s]", group))
 		case plain[pre.start] != '[':
 			return nil, false, errors.New(`"hooks"."PreToolUse" is not an array`)
 		default:
