@@ -203,9 +203,11 @@ func knownFields(tk *tool.Toolkit, ctx context.Context, name string, input json.
 		Properties map[string]json.RawMessage `json:"properties"`
 	}
 	found := false
-	for _, sc := range tk.Schemas(ctx, nil) {
-		if sc.Name == name {
-			found = json.Unmarshal(sc.InputSchema, &props) == nil
+	// The tool's own schema, as written (listing Schemas would compile
+	// every tool's, at every event).
+	for _, t := range tk.Tools(ctx, nil) {
+		if info := t.Info(); info.Name == name {
+			found = json.Unmarshal(info.InputSchema, &props) == nil
 			break
 		}
 	}
