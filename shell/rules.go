@@ -66,6 +66,20 @@ func ruleForm(l *leaf) ([]string, bool) {
 	return words, ok
 }
 
+// substLead returns an argument of l that starts with a command
+// substitution: its words are known only when it runs, and may be options
+// ($(ls) in a directory holding --checkpoint-action=exec=sh makes
+// tar cf x.tar $(ls) run sh). No wildcard rule covers such an argument,
+// as no rule covers a glob that expands to an option (wildcardInjection).
+func substLead(l *leaf) string {
+	for _, w := range l.args[min(1, len(l.args)):] {
+		if !w.Literal && !w.ProcPath && (strings.HasPrefix(w.Value, "$(") || strings.HasPrefix(w.Value, "`")) {
+			return w.Value
+		}
+	}
+	return ""
+}
+
 // denyForms are every spelling of a leaf a deny or ask rule must see: the
 // leaf, the command name without its directory, what wrappers run, git
 // without its global options.
@@ -235,7 +249,7 @@ func matchLeaves(m *ruleMatcher, command string, an *analyzer, ok, unsupported b
 		// An archive extraction writes what the archive holds: only the
 		// full analysis (Analysis.AllowedBy), which reads its members,
 		// lets a wildcard rule cover it.
-		if !hit || !clean || m.Wild && (codeOption(l) != "" || isExtraction(l)) {
+		if !hit || !clean || m.Wild && (codeOption(l) != "" || isExtraction(l)) || m.Wild && !m.Every && substLead(l) != "" {
 			all = false
 		}
 		if hit || m.Raw(l.text) {
@@ -574,6 +588,9 @@ func isExtraction(l *leaf) bool {
 // rule was not written for it.
 func riskyOption(l *leaf) string {
 	if s := codeOption(l); s != "" {
+		return s
+	}
+	if s := substLead(l); s != "" {
 		return s
 	}
 	return l.opaque
