@@ -90,6 +90,7 @@ type hookVerdict struct {
 	Behavior     permission.Behavior
 	BypassImmune bool
 	Text         string // why, for the user and the model
+	readOnly     bool   // the call only reads
 }
 
 // hookAdapter reads one agent's events and writes its answers.
@@ -128,6 +129,10 @@ func judgeHookEvent(ctx context.Context, c *common, ev *hookEvent, stderr io.Wri
 		}
 		c.mode = string(m)
 	}
+	// An agent run from / or the home directory would make all of it the
+	// project: toolscope lends no allowance of its own to a change there
+	// (a write to /etc/cron.d is no edit inside a project).
+	broad := c.cwd != "" && broadDir(c.cwd) != ""
 	if c.mode == string(permission.Bypass) {
 		// The agent lets everything through already; toolscope's part is
 		// what no mode lets through unasked (bypass-immune asks) and the
@@ -139,7 +144,11 @@ func judgeHookEvent(ctx context.Context, c *common, ev *hookEvent, stderr io.Wri
 		}
 		return hookVerdict{}
 	}
-	return judgeHookCall(ctx, c, ev, stderr)
+	v := judgeHookCall(ctx, c, ev, stderr)
+	if broad && v.Behavior == permission.Allow && !v.readOnly {
+		return hookVerdict{}
+	}
+	return v
 }
 
 // judgeHookCall is judgeHookEvent in c's mode.
@@ -193,7 +202,7 @@ func judgeHookCall(ctx context.Context, c *common, ev *hookEvent, stderr io.Writ
 		// its account; asks and denials stand.
 		return hookVerdict{}
 	}
-	return hookVerdict{Known: true, Behavior: d.Behavior, BypassImmune: d.BypassImmune && d.Behavior == permission.Ask, Text: inputview.Escape(text)}
+	return hookVerdict{Known: true, Behavior: d.Behavior, BypassImmune: d.BypassImmune && d.Behavior == permission.Ask, Text: inputview.Escape(text), readOnly: vd.ReadOnly}
 }
 
 // knownFields returns input without the top-level keys the tool's schema

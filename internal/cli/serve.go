@@ -260,6 +260,11 @@ func broadProject() string {
 	if err != nil {
 		return ""
 	}
+	return broadDir(wd)
+}
+
+// broadDir is broadProject of the directory wd.
+func broadDir(wd string) string {
 	if r, err := filepath.EvalSymlinks(wd); err == nil {
 		wd = r
 	}
