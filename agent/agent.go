@@ -180,6 +180,11 @@ type Agent struct {
 	// (Claude Code's Stop): a non-empty reason keeps the reply going, the
 	// reason given to the model as the next user message.
 	StopHook func(ctx context.Context, r *Run, answer string) (reason string)
+	// OnlyTools, when not nil, are the only tools of Toolkit this agent
+	// may use: the model is offered no other, and a call to another is
+	// refused with an error result (a sub-agent's subset of its parent's
+	// tools; see package subagent).
+	OnlyTools []string
 }
 
 // ErrPromptRefused wraps the error of a PromptHook that refused an input.
@@ -335,6 +340,9 @@ func (d *localDriver) Tools(r *Run, tools bool) ([]tool.Schema, string, error) {
 	var schemas []tool.Schema
 	if tools {
 		schemas = d.a.Toolkit.Schemas(d.turn, r.State.ActiveGroups())
+		if d.a.OnlyTools != nil {
+			schemas = slices.DeleteFunc(schemas, func(s tool.Schema) bool { return !slices.Contains(d.a.OnlyTools, s.Name) })
+		}
 	}
 	return schemas, d.a.Toolkit.SkillPrompt(d.turn, r.State.ActiveGroups()), nil
 }
@@ -370,20 +378,29 @@ func (d *localDriver) Model(req *Request, final bool) (Message, error) {
 // Calls runs the calls as one batch (concurrency-safe neighbours in
 // parallel), streaming their chunks.
 func (d *localDriver) Calls(r *Run, steps []Step) ([]*tool.Result, error) {
-	calls := make([]*tool.Call, len(steps))
+	results := make([]*tool.Result, len(steps))
+	var (
+		calls []*tool.Call
+		index []int // calls[j] is steps[index[j]]
+	)
 	for i, st := range steps {
-		calls[i] = d.a.call(r, st.Call, st.Approved)
+		if d.a.OnlyTools != nil && !slices.Contains(d.a.OnlyTools, st.Call.Name) {
+			results[i] = NotOffered(st.Call, d.a.OnlyTools)
+			continue
+		}
+		calls = append(calls, d.a.call(r, st.Call, st.Approved))
+		index = append(index, i)
 	}
-	results := make([]*tool.Result, len(calls))
 	for ev := range d.a.Toolkit.StreamBatch(d.turn, calls) {
+		i := index[ev.Index]
 		if ev.Chunk != nil {
-			c := steps[ev.Index].Call
+			c := steps[i].Call
 			if !d.yield(Event{Kind: EventToolChunk, Call: &c, Chunk: ev.Chunk}, nil) {
 				return nil, ErrStopped
 			}
 		}
 		if ev.Result != nil {
-			results[ev.Index] = ev.Result
+			results[i] = ev.Result
 		}
 	}
 	return results, nil
@@ -404,6 +421,17 @@ func (d *localDriver) Emit(ev Event) bool { return d.yield(ev, nil) }
 
 // Wait pauses: a run in this process is resumed with Resume.
 func (d *localDriver) Wait(*Run) (map[string]Answer, bool, error) { return nil, false, nil }
+
+// NotOffered is the result of a call to a tool outside an agent's
+// [Agent.OnlyTools]: an error naming the tools it has.
+func NotOffered(c ToolCall, only []string) *tool.Result {
+	have := "none"
+	if len(only) > 0 {
+		have = strings.Join(only, ", ")
+	}
+	return &tool.Result{ID: c.ID, Name: c.Name, Input: c.Input, Status: tool.StatusError,
+		Content: []tool.Block{tool.TextBlock(fmt.Sprintf("Tool '%s' is not available to this agent. Its tools are: %s.", c.Name, have))}}
+}
 
 // Covered reports whether one of rules would allow the call c with the
 // state st, asking the tool's [tool.RuleMatcher] (found through wrappers)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -466,7 +467,9 @@ func TestBackgroundEndsWithProcess(t *testing.T) {
 			file := t.TempDir() + "/started"
 			mark := fmt.Sprintf("1000.%d%d", os.Getpid(), time.Now().UnixNano()%1_000_000)
 			cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestBackgroundEndsWithProcess$", "-test.count=1")
-			cmd.Env = append(os.Environ(), bgExitChildEnv+"="+file, bgExitChildEnv+"_MARK="+mark)
+			// The child exits without its test's cleanup: its temporary
+			// directories go inside this test's, which are removed.
+			cmd.Env = append(os.Environ(), bgExitChildEnv+"="+file, bgExitChildEnv+"_MARK="+mark, "TMPDIR="+filepath.Dir(file))
 			if how == "SIGKILL" {
 				cmd.Env = append(cmd.Env, bgExitChildEnv+"_STAY=1")
 			}

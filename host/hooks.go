@@ -55,8 +55,8 @@ type hooks struct {
 
 // runEvents are the hook events toolscope runs (Claude Code's names, as
 // of its hooks reference for Claude Code 2.x); it has no moment for the
-// others (SubagentStop, PreCompact: no sub-agents, no compaction yet).
-var runEvents = []string{"PreToolUse", "PostToolUse", "PermissionRequest", "UserPromptSubmit", "Stop", "SessionStart", "SessionEnd", "Notification"}
+// others (PreCompact: no compaction yet).
+var runEvents = []string{"PreToolUse", "PostToolUse", "PermissionRequest", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart", "SessionEnd", "Notification"}
 
 // parseHooks reads the hooks of the runEvents
 // of a file's raw "hooks" object. Hooks of other events are left out

@@ -18,6 +18,7 @@ import (
 	"github.com/toolscope/toolscope/host"
 	"github.com/toolscope/toolscope/internal/inputview"
 	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/subagent"
 	"github.com/toolscope/toolscope/tool"
 )
 
@@ -37,7 +38,7 @@ func newAgentFlags(name string, stdout io.Writer) agentFlags {
 	return agentFlags{c,
 		c.fs.String("model", "", "model: openai:NAME or anthropic:NAME (default $TOOLSCOPE_MODEL)"),
 		c.fs.String("system", defaultSystemPrompt, "system prompt"),
-		c.fs.Bool("json", false, "print the run's events as JSON, one object a line (text, tool_call, tool_result, need_approval, paused, reply_end)")}
+		c.fs.Bool("json", false, "print the run's events as JSON, one object a line (text, tool_call, tool_progress, tool_result, need_approval, paused, reply_end)")}
 }
 
 // agentSetup builds the agent of run and chat, with the permission
@@ -59,6 +60,23 @@ func agentSetup(ctx context.Context, f agentFlags, r *agent.Run, stderr io.Write
 	r.State.SetPermissions(pc)
 	a := &agent.Agent{Model: m, Toolkit: s.Toolkit, SystemPrompt: *f.system}
 	a.PromptHook, a.StopHook = s.PromptHook(), s.StopHook()
+	// The model may start sub-agents (the Agent tool) of the kinds the
+	// agent files define, with the run's model unless they name another.
+	sub, err := subagent.New(&subagent.Options{Definitions: s.Subagents(), Model: m, Toolkit: s.Toolkit,
+		StopHook: s.SubagentStop(),
+		Models: func(name string) (agent.Model, error) {
+			if !strings.Contains(name, ":") {
+				return nil, fmt.Errorf("%q is not provider:NAME", name)
+			}
+			return newModel(name)
+		}})
+	if err == nil {
+		err = s.Toolkit.Add(tool.BasicGroup, sub)
+	}
+	if err != nil {
+		s.close()
+		return nil, nil, err
+	}
 	return a, s, nil
 }
 
@@ -95,6 +113,11 @@ func show(seq func(yield func(agent.Event, error) bool), stdout, stderr io.Write
 			fmt.Fprintf(stderr, "\n[%s %s] %s\n", inputview.Escape(ev.Call.Name), inputview.Escape(ev.Call.ID), inputview.Escape(string(ev.Call.Input)))
 		case agent.EventToolResult:
 			fmt.Fprintf(stderr, "[%s %s] %s\n", inputview.Escape(ev.Call.Name), ev.Result.Status, inputview.Escape(firstLine(withoutReminders(ev.Result.Text()))))
+		case agent.EventToolChunk:
+			// A sub-agent's steps, and other tools' progress reports.
+			if p := ev.Chunk.Progress; p != nil && p.Message != "" {
+				fmt.Fprintf(stderr, "  [%s %s] %s\n", inputview.Escape(ev.Call.Name), inputview.Escape(ev.Call.ID), inputview.Escape(p.Message))
+			}
 		case agent.EventReplyEnd:
 			fmt.Fprintln(stdout)
 		}
@@ -104,6 +127,8 @@ func show(seq func(yield func(agent.Event, error) bool), stdout, stderr io.Write
 			spin.start("running " + inputview.Escape(ev.Call.Name))
 		case agent.EventToolResult:
 			spin.start("thinking")
+		case agent.EventToolChunk:
+			spin.start("running " + inputview.Escape(ev.Call.Name))
 		}
 	}
 	return last, nil
@@ -118,6 +143,13 @@ func eventJSON(ev agent.Event) map[string]any {
 	}
 	switch ev.Kind {
 	case agent.EventToolChunk:
+		// A call's output streams, its result follows; a progress report
+		// (a sub-agent's steps) is an event of its own.
+		if p := ev.Chunk.Progress; p != nil && p.Message != "" {
+			m["type"] = "tool_progress"
+			m["message"] = p.Message
+			return m
+		}
 		return nil
 	case agent.EventText, agent.EventReplyEnd:
 		m["text"] = ev.Text
