@@ -84,17 +84,11 @@ func New(o *Options) (tool.Tool, error) {
 	if o == nil || o.Model == nil || o.Toolkit == nil {
 		return nil, errors.New("subagent: Options.Model and Options.Toolkit are required")
 	}
-	t := &agentTool{o: *o, defs: []Definition{GeneralPurpose, Explore}}
-	for _, d := range o.Definitions {
-		if !validName(d.Name) && d.Name != Explore.Name {
-			return nil, fmt.Errorf("subagent: invalid name %q: use lower-case letters, digits and '-'", d.Name)
-		}
-		if i := slices.IndexFunc(t.defs, func(x Definition) bool { return x.Name == d.Name }); i >= 0 {
-			t.defs[i] = d
-		} else {
-			t.defs = append(t.defs, d)
-		}
+	defs, err := Kinds(o.Definitions)
+	if err != nil {
+		return nil, err
 	}
+	t := &agentTool{o: *o, defs: defs}
 	if t.o.Logger == nil {
 		t.o.Logger = slog.Default()
 	}
@@ -110,6 +104,83 @@ func New(o *Options) (tool.Tool, error) {
 	}
 	t.desc = b.String()
 	return t, nil
+}
+
+// Kinds returns the kinds of sub-agent a tool made with defs offers: the
+// built-in [GeneralPurpose] and [Explore], then defs (one with a built-in's
+// name replaces it). A definition with an invalid name is an error.
+func Kinds(defs []Definition) ([]Definition, error) {
+	out := []Definition{GeneralPurpose, Explore}
+	for _, d := range defs {
+		if !validName(d.Name) && d.Name != Explore.Name {
+			return nil, fmt.Errorf("subagent: invalid name %q: use lower-case letters, digits and '-'", d.Name)
+		}
+		if i := slices.IndexFunc(out, func(x Definition) bool { return x.Name == d.Name }); i >= 0 {
+			out[i] = d
+		} else {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// Task is what a call of the Agent tool asks for: its kind of sub-agent
+// (Definition), the parent's description and the prompt.
+type Task struct {
+	Definition  Definition
+	Description string
+	Prompt      string
+}
+
+// Resolve reads a call's input against the kinds: the [Task], or an error
+// the model can act on (an unknown kind, an empty prompt).
+func Resolve(kinds []Definition, raw json.RawMessage) (Task, error) {
+	in, err := decode(raw)
+	if err != nil {
+		return Task{}, err
+	}
+	if strings.TrimSpace(in.Prompt) == "" {
+		return Task{}, errors.New("The prompt is empty: give the sub-agent its whole task.")
+	}
+	i := slices.IndexFunc(kinds, func(d Definition) bool { return d.Name == in.SubagentType })
+	if i < 0 {
+		var names []string
+		for _, d := range kinds {
+			names = append(names, d.Name)
+		}
+		return Task{}, fmt.Errorf("There is no sub-agent of type %q. Use one of: %s.", in.SubagentType, strings.Join(names, ", "))
+	}
+	return Task{Definition: kinds[i], Description: in.Description, Prompt: in.Prompt}, nil
+}
+
+// Permissions returns the permission context of a sub-agent of kind def
+// whose parent has pc: the parent's rules and directories, in the mode
+// [NarrowMode] gives.
+func Permissions(pc *permission.Context, def Definition) *permission.Context {
+	out := pc.Clone()
+	out.Mode = NarrowMode(out.Mode, def.Mode)
+	return out
+}
+
+// ToolNames are the names of the tools of tk (with the active groups) a
+// sub-agent of kind def may use: its definition's, never the sub-agent
+// tool, never an External tool.
+func ToolNames(ctx context.Context, tk *tool.Toolkit, activeGroups []string, def Definition) []string {
+	out := []string{}
+	for _, x := range tk.Tools(ctx, activeGroups) {
+		info := x.Info()
+		n := info.Name
+		switch {
+		case n == Name || info.External:
+			// No sub-agent starts another; an External tool's call would
+			// wait for a caller the sub-agent does not have.
+		case def.Tools != nil && !slices.Contains(def.Tools, n):
+		case slices.Contains(def.DisallowedTools, n):
+		default:
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 type agentTool struct {
@@ -213,25 +284,12 @@ func FromContext(ctx context.Context) (Info, bool) {
 
 func (t *agentTool) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.Chunk, error] {
 	return func(yield func(*tool.Chunk, error) bool) {
-		in, err := decode(call.Input)
+		task, err := Resolve(t.defs, call.Input)
 		if err != nil {
 			yield(tool.Errorf("%v", err), nil)
 			return
 		}
-		if strings.TrimSpace(in.Prompt) == "" {
-			yield(tool.Errorf("The prompt is empty: give the sub-agent its whole task."), nil)
-			return
-		}
-		i := slices.IndexFunc(t.defs, func(d Definition) bool { return d.Name == in.SubagentType })
-		if i < 0 {
-			var names []string
-			for _, d := range t.defs {
-				names = append(names, d.Name)
-			}
-			yield(tool.Errorf("There is no sub-agent of type %q. Use one of: %s.", in.SubagentType, strings.Join(names, ", ")), nil)
-			return
-		}
-		def := t.defs[i]
+		def, in := task.Definition, input{Description: task.Description, Prompt: task.Prompt, SubagentType: task.Definition.Name}
 		parent := call.State
 		if parent == nil {
 			parent = tool.NewState(nil)
@@ -243,8 +301,7 @@ func (t *agentTool) Call(ctx context.Context, call *tool.Call) iter.Seq2[*tool.C
 
 // run starts the sub-agent, or resumes the one this call paused.
 func (t *agentTool) run(ctx context.Context, call *tool.Call, parent *tool.State, def Definition, in input, yield func(*tool.Chunk, error) bool) {
-	pc := parent.Permissions().Clone()
-	pc.Mode = NarrowMode(pc.Mode, def.Mode)
+	pc := Permissions(parent.Permissions(), def)
 
 	var (
 		r       *agent.Run
@@ -290,7 +347,7 @@ func (t *agentTool) run(ctx context.Context, call *tool.Call, parent *tool.State
 		maxTurns = t.o.MaxTurns
 	}
 	a := &agent.Agent{Model: model, Toolkit: t.o.Toolkit, SystemPrompt: def.Prompt, MaxIters: maxTurns,
-		OnlyTools: t.tools(ctx, parent, def)}
+		OnlyTools: ToolNames(ctx, t.o.Toolkit, parent.ActiveGroups(), def)}
 	if t.o.StopHook != nil {
 		a.StopHook = func(ctx context.Context, r *agent.Run, answer string) string {
 			return t.o.StopHook(ctx, def, r, answer)
@@ -357,25 +414,6 @@ func progress(def Definition, n int, what string) *tool.Chunk {
 	return &tool.Chunk{Progress: &tool.Progress{Message: def.Name + ": " + what, Done: float64(n)}}
 }
 
-// tools are the names of the parent's tools the sub-agent may use.
-func (t *agentTool) tools(ctx context.Context, parent *tool.State, def Definition) []string {
-	out := []string{}
-	for _, x := range t.o.Toolkit.Tools(ctx, parent.ActiveGroups()) {
-		info := x.Info()
-		n := info.Name
-		switch {
-		case n == Name || info.External:
-			// No sub-agent starts another; an External tool's call would
-			// wait for a caller the sub-agent does not have.
-		case def.Tools != nil && !slices.Contains(def.Tools, n):
-		case slices.Contains(def.DisallowedTools, n):
-		default:
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
 // takePaused removes and returns the sub-agent paused by call id, if any.
 func (t *agentTool) takePaused(st *tool.State, id string) (*pausedRun, error) {
 	var found *pausedRun
@@ -425,6 +463,9 @@ func (t *agentTool) pause(ctx context.Context, yield func(*tool.Chunk, error) bo
 	for _, ev := range waiting {
 		fmt.Fprintf(&b, "\n- %s %s", inputview.Escape(ev.Call.Name), inputview.Escape(string(ev.Call.Input)))
 		if sd := ev.Decision; sd != nil {
+			if len(sd.UpdatedInput) > 0 && !sameJSON(sd.UpdatedInput, ev.Call.Input) {
+				fmt.Fprintf(&b, "\n  (a hook rewrote it; what runs is %s)", inputview.Escape(string(sd.UpdatedInput)))
+			}
 			if sd.Message != "" {
 				fmt.Fprintf(&b, "\n  %s", inputview.Escape(sd.Message))
 			}
