@@ -323,7 +323,7 @@ func TestPromptHookOtherEvents(t *testing.T) {
 		"PermissionRequest": [{"matcher": "Bash", "hooks": [{"type": "prompt", "prompt": "Approve? $ARGUMENTS"}]}]}}`)
 	ws, err := host.Open(context.Background(), &host.Options{Dir: dir, Settings: settings, NoClaudeSettings: true,
 		HookModel: func(name string) (agent.Model, error) { names = append(names, name); return srv.model("judge"), nil },
-		Asker: askerFunc(func() bool { asked++; return false })})
+		Asker:     askerFunc(func() bool { asked++; return false })})
 	if err != nil {
 		t.Fatal(err)
 	}
