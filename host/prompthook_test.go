@@ -97,9 +97,9 @@ func TestPromptHookStop(t *testing.T) {
 		if model == "judge" {
 			judged++
 			if judged == 1 {
-				return `{"ok": false, "reason": "Run the tests before you stop."}`
+				return "```json\n{\"ok\": false, \"reason\": \"Run the tests before you stop.\"}\n```"
 			}
-			return "```json\n{\"ok\": true, \"reason\": \"\"}\n```"
+			return `{"ok": true, "reason": ""}`
 		}
 		if strings.Contains(body, "Run the tests before you stop.") {
 			return "Tests pass."
@@ -161,7 +161,7 @@ func TestPromptHookStop(t *testing.T) {
 func TestPromptHookPreToolUse(t *testing.T) {
 	srv := newChatServer(t, func(model, body string) string {
 		if strings.Contains(body, "deploy") {
-			return `{"ok": false, "reason": "No deploys on Friday."}`
+			return "```\n{\"ok\": false, \"reason\": \"No deploys on Friday.\"}\n```"
 		}
 		return `{"ok": true}`
 	})
