@@ -164,7 +164,20 @@ func (hs *hooks) ask(ctx context.Context, h hook, event map[string]any) (ok bool
 	case ctx.Err() != nil:
 		return false, "", ctx.Err()
 	}
-	return parseVerdict(answer.String())
+	ok, reason, err = parseVerdict(answer.String())
+	return ok, printable(reason), err
+}
+
+// printable is a model's reason without the control characters (but
+// newline and tab) that would reach a terminal as escape sequences: the
+// reason is shown to the user as well as to the agent's model.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\t' || r >= 0x20 && r != 0x7f && (r < 0x80 || r > 0x9f) {
+			return r
+		}
+		return -1
+	}, s)
 }
 
 // parseVerdict reads a prompt hook's answer strictly: one JSON object

@@ -52,3 +52,11 @@ func FuzzParseVerdict(f *testing.F) {
 		}
 	})
 }
+
+// TestPrintable: a reason keeps its text, lines and tabs, and loses the
+// escape sequences a terminal would obey.
+func TestPrintable(t *testing.T) {
+	if got := printable("Run \x1b]0;pwned\x07the tests\u009b2J\n\tnow. é"); got != "Run ]0;pwnedthe tests2J\n\tnow. é" {
+		t.Errorf("printable: %q", got)
+	}
+}
