@@ -31,26 +31,42 @@ type hookConfig struct {
 	Hooks   []struct {
 		Type    string  `json:"type"`
 		Command string  `json:"command"`
-		Timeout float64 `json:"timeout"` // seconds; 0 means 60
+		Prompt  string  `json:"prompt"`  // type "prompt"
+		Model   string  `json:"model"`   // type "prompt"; "" the hook model's default
+		Timeout float64 `json:"timeout"` // seconds; 0 means 60 (a prompt hook's: 30)
 	} `json:"hooks"`
 }
 
-// hook is one command hook, with where it was configured.
+// hook is one command or prompt hook, with where it was configured.
 type hook struct {
 	event   string
 	matcher *regexp.Regexp // nil: every tool
-	command string
+	command string         // type "command"
+	prompt  string         // type "prompt" (see prompthook.go)
+	model   string         // type "prompt": the model it names, "" for none
 	timeout time.Duration
 	origin  string
 }
 
-// hooks are the command hooks of the settings, run as Claude Code runs
-// them: PreToolUse before a call is judged, PostToolUse after it ran.
+// isPrompt reports whether h is a prompt hook (a model answers it) rather
+// than a command.
+func (h hook) isPrompt() bool { return h.prompt != "" }
+
+// hooks are the command and prompt hooks of the settings, run as Claude
+// Code runs them: PreToolUse before a call is judged, PostToolUse after it
+// ran.
 type hooks struct {
 	list    []hook
 	root    string
 	session string
 	warn    io.Writer
+	// warnOnce says a line the first time only (a prompt hook that has
+	// no model to ask is said once, not at every call).
+	warnOnce io.Writer
+	// model gives the prompt hooks their model (Options.HookModel); nil:
+	// there is none, and prompt hooks cannot run (see prompthook.go).
+	model  func(name string) (agent.Model, error)
+	models modelCache
 }
 
 // runEvents are the hook events toolscope runs (Claude Code's names, as
@@ -61,10 +77,12 @@ var runEvents = []string{"PreToolUse", "PostToolUse", "PermissionRequest", "User
 // parseHooks reads the hooks of the runEvents
 // of a file's raw "hooks" object. Hooks of other events are left out
 // (other; the caller warns), and so are hooks of a type toolscope does not
-// run (Claude Code's "prompt", "agent", ...): skipped says which, one line
-// each, for the caller's warning. A malformed entry is an error: a hook
-// without a type, a "command" hook without a command, a type that is a
-// misspelt "command", a matcher that is not a regular expression.
+// run (Claude Code's "agent", "http", ...) and prompt hooks of an event
+// Claude Code runs none for (SessionStart, ...): skipped says which, one
+// line each, for the caller's warning. A malformed entry is an error: a
+// hook without a type, a "command" hook without a command, a "prompt" hook
+// without a prompt, a type that is a misspelt "command" or "prompt", a
+// matcher that is not a regular expression.
 func parseHooks(raw map[string]json.RawMessage, origin string) (out []hook, other, skipped []string, err error) {
 	for _, event := range slices.Sorted(maps.Keys(raw)) {
 		v := raw[event]
@@ -86,27 +104,44 @@ func parseHooks(raw map[string]json.RawMessage, origin string) (out []hook, othe
 			}
 			for j, h := range e.Hooks {
 				where := fmt.Sprintf("%s: hooks.%s[%d].hooks[%d]", origin, event, i, j)
+				matcher := "matcher " + strconv.Quote(e.Matcher)
+				if e.Matcher == "" || e.Matcher == "*" {
+					matcher = "every tool"
+				}
+				skip := func(why string) {
+					skipped = append(skipped, fmt.Sprintf("hooks.%s[%d].hooks[%d] (%s, %s): a hook of type %q, %s; skipped", event, i, j, event, matcher, h.Type, why))
+				}
+				known := []string{"command", "prompt"}
 				switch {
 				case strings.TrimSpace(h.Type) == "":
-					return nil, nil, nil, fmt.Errorf("%s: a hook needs a \"type\" (toolscope runs hooks of type \"command\")", where)
-				case h.Type != "command" && spell.Nearest(h.Type, []string{"command"}) != "":
-					return nil, nil, nil, fmt.Errorf("%s: unknown hook type %q (did you mean \"command\"?)", where, h.Type)
-				case h.Type != "command":
-					matcher := "matcher " + strconv.Quote(e.Matcher)
-					if e.Matcher == "" || e.Matcher == "*" {
-						matcher = "every tool"
-					}
-					skipped = append(skipped, fmt.Sprintf("hooks.%s[%d].hooks[%d] (%s, %s): a hook of type %q, which toolscope does not run (it runs hooks of type \"command\"); skipped",
-						event, i, j, event, matcher, h.Type))
+					return nil, nil, nil, fmt.Errorf("%s: a hook needs a \"type\" (toolscope runs hooks of type \"command\" and \"prompt\")", where)
+				case !slices.Contains(known, h.Type) && spell.Nearest(h.Type, known) != "":
+					return nil, nil, nil, fmt.Errorf("%s: unknown hook type %q (did you mean %q?)", where, h.Type, spell.Nearest(h.Type, known))
+				case !slices.Contains(known, h.Type):
+					skip(`which toolscope does not run (it runs hooks of type "command" and "prompt")`)
 					continue
-				case strings.TrimSpace(h.Command) == "":
+				case h.Type == "prompt" && !slices.Contains(promptEvents, event):
+					skip(fmt.Sprintf("which Claude Code runs for %s only (use a hook of type \"command\")", strings.Join(promptEvents, ", ")))
+					continue
+				case h.Type == "prompt" && strings.TrimSpace(h.Prompt) == "":
+					return nil, nil, nil, fmt.Errorf("%s: a hook of type \"prompt\" needs a \"prompt\" for the model", where)
+				case h.Type == "command" && strings.TrimSpace(h.Command) == "":
 					return nil, nil, nil, fmt.Errorf("%s: a hook of type \"command\" needs a \"command\" to run", where)
 				}
 				t := time.Duration(h.Timeout * float64(time.Second))
 				if t <= 0 {
 					t = 60 * time.Second
+					if h.Type == "prompt" {
+						t = defaultPromptTimeout
+					}
 				}
-				out = append(out, hook{event: event, matcher: re, command: h.Command, timeout: t, origin: where})
+				nh := hook{event: event, matcher: re, timeout: t, origin: where}
+				if h.Type == "prompt" {
+					nh.prompt, nh.model = h.Prompt, h.Model
+				} else {
+					nh.command = h.Command
+				}
+				out = append(out, nh)
 			}
 		}
 	}
@@ -165,7 +200,10 @@ type noHooksKey struct{}
 // "ask" asks even when the engine would allow; "allow" allows it, but a
 // deny rule still wins (the Toolkit sees to that); an updatedInput
 // replaces the input. Any other exit status is reported and changes
-// nothing.
+// nothing. A prompt hook's "ok": false denies the call with its reason,
+// and so does a prompt hook that cannot answer (no model, a failure, a
+// timeout, an answer that is not the documented JSON); its "ok": true
+// leaves the call to the engine (see prompthook.go).
 func (hs *hooks) permissionHook(ctx context.Context, call *tool.Call, engine func() (permission.Decision, error)) (permission.Decision, error) {
 	list := hs.matching("PreToolUse", call.Name)
 	if len(list) == 0 || ctx.Value(noHooksKey{}) != nil {
@@ -177,6 +215,12 @@ func (hs *hooks) permissionHook(ctx context.Context, call *tool.Call, engine fun
 	var ask, allow *permission.Decision
 	var updated json.RawMessage
 	for _, h := range list {
+		if h.isPrompt() {
+			if d, denied := hs.preToolUsePrompt(ctx, h, event); denied {
+				return d, nil
+			}
+			continue
+		}
 		r := hs.run(ctx, h, event)
 		switch {
 		case r.code == 2:
@@ -296,6 +340,14 @@ func (hs *hooks) postToolUse(next tool.Handler) tool.Handler {
 			event := map[string]any{"session_id": hs.session, "cwd": hs.root, "hook_event_name": "PostToolUse", "tool_name": c.Name,
 				"tool_input": input, "tool_response": map[string]any{"status": res.Status, "text": res.Text()}}
 			for _, h := range list {
+				if h.isPrompt() {
+					if ok, reason := hs.judge(ctx, h, event); !ok {
+						if !yield(tool.Text("\n\nPostToolUse hook feedback: "+reason), nil) {
+							return
+						}
+					}
+					continue
+				}
 				r := hs.run(ctx, h, event)
 				block, msg := r.blocks()
 				switch {
@@ -317,6 +369,12 @@ func (hs *hooks) postToolUse(next tool.Handler) tool.Handler {
 func (hs *hooks) promptHook(ctx context.Context, prompt string) (string, error) {
 	event := map[string]any{"session_id": hs.session, "cwd": hs.root, "hook_event_name": "UserPromptSubmit", "prompt": prompt}
 	for _, h := range hs.matching("UserPromptSubmit", "") {
+		if h.isPrompt() {
+			if ok, reason := hs.judge(ctx, h, event); !ok {
+				return "", fmt.Errorf("UserPromptSubmit hook %s: %s", h.origin, reason)
+			}
+			continue
+		}
 		r := hs.run(ctx, h, event)
 		var out struct {
 			Specific struct {
@@ -340,7 +398,9 @@ func (hs *hooks) promptHook(ctx context.Context, prompt string) (string, error) 
 }
 
 // stopHook runs the Stop hooks when the model would end its reply: exit
-// 2, or a JSON "decision": "block", keeps it going with the hook's words.
+// 2, or a JSON "decision": "block", or a prompt hook's "ok": false, keeps
+// it going with the hook's words. The event has the model's answer
+// (last_assistant_message, as Claude Code's).
 // stop_hook_active tells a hook that the reply already went on for one,
 // so that it can let it end.
 //
@@ -349,8 +409,15 @@ func (hs *hooks) promptHook(ctx context.Context, prompt string) (string, error) 
 // serves any number of runs, in this process or on a Temporal worker.
 func (hs *hooks) stopHook() func(ctx context.Context, r *agent.Run, answer string) string {
 	return func(ctx context.Context, r *agent.Run, answer string) string {
-		event := map[string]any{"session_id": hs.session, "cwd": hs.root, "hook_event_name": "Stop", "stop_hook_active": agent.StopHookActive(r)}
+		event := map[string]any{"session_id": hs.session, "cwd": hs.root, "hook_event_name": "Stop", "stop_hook_active": agent.StopHookActive(r),
+			"last_assistant_message": answer}
 		for _, h := range hs.matching("Stop", "") {
+			if h.isPrompt() {
+				if ok, reason := hs.judge(ctx, h, event); !ok {
+					return reason
+				}
+				continue
+			}
 			res := hs.run(ctx, h, event)
 			block, reason := res.blocks()
 			switch {
@@ -372,6 +439,9 @@ func (hs *hooks) sessionStart(ctx context.Context, source string) string {
 	event := map[string]any{"session_id": hs.session, "cwd": hs.root, "hook_event_name": "SessionStart", "source": source}
 	var added []string
 	for _, h := range hs.matching("SessionStart", source) {
+		if h.isPrompt() {
+			continue // not loaded: Claude Code runs none for SessionStart
+		}
 		r := hs.run(ctx, h, event)
 		var out struct {
 			Specific struct {
@@ -398,6 +468,9 @@ func (hs *hooks) event(ctx context.Context, name, matcher string, fields map[str
 	event := map[string]any{"session_id": hs.session, "cwd": hs.root, "hook_event_name": name}
 	maps.Copy(event, fields)
 	for _, h := range hs.matching(name, matcher) {
+		if h.isPrompt() {
+			continue // not loaded: Claude Code runs none for these events
+		}
 		if r := hs.run(ctx, h, event); r.code != 0 {
 			fmt.Fprintf(hs.warn, "toolscope: warning: %s hook %s failed (%s): %s\n", name, h.origin, hookFailure(r), r.stderr)
 		}
@@ -410,7 +483,8 @@ func (hs *hooks) event(ctx context.Context, name, matcher string, fields map[str
 // approves the call, "deny" refuses it (with its "message" for the model);
 // no answer, a failed hook, or an answer that would change the input
 // (updatedInput: what is approved must be what was judged) leaves the
-// question to the user. decided is false then.
+// question to the user. decided is false then. A prompt hook's "ok": false
+// refuses the call; its "ok": true leaves the question to the user.
 func (hs *hooks) permissionRequest(ctx context.Context, call *tool.Call, d permission.Decision) (approve, decided bool, message string) {
 	list := hs.matching("PermissionRequest", call.Name)
 	if len(list) == 0 {
@@ -424,6 +498,14 @@ func (hs *hooks) permissionRequest(ctx context.Context, call *tool.Call, d permi
 	}
 	event := map[string]any{"session_id": hs.session, "cwd": hs.root, "hook_event_name": "PermissionRequest", "tool_name": call.Name, "tool_input": input, "permission_suggestions": sugg}
 	for _, h := range list {
+		if h.isPrompt() {
+			// "ok": true approves nothing (as in Claude Code): the next
+			// hook, or the user, decides.
+			if ok, reason := hs.judge(ctx, h, event); !ok {
+				return false, true, reason
+			}
+			continue
+		}
 		r := hs.run(ctx, h, event)
 		if r.code != 0 {
 			fmt.Fprintf(hs.warn, "toolscope: warning: PermissionRequest hook %s failed (%s): %s; the user is asked\n", h.origin, hookFailure(r), r.stderr)

@@ -153,9 +153,10 @@ func TestLoadLockedSerializes(t *testing.T) {
 }
 
 // TestHookTypes: a hook of a type toolscope does not run (Claude Code's
-// prompt and agent hooks) is skipped with a warning naming its file,
-// event, matcher and type, and the file's command hooks load; a malformed
-// hook is an error naming it.
+// agent and http hooks), or a prompt hook of an event Claude Code runs
+// none for, is skipped with a warning naming its file, event, matcher and
+// type, and the file's command and prompt hooks load; a malformed hook is
+// an error naming it.
 func TestHookTypes(t *testing.T) {
 	dir := t.TempDir()
 	settings := writeFile(t, dir, "settings.json", `{"hooks": {
@@ -163,18 +164,23 @@ func TestHookTypes(t *testing.T) {
 			{"type": "prompt", "prompt": "Is this safe? $ARGUMENTS"},
 			{"type": "command", "command": "./gate.sh"}]}],
 		"PostToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "http", "url": "http://localhost:1/x"}]}],
-		"Stop": [{"hooks": [{"type": "agent", "prompt": "run the tests"}]}]
+		"Stop": [{"hooks": [{"type": "agent", "prompt": "run the tests"}]}],
+		"SessionStart": [{"hooks": [{"type": "prompt", "prompt": "Is it Monday?"}]}]
 	}}`)
 	var warn bytes.Buffer
 	s, err := host.LoadSettings(&host.Options{Dir: dir, Settings: settings, NoClaudeSettings: true, Warnings: &warn})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h := s.Hooks(); len(h) != 1 || h[0].Command != "./gate.sh" || h[0].Event != "PreToolUse" || !strings.HasSuffix(h[0].Origin, "hooks.PreToolUse[0].hooks[1]") {
+	if h := s.Hooks(); len(h) != 2 || h[0].Type != "prompt" || h[0].Prompt != "Is this safe? $ARGUMENTS" || h[0].Event != "PreToolUse" ||
+		h[1].Type != "command" || h[1].Command != "./gate.sh" || h[1].Event != "PreToolUse" || !strings.HasSuffix(h[1].Origin, "hooks.PreToolUse[0].hooks[1]") {
 		t.Errorf("hooks %+v", h)
 	}
+	if w := strings.Join(s.Warnings(), "\n"); strings.Contains(w, "PreToolUse[0].hooks[0]") {
+		t.Errorf("a warning about the PreToolUse prompt hook, which loads: %s", w)
+	}
 	for _, want := range []string{
-		settings + `: hooks.PreToolUse[0].hooks[0] (PreToolUse, matcher "Bash"): a hook of type "prompt", which toolscope does not run (it runs hooks of type "command"); skipped`,
+		settings + `: hooks.SessionStart[0].hooks[0] (SessionStart, every tool): a hook of type "prompt", which Claude Code runs for PreToolUse, PostToolUse, PermissionRequest, UserPromptSubmit, Stop, SubagentStop only (use a hook of type "command"); skipped`,
 		settings + `: hooks.PostToolUse[0].hooks[0] (PostToolUse, matcher "Write|Edit"): a hook of type "http"`,
 		settings + `: hooks.Stop[0].hooks[0] (Stop, every tool): a hook of type "agent"`,
 	} {
@@ -185,6 +191,8 @@ func TestHookTypes(t *testing.T) {
 	for _, c := range []struct{ hooks, want string }{
 		{`{"PreToolUse": [{"hooks": [{"command": "true"}]}]}`, `hooks.PreToolUse[0].hooks[0]: a hook needs a "type"`},
 		{`{"PreToolUse": [{"hooks": [{"type": "Command", "command": "true"}]}]}`, `hooks.PreToolUse[0].hooks[0]: unknown hook type "Command" (did you mean "command"?)`},
+		{`{"Stop": [{"hooks": [{"type": "promt", "prompt": "done?"}]}]}`, `hooks.Stop[0].hooks[0]: unknown hook type "promt" (did you mean "prompt"?)`},
+		{`{"Stop": [{"hooks": [{"type": "prompt", "command": "true"}]}]}`, `hooks.Stop[0].hooks[0]: a hook of type "prompt" needs a "prompt" for the model`},
 		{`{"Stop": [{"hooks": [{"type": "command", "command": " "}]}]}`, `hooks.Stop[0].hooks[0]: a hook of type "command" needs a "command" to run`},
 		{`{"PreToolUse": [{"hooks": [{"type": 1}]}]}`, `hooks.PreToolUse`},
 		{`{"PreToolUse": [{"matcher": "(", "hooks": [{"type": "prompt"}]}]}`, `hooks.PreToolUse[0].matcher "("`},

@@ -56,6 +56,12 @@ func (w *Workspace) SubagentStop() func(ctx context.Context, def subagent.Defini
 			event["agent_id"] = info.CallID
 		}
 		for _, h := range hs.matching("SubagentStop", def.Name) {
+			if h.isPrompt() {
+				if ok, reason := hs.judge(ctx, h, event); !ok {
+					return reason
+				}
+				continue
+			}
 			res := hs.run(ctx, h, event)
 			block, reason := res.blocks()
 			switch {

@@ -58,6 +58,13 @@ type Options struct {
 	// toolscope hook, which the agent that runs those hooks runs as one of
 	// them (it would otherwise run itself).
 	NoHooks bool
+	// HookModel makes the model that the settings' prompt hooks ("type":
+	// "prompt") ask: name is the hook's "model", "" when it names none
+	// (the caller's default). Nil: there is no model, and prompt hooks
+	// cannot run: a PreToolUse one denies the calls it matches (a guard
+	// that cannot judge never lets a call pass), the others are skipped
+	// with a warning. toolscope run and chat give theirs.
+	HookModel func(name string) (agent.Model, error)
 	// Background offers background shells (Bash's run_in_background,
 	// BashOutput, KillShell): for a caller that keeps its agent's State
 	// for the whole conversation in this process and calls State.Close
@@ -230,15 +237,18 @@ func (s *Settings) KeyOrigins(key string) []string {
 	return out
 }
 
-// Hook is one command hook of the settings.
+// Hook is one hook of the settings: a command, or a prompt for a model.
 type Hook struct {
-	Event   string // PreToolUse, PostToolUse, UserPromptSubmit or Stop
+	Event   string // PreToolUse, PostToolUse, UserPromptSubmit, Stop, ...
 	Matcher string // the tools it matches (a regular expression); "" every tool
-	Command string
+	Type    string // "command" or "prompt"
+	Command string // type "command": what runs
+	Prompt  string // type "prompt": what the model is asked
+	Model   string // type "prompt": the model it names; "" none
 	Origin  string // the file and place that configures it
 }
 
-// Hooks are the settings' command hooks, in the order they run.
+// Hooks are the settings' command and prompt hooks, in the order they run.
 func (s *Settings) Hooks() []Hook {
 	var out []Hook
 	for _, h := range s.cfg.hooks {
@@ -246,7 +256,11 @@ func (s *Settings) Hooks() []Hook {
 		if h.matcher != nil {
 			m = strings.TrimSuffix(strings.TrimPrefix(h.matcher.String(), "^(?:"), ")$")
 		}
-		out = append(out, Hook{Event: h.event, Matcher: m, Command: h.command, Origin: h.origin})
+		typ := "command"
+		if h.isPrompt() {
+			typ = "prompt"
+		}
+		out = append(out, Hook{Event: h.event, Matcher: m, Type: typ, Command: h.command, Prompt: h.prompt, Model: h.model, Origin: h.origin})
 	}
 	return out
 }
@@ -349,7 +363,8 @@ func Open(ctx context.Context, opts *Options) (*Workspace, error) {
 	w.builtins = append(w.builtins, webTools()...)
 	topts := &tool.ToolkitOptions{Tools: w.builtins, Sources: basic, Skills: s.cfg.skillSources(s.cfg.Skills, s.warn), Groups: groups, Asker: s.opts.Asker}
 	if len(s.cfg.hooks) > 0 && !s.opts.NoHooks {
-		w.hooks = &hooks{list: s.cfg.hooks, root: s.Root, session: fmt.Sprintf("toolscope-%d", os.Getpid()), warn: s.warn}
+		w.hooks = &hooks{list: s.cfg.hooks, root: s.Root, session: fmt.Sprintf("toolscope-%d", os.Getpid()), warn: s.warn,
+			warnOnce: s.warn.once(), model: s.opts.HookModel}
 		topts.PermissionHook = w.hooks.permissionHook
 		if len(w.hooks.matching("PermissionRequest", "")) > 0 {
 			// Before the user is asked, the PermissionRequest hooks may answer.

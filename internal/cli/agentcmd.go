@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -47,6 +48,16 @@ func agentSetup(ctx context.Context, f agentFlags, r *agent.Run, stderr io.Write
 	m, err := newModel(*f.model)
 	if err != nil {
 		return nil, nil, err
+	}
+	// Prompt hooks ask the same model, or the model a hook names from the
+	// same provider.
+	spec := cmp.Or(*f.model, os.Getenv("TOOLSCOPE_MODEL"))
+	f.hookModel = func(name string) (agent.Model, error) {
+		if name == "" {
+			return m, nil
+		}
+		provider, _, _ := strings.Cut(spec, ":")
+		return newModel(provider + ":" + name)
 	}
 	s, err := f.setup(ctx, stderr, false)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/toolscope/toolscope/permission"
@@ -34,7 +35,9 @@ type configRule struct {
 type configHook struct {
 	Event   string `json:"event"`
 	Matcher string `json:"matcher,omitempty"`
-	Command string `json:"command"`
+	Type    string `json:"type"`
+	Command string `json:"command,omitempty"`
+	Prompt  string `json:"prompt,omitempty"`
 	Origin  string `json:"origin"`
 }
 
@@ -69,7 +72,7 @@ func runConfig(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	out := configOutput{Mode: string(s.effective.Mode), WorkingDirs: append([]string{s.Root}, s.effective.WorkingDirs...),
 		Files: []string{}, Rules: []configRule{}, MCPServers: []configServer{}, Hooks: []configHook{}, Ignored: []string{}, Warnings: []string{}}
 	for _, h := range s.Settings.Hooks() {
-		out.Hooks = append(out.Hooks, configHook{Event: h.Event, Matcher: h.Matcher, Command: h.Command, Origin: h.Origin})
+		out.Hooks = append(out.Hooks, configHook{Event: h.Event, Matcher: h.Matcher, Type: h.Type, Command: h.Command, Prompt: h.Prompt, Origin: h.Origin})
 	}
 	out.Files = append(out.Files, s.Settings.Files()...)
 	out.Ignored = append(out.Ignored, s.Settings.IgnoredKeys()...)
@@ -125,7 +128,11 @@ func runConfig(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stdout, "mcp\t%s\t%s\n", sv.Name, sv.Origin)
 	}
 	for _, h := range out.Hooks {
-		fmt.Fprintf(stdout, "hook\t%s\t%s\t%s\t%s\n", h.Event, cmp.Or(h.Matcher, "*"), h.Command, h.Origin)
+		what := h.Command
+		if h.Type == "prompt" {
+			what = "prompt " + strconv.Quote(h.Prompt) // one line, whatever it holds
+		}
+		fmt.Fprintf(stdout, "hook\t%s\t%s\t%s\t%s\n", h.Event, cmp.Or(h.Matcher, "*"), what, h.Origin)
 	}
 	if sb := out.Sandbox; sb != nil {
 		state := "on for Bash"

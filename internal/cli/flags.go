@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/toolscope/toolscope/agent"
 	"github.com/toolscope/toolscope/internal/spell"
 	"github.com/toolscope/toolscope/mcp"
 	"github.com/toolscope/toolscope/tool"
@@ -54,6 +55,9 @@ type common struct {
 	// background offers background shells (host.Options.Background):
 	// serve's sessions, run and chat, which close their agent's state.
 	background bool
+	// hookModel makes the model of the settings' prompt hooks
+	// (host.Options.HookModel): run's and chat's; nil for the others.
+	hookModel func(name string) (agent.Model, error)
 }
 
 func newFlags(name string, stdout io.Writer, withRules bool) *common {
