@@ -25,7 +25,7 @@ const (
 	AttrToolCallID    = "gen_ai.tool.call.id"
 	AttrToolType      = "gen_ai.tool.type"           // function; extension for an MCP server's tool
 	AttrToolArguments = "gen_ai.tool.call.arguments" // opt-in, redacted
-	AttrToolResult    = "gen_ai.tool.call.result"   // opt-in, redacted
+	AttrToolResult    = "gen_ai.tool.call.result"    // opt-in, redacted
 	AttrErrorType     = "error.type"
 
 	// The permission engine's decision on a tool call.

@@ -21,6 +21,8 @@ const Redacted = "[REDACTED]"
 type shape struct {
 	re   *regexp.Regexp
 	keep int
+	// suffix follows the mark ("@" after a URL's credentials).
+	suffix string
 	// check, when set, must accept the match (the mixed-character test of
 	// the generic tokens).
 	check func(string) bool
@@ -30,7 +32,7 @@ var shapes = []shape{
 	// PEM private keys, to their end (or the end of the text).
 	{re: regexp.MustCompile(`(?s)-----BEGIN[ A-Z0-9]*PRIVATE KEY-----.*?(?:-----END[ A-Z0-9]*PRIVATE KEY-----|$)`)},
 	// Credentials in a URL: scheme://user:password@host.
-	{re: regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/\s@]*:[^/\s@]*@`), keep: 1},
+	{re: regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/\s@]*:[^/\s@]*@`), keep: 1, suffix: "@"},
 	// Authorization headers' credentials: "Bearer abc", "Basic dXNl...".
 	{re: regexp.MustCompile(`(?i)(\b(?:bearer|basic|token|digest)\s+)[A-Za-z0-9._~+/=-]{6,}`), keep: 1},
 	// key=value and key: value, where the key names a credential
@@ -99,10 +101,10 @@ func Redact(s string) string {
 			if sh.keep > 0 {
 				g := sh.re.FindStringSubmatch(m)
 				if len(g) > sh.keep {
-					return g[sh.keep] + Redacted
+					return g[sh.keep] + Redacted + sh.suffix
 				}
 			}
-			return Redacted
+			return Redacted + sh.suffix
 		})
 	}
 	return s
