@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -57,7 +58,7 @@ func agentSetup(ctx context.Context, f agentFlags, r *agent.Run, stderr io.Write
 		return nil, nil, err
 	}
 	r.State.SetPermissions(pc)
-	a := &agent.Agent{Model: m, Toolkit: s.Toolkit, SystemPrompt: *f.system}
+	a := &agent.Agent{Model: f.traceModel(m), Toolkit: s.Toolkit, SystemPrompt: *f.system}
 	a.PromptHook, a.StopHook = s.PromptHook(), s.StopHook()
 	return a, s, nil
 }
@@ -267,6 +268,8 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	// Background shells live as long as this run does (a pause ends them).
 	f.background = true
+	f.tracer = startTracing(stderr)
+	defer stopTracing(f.tracer)
 	a, s, err := agentSetup(ctx, f, r, stderr)
 	if err != nil {
 		return err
@@ -318,7 +321,7 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		if err := host.SaveRun(file, &taken); err != nil {
 			return err
 		}
-		seq = a.Resume(ctx, r, answers...)
+		seq = f.invoke(ctx, func(ctx context.Context) iter.Seq2[agent.Event, error] { return a.Resume(ctx, r, answers...) })
 	} else {
 		prompt := f.args[0]
 		source := "startup"
@@ -328,7 +331,7 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		if added := s.SessionStart(ctx, source); added != "" {
 			prompt = sessionContext(added) + prompt
 		}
-		seq = a.Run(ctx, r, prompt)
+		seq = f.invoke(ctx, func(ctx context.Context) iter.Seq2[agent.Event, error] { return a.Run(ctx, r, prompt) })
 	}
 	defer s.SessionEnd(context.WithoutCancel(ctx), "other")
 	last, err := show(seq, stdout, stderr, *f.events)
@@ -376,6 +379,8 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	f.elicitor = termElicitor{in: in, out: stderr}
 	// Background shells live as long as the conversation does.
 	f.background = true
+	f.tracer = startTracing(stderr)
+	defer stopTracing(f.tracer)
 	a, s, err := agentSetup(ctx, f, r, stderr)
 	if err != nil {
 		return err
@@ -418,7 +423,7 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			if added != "" {
 				line, added = sessionContext(added)+line, ""
 			}
-			if _, err := show(a.Run(ctx, r, line), stdout, stderr, *f.events); err != nil {
+			if _, err := show(f.invoke(ctx, func(ctx context.Context) iter.Seq2[agent.Event, error] { return a.Run(ctx, r, line) }), stdout, stderr, *f.events); err != nil {
 				return err
 			}
 		} else {
@@ -443,7 +448,7 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 				describeWaiting(r, stderr)
 				return &exitError{code: 3, msg: "the run waits for an external tool's result, which chat cannot give"}
 			}
-			if _, err := show(a.Resume(ctx, r, answers...), stdout, stderr, *f.events); err != nil {
+			if _, err := show(f.invoke(ctx, func(ctx context.Context) iter.Seq2[agent.Event, error] { return a.Resume(ctx, r, answers...) }), stdout, stderr, *f.events); err != nil {
 				return err
 			}
 		}

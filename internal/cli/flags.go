@@ -10,6 +10,7 @@ import (
 	"github.com/toolscope/toolscope/internal/spell"
 	"github.com/toolscope/toolscope/mcp"
 	"github.com/toolscope/toolscope/tool"
+	"github.com/toolscope/toolscope/tracing"
 )
 
 // listFlag collects repeated flags.
@@ -54,6 +55,8 @@ type common struct {
 	// background offers background shells (host.Options.Background):
 	// serve's sessions, run and chat, which close their agent's state.
 	background bool
+	// tracer records spans of the calls (run, chat, serve); nil: off.
+	tracer *tracing.Tracer
 }
 
 func newFlags(name string, stdout io.Writer, withRules bool) *common {
