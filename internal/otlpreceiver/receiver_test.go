@@ -303,3 +303,58 @@ func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// toolscope serve (stdio) with OTEL_EXPORTER_OTLP_ENDPOINT set: each
+// tools/call is an execute_tool span at the collector, exported when the
+// server ends.
+func TestToolscopeServeExportsSpans(t *testing.T) {
+	endpoint, sink, _ := startReceiver(t)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha\n"), 0o644)
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	done := make(chan error, 1)
+	var stderr bytes.Buffer
+	go func() {
+		done <- cli.Run(ctx, []string{"serve", "--cwd", dir, "--no-claude-settings"}, inR, outW, &stderr, nil)
+		outW.Close()
+	}()
+	send := func(s string) {
+		if _, err := io.WriteString(inW, s+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dec := json.NewDecoder(outR)
+	await := func(id int) map[string]any {
+		for {
+			var m map[string]any
+			if err := dec.Decode(&m); err != nil {
+				t.Fatalf("reading the server: %v\n%s", err, stderr.String())
+			}
+			if m["id"] == float64(id) {
+				return m
+			}
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`)
+	await(1)
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"Read","arguments":{"file_path":` + jsonString(filepath.Join(dir, "a.txt")) + `}}}`)
+	if res := await(2); res["error"] != nil {
+		t.Fatalf("tools/call: %v", res)
+	}
+	inW.Close()
+	go io.Copy(io.Discard, outR)
+	if err := <-done; err != nil {
+		t.Fatalf("serve: %v\n%s", err, stderr.String())
+	}
+	spans := decoded(sink)
+	s := find(t, spans, "execute_tool Read", "toolscope.tool.status", "success")
+	if s.parent != "" || s.attrs["toolscope.permission.behavior"] != "allow" {
+		t.Errorf("the call's span: %+v", s)
+	}
+}
