@@ -74,6 +74,9 @@ type Options struct {
 	// NoServers starts no MCP server: the workspace has no MCP tools (a
 	// judgment of an MCP call goes by the rules that name it).
 	NoServers bool
+	// Middleware wraps every call of the Toolkit, outside the hooks' own
+	// (tracing.Tracer.Middleware records each call as a span).
+	Middleware []tool.Middleware
 	// Warnings receives the warnings, one line each ("toolscope: warning:
 	// ..."): a rule skipped, a project not trusted, a server that did not
 	// start, a hook that failed. nil discards them; Settings.Warnings keeps
@@ -372,6 +375,7 @@ func Open(ctx context.Context, opts *Options) (*Workspace, error) {
 		}
 		topts.Middleware = []tool.Middleware{w.hooks.postToolUse}
 	}
+	topts.Middleware = append(slices.Clone(s.opts.Middleware), topts.Middleware...)
 	if w.Toolkit, err = tool.NewToolkit(topts); err != nil {
 		return nil, errorf("settings: %v", err)
 	}

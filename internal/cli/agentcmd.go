@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -69,11 +70,11 @@ func agentSetup(ctx context.Context, f agentFlags, r *agent.Run, stderr io.Write
 		return nil, nil, err
 	}
 	r.State.SetPermissions(pc)
-	a := &agent.Agent{Model: m, Toolkit: s.Toolkit, SystemPrompt: *f.system}
+	a := &agent.Agent{Model: f.traceModel(m), Toolkit: s.Toolkit, SystemPrompt: *f.system}
 	a.PromptHook, a.StopHook = s.PromptHook(), s.StopHook()
 	// The model may start sub-agents (the Agent tool) of the kinds the
 	// agent files define, with the run's model unless they name another.
-	sub, err := subagent.New(&subagent.Options{Definitions: s.Subagents(), Model: m, Toolkit: s.Toolkit,
+	sub, err := subagent.New(&subagent.Options{Definitions: s.Subagents(), Model: f.traceModel(m), Toolkit: s.Toolkit,
 		StopHook: s.SubagentStop(),
 		Models: func(name string) (agent.Model, error) {
 			if !strings.Contains(name, ":") {
@@ -310,6 +311,8 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	// Background shells live as long as this run does (a pause ends them).
 	f.background = true
+	f.tracer = startTracing(stderr)
+	defer stopTracing(f.tracer)
 	a, s, err := agentSetup(ctx, f, r, stderr)
 	if err != nil {
 		return err
@@ -361,7 +364,7 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		if err := host.SaveRun(file, &taken); err != nil {
 			return err
 		}
-		seq = a.Resume(ctx, r, answers...)
+		seq = f.invoke(ctx, func(ctx context.Context) iter.Seq2[agent.Event, error] { return a.Resume(ctx, r, answers...) })
 	} else {
 		prompt := f.args[0]
 		source := "startup"
@@ -371,7 +374,7 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		if added := s.SessionStart(ctx, source); added != "" {
 			prompt = sessionContext(added) + prompt
 		}
-		seq = a.Run(ctx, r, prompt)
+		seq = f.invoke(ctx, func(ctx context.Context) iter.Seq2[agent.Event, error] { return a.Run(ctx, r, prompt) })
 	}
 	defer s.SessionEnd(context.WithoutCancel(ctx), "other")
 	last, err := show(seq, stdout, stderr, *f.events)
@@ -419,6 +422,8 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	f.elicitor = termElicitor{in: in, out: stderr}
 	// Background shells live as long as the conversation does.
 	f.background = true
+	f.tracer = startTracing(stderr)
+	defer stopTracing(f.tracer)
 	a, s, err := agentSetup(ctx, f, r, stderr)
 	if err != nil {
 		return err
@@ -461,7 +466,7 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			if added != "" {
 				line, added = sessionContext(added)+line, ""
 			}
-			if _, err := show(a.Run(ctx, r, line), stdout, stderr, *f.events); err != nil {
+			if _, err := show(f.invoke(ctx, func(ctx context.Context) iter.Seq2[agent.Event, error] { return a.Run(ctx, r, line) }), stdout, stderr, *f.events); err != nil {
 				return err
 			}
 		} else {
@@ -486,7 +491,7 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 				describeWaiting(r, stderr)
 				return &exitError{code: 3, msg: "the run waits for an external tool's result, which chat cannot give"}
 			}
-			if _, err := show(a.Resume(ctx, r, answers...), stdout, stderr, *f.events); err != nil {
+			if _, err := show(f.invoke(ctx, func(ctx context.Context) iter.Seq2[agent.Event, error] { return a.Resume(ctx, r, answers...) }), stdout, stderr, *f.events); err != nil {
 				return err
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/toolscope/toolscope/internal/spell"
 	"github.com/toolscope/toolscope/mcp"
 	"github.com/toolscope/toolscope/tool"
+	"github.com/toolscope/toolscope/tracing"
 )
 
 // listFlag collects repeated flags.
@@ -58,6 +59,8 @@ type common struct {
 	// hookModel makes the model of the settings' prompt hooks
 	// (host.Options.HookModel): run's and chat's; nil for the others.
 	hookModel func(name string) (agent.Model, error)
+	// tracer records spans of the calls (run, chat, serve); nil: off.
+	tracer *tracing.Tracer
 }
 
 func newFlags(name string, stdout io.Writer, withRules bool) *common {

@@ -287,7 +287,8 @@ func (c *common) hostOptions(warn io.Writer) *host.Options {
 		warn = nil // host: discarded (Settings.Warnings still keeps them)
 	}
 	o := &host.Options{Dir: c.cwd, Settings: c.configPath, NoClaudeSettings: c.noClaude,
-		TrustProject: c.trustProject, Sandbox: c.sandbox, Asker: c.asker, Elicitor: c.elicitor, NoHooks: c.noHooks, NoServers: c.noServers, Background: c.background, HookModel: c.hookModel, Warnings: warn}
+		TrustProject: c.trustProject, Sandbox: c.sandbox, Asker: c.asker, Elicitor: c.elicitor, NoHooks: c.noHooks, NoServers: c.noServers, Background: c.background, HookModel: c.hookModel, Warnings: warn,
+		Middleware: c.traceMiddleware()}
 	for _, p := range []string{c.statePath, c.runFile} {
 		if p != "" {
 			o.Protect = append(o.Protect, p)

@@ -75,6 +75,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 	}
 	c.asker = mcp.ElicitAsker{}
+	c.tracer = startTracing(stderr)
+	defer stopTracing(c.tracer)
 	// Background shells live in a session's state, closed with the
 	// session: not with a state file (each call loads its own) nor
 	// stateless (no session).
