@@ -83,6 +83,7 @@ func runWorker(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	model := fs.String("model", "", "model of the runs that name none: openai:NAME or anthropic:NAME (default $TOOLSCOPE_MODEL)")
 	modelQueue := fs.String("model-queue", temporal.DefaultModelQueue, `the shared queue of model turns this worker serves; "none" serves none`)
 	maxCalls := fs.Int("max-calls", 0, "the most tool calls (and model turns) this worker runs at once (default: the SDK's, 1000)")
+	shellIdle := fs.Duration("shell-idle", time.Hour, "kill a run's background shells when no call touched them this long")
 	if err := f.Parse(args); err != nil {
 		return err
 	}
@@ -92,6 +93,8 @@ func runWorker(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	switch {
 	case *queue == "":
 		return cli.UsageError("worker needs --task-queue Q: the workspace's queue, which runs started with run --task-queue Q go to (none: serve model turns only)")
+	case *shellIdle <= 0:
+		return cli.UsageError("worker: --shell-idle must be a positive duration (e.g. 1h), got %s", *shellIdle)
 	case *queue == "none" && *modelQueue == "none":
 		return cli.UsageError("worker: --task-queue none and --model-queue none leave nothing to serve")
 	}
@@ -100,10 +103,14 @@ func runWorker(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return err
 	}
 	opts := &temporal.WorkerOptions{
-		Worker: worker.Options{WorkerStopTimeout: 5 * time.Second, MaxConcurrentActivityExecutionSize: *maxCalls},
+		Worker:    worker.Options{WorkerStopTimeout: 5 * time.Second, MaxConcurrentActivityExecutionSize: *maxCalls},
+		ShellIdle: *shellIdle,
 	}
 	where := "no workspace"
 	if *queue != "none" {
+		// The worker keeps the runs' background shells between their
+		// calls, and kills them when the runs end (temporal.Serve).
+		f.OfferBackground()
 		ws, err := f.Workspace(ctx, stderr)
 		if err != nil {
 			return err
