@@ -370,7 +370,7 @@ func (w *wfRun) goneResult(c agent.ToolCall, id string) *tool.Result {
 
 func errorResult(c agent.ToolCall, text string) *tool.Result {
 	return &tool.Result{ID: c.ID, Name: c.Name, Input: c.Input, Status: tool.StatusError,
-		Content: []tool.Block{tool.TextBlock("Error: " + text)}}
+		Content: []tool.Block{tool.TextBlock(text)}}
 }
 
 func (w *wfRun) shellTimeout() time.Duration {

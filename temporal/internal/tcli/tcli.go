@@ -157,6 +157,7 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	system := fs.String("system", cli.DefaultSystemPrompt, "system prompt")
 	approvalTimeout := fs.Duration("approval-timeout", 0, "refuse a call that no one answers in this time (default: wait for ever)")
 	heartbeat := fs.Duration("heartbeat-timeout", 0, "give a tool call up as interrupted when its worker is silent this long (default 10s)")
+	shellTimeout := fs.Duration("shell-timeout", 0, "take a background shell for gone with its worker when that worker does not take a call for it this soon (default 10s)")
 	continueAfter := fs.Int("continue-after", 0, "continue the run as a new one (same workflow id, a new history) after this many model turns (default: when Temporal says its history grows large)")
 	noWait := fs.Bool("no-wait", false, "print the workflow id and return at once")
 	if err := f.Parse(args); err != nil {
@@ -180,7 +181,8 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	defer c.Close()
 	in := temporal.RunInput{Prompt: f.Args()[0], System: *system, Permissions: pc, KeepMode: keep,
-		Model: *model, ModelQueue: *modelQueue, ApprovalTimeout: *approvalTimeout, HeartbeatTimeout: *heartbeat, ContinueAfter: *continueAfter}
+		Model: *model, ModelQueue: *modelQueue, ApprovalTimeout: *approvalTimeout, HeartbeatTimeout: *heartbeat, ContinueAfter: *continueAfter,
+		ShellTimeout: *shellTimeout}
 	run, err := temporal.Start(ctx, c, *id, *queue, in)
 	if err != nil {
 		return fmt.Errorf("starting the run: %w", err)
