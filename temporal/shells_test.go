@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/worker"
 
 	"github.com/toolscope/toolscope/agent"
@@ -301,5 +303,66 @@ func TestBackgroundShellsIdleAndStop(t *testing.T) {
 	stop()
 	if p := processesWith(m2); len(p) > 0 {
 		t.Fatalf("Serve returned with its shell alive: %v", p)
+	}
+}
+
+// The workflow bounds a run's shells, whatever worker holds them: with 8
+// not known to have ended, a 9th start is refused without reaching a
+// worker; a shell killed no longer counts; an unknown id is answered
+// with the run's shells. (The SDK's test environment; the activities
+// stand in for workers.)
+func TestBackgroundShellBound(t *testing.T) {
+	var steps []step
+	for i := 1; i <= 9; i++ {
+		steps = append(steps, step{calls: [][3]string{{fmt.Sprintf("c%d", i), "Bash", `{"command":"sleep 100","run_in_background":true}`}}})
+	}
+	steps = append(steps,
+		step{calls: [][3]string{{"k1", "KillShell", `{"shell_id":"bash_w_1"}`}}},
+		step{calls: [][3]string{{"c10", "Bash", `{"command":"sleep 100","run_in_background":true}`}}},
+		step{calls: [][3]string{{"o1", "BashOutput", `{"bash_id":"bash_w_99"}`}}},
+		step{text: "bounded"})
+	m := &scripted{steps: steps}
+	env, _ := testEnv(t, t.TempDir(), m)
+	tk, err := tool.NewToolkit(&tool.ToolkitOptions{Tools: builtin.All(&builtin.Options{Root: t.TempDir(), Background: true})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := &temporal.Tools{Toolkit: tk}
+	env.RegisterActivityWithOptions(tools.Turn, activity.RegisterOptions{Name: temporal.TurnActivity})
+	var mu sync.Mutex
+	var calls []string
+	env.RegisterActivityWithOptions(func(ctx context.Context, in temporal.CallInput) (*temporal.CallOutput, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		calls = append(calls, in.Call.ID)
+		res := &tool.Result{ID: in.Call.ID, Name: in.Call.Name, Status: tool.StatusSuccess}
+		out := &temporal.CallOutput{Result: res, State: in.State}
+		if in.Call.Name == "Bash" {
+			id := fmt.Sprintf("bash_w_%d", len(calls))
+			res.Content = []tool.Block{tool.TextBlock("Command running in background with ID: " + id)}
+			out.Shell = &temporal.ShellRoute{ID: id, Queue: "worker-w"}
+		} else {
+			out.ShellEnded = true
+		}
+		return out, nil
+	}, activity.RegisterOptions{Name: temporal.CallActivity})
+	env.RegisterActivityWithOptions(func(ctx context.Context, in temporal.EndShellsInput) (*temporal.EndShellsOutput, error) {
+		return &temporal.EndShellsOutput{Ended: true}, nil
+	}, activity.RegisterOptions{Name: temporal.EndShellsActivity})
+	env.ExecuteWorkflow(temporal.WorkflowName, runInput("go", permission.Bypass))
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if r := m.result("c9"); r == nil || r.Status != tool.StatusError || !strings.Contains(r.Text(), "8 background shells of this run may still be running") {
+		t.Fatalf("the 9th start: %+v", r)
+	}
+	if r := m.result("c10"); r == nil || r.Status != tool.StatusSuccess {
+		t.Fatalf("the start after a kill: %+v", r)
+	}
+	if r := m.result("o1"); r == nil || !strings.Contains(r.Text(), `No background shell with id "bash_w_99". This run's shells: bash_w_1 (ended); bash_w_2 (may be running)`) {
+		t.Fatalf("an unknown id: %+v", r)
+	}
+	if got := strings.Join(calls, ","); got != "c1,c2,c3,c4,c5,c6,c7,c8,k1,c10" {
+		t.Fatalf("the calls that reached a worker: %s", got)
 	}
 }
