@@ -48,6 +48,7 @@ type agentShells struct {
 	next   int
 	shells []*bgShell // in start order
 	closed bool
+	prefix string // of the ids; "" means "bash_" (see ShareShells)
 }
 
 // shellsOf returns st's background shells; nil when st is nil or closed.
@@ -56,10 +57,13 @@ func shellsOf(st *tool.State) *agentShells {
 		return nil
 	}
 	v := st.Runtime(shellsKey{}, func() io.Closer { return &agentShells{} })
-	if v == nil {
-		return nil
+	switch v := v.(type) {
+	case *agentShells:
+		return v
+	case sharedShells:
+		return v.agentShells
 	}
-	return v.(*agentShells)
+	return nil
 }
 
 // Close kills every running shell with its process group and waits until
@@ -106,7 +110,11 @@ func (a *agentShells) add(command string) (*bgShell, error) {
 	// with the call, but its cancel (KillShell, the state's Close), set
 	// before anyone can see the shell.
 	ctx, cancel := context.WithCancel(context.Background())
-	sh := &bgShell{id: fmt.Sprintf("bash_%d", a.next), command: command, started: time.Now(), status: shellRunning,
+	prefix := a.prefix
+	if prefix == "" {
+		prefix = "bash_"
+	}
+	sh := &bgShell{id: fmt.Sprintf("%s%d", prefix, a.next), command: command, started: time.Now(), status: shellRunning,
 		ctx: ctx, cancel: cancel, done: make(chan struct{})}
 	a.shells = append(a.shells, sh)
 	return sh, nil

@@ -34,6 +34,11 @@ type Tools struct {
 	// model sees it, and StopHook may keep a reply going.
 	PromptHook func(ctx context.Context, input string) (string, error)
 	StopHook   func(ctx context.Context, r *agent.Run, answer string) (reason string)
+
+	// shells are the background shells of this worker's runs, when
+	// Serve runs it (see shells.go); without them no background shell
+	// starts.
+	shells *shellHost
 }
 
 // Covered reports whether one of the rules would allow the call
@@ -127,6 +132,18 @@ func (t *Tools) Call(ctx context.Context, in CallInput) (*CallOutput, error) {
 	if st == nil {
 		st = tool.NewState(nil)
 	}
+	// The state was decoded for this call: a background shell started
+	// with it would belong to nobody. A shell tool's call shares the
+	// run's shells on this worker instead; any other call gets a closed
+	// runtime (Bash then refuses run_in_background, saying why).
+	shared := false
+	if t.shells != nil && activity.IsActivity(ctx) &&
+		(startsShell(in.Call.Name, in.Call.Input) || readsShell(in.Call.Name, in.Call.Input) != "") {
+		shared = t.shells.share(st, shellRun{activity.GetInfo(ctx).WorkflowExecution.ID, in.FirstRunID})
+	}
+	if !shared {
+		st.Close()
+	}
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	if activity.IsActivity(ctx) {
@@ -161,7 +178,27 @@ func (t *Tools) Call(ctx context.Context, in CallInput) (*CallOutput, error) {
 		*res = tool.Result{ID: res.ID, Name: res.Name, Input: res.Input, Status: tool.StatusError, Decision: res.Decision,
 			Content: []tool.Block{tool.TextBlock(fmt.Sprintf("Error: the call ran, but its output is %d bytes, more than a durable run carries (%d); ask for less (a range of lines, a narrower search, a smaller image).", len(b), maxResult))}}
 	}
-	return &CallOutput{Result: res, State: st}, nil
+	out := &CallOutput{Result: res, State: st}
+	if shared {
+		if id, _ := res.Metadata["bash_id"].(string); id != "" && res.Name == bashTool && res.Metadata["background"] == true {
+			out.Shell = &ShellRoute{ID: id, Queue: t.shells.queue}
+		}
+		out.ShellEnded = shellEnded(res)
+	}
+	return out, nil
+}
+
+// EndShells kills the background shells a run has on this worker
+// ([EndShellsActivity]): the last step of a run that had any.
+func (t *Tools) EndShells(ctx context.Context, in EndShellsInput) (*EndShellsOutput, error) {
+	if t.shells == nil {
+		return &EndShellsOutput{}, nil
+	}
+	id := in.WorkflowID
+	if id == "" && activity.IsActivity(ctx) {
+		id = activity.GetInfo(ctx).WorkflowExecution.ID
+	}
+	return &EndShellsOutput{Ended: t.shells.end(shellRun{id, in.FirstRunID})}, nil
 }
 
 // maxResult bounds a call's result in JSON.

@@ -46,6 +46,17 @@
 // cancelling the workflow cancels the running call, which kills its
 // process group.
 //
+// # Background shells
+//
+// Bash with run_in_background, BashOutput and KillShell work on workers
+// that [Serve] runs. A shell is a process of the worker that started it:
+// its id names that worker, and the workflow sends the calls for it to
+// that worker's own queue only. If the worker is gone, the call times out
+// quickly ([RunInput.ShellTimeout]) and the model reads that the shell is
+// gone with its worker; it is never retried elsewhere. A run's shells are
+// killed when it ends ([EndShellsActivity]), when the worker finds it
+// closed or idle ([WorkerOptions.ShellIdle]), and when the worker stops.
+//
 // # Deployment
 //
 // Run a worker ([NewWorker], or toolscope worker) on each machine that

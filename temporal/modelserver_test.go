@@ -17,6 +17,9 @@ import (
 type step struct {
 	text  string
 	calls [][3]string
+	// fn, when set, makes the step when its request comes (it may wait:
+	// a slow model), from what the conversation holds so far.
+	fn func(req chatRequest) step
 }
 
 // modelServer is a Chat Completions server (the protocol of the openai
@@ -116,11 +119,24 @@ func (s *modelServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a := steps[n]
+	if a.fn != nil {
+		a = a.fn(req)
+	}
 	var calls []testchat.Call
 	for _, c := range a.calls {
 		calls = append(calls, testchat.Call{ID: c[0], Name: c[1], Arguments: c[2]})
 	}
 	testchat.Stream(w, a.text, calls)
+}
+
+// result returns the content of the tool message for call id in req.
+func (r chatRequest) result(id string) string {
+	for _, m := range r.Messages {
+		if m.Role == "tool" && m.ToolCallID == id {
+			return m.text()
+		}
+	}
+	return ""
 }
 
 // toolResult returns the content of the tool message for call id in the

@@ -26,6 +26,8 @@ const (
 	CoveredActivity = "toolscope.Covered"
 	PromptActivity  = "toolscope.Prompt"
 	StopActivity    = "toolscope.Stop"
+	// EndShellsActivity kills a run's background shells on one worker.
+	EndShellsActivity = "toolscope.EndShells"
 	// AnswerUpdate answers a waiting call with an [Answer]; it returns the
 	// pause (an int, see [Status.Pause]) it answered.
 	AnswerUpdate = "toolscope.answer"
@@ -95,6 +97,15 @@ type RunInput struct {
 	// of the oldest calls are replaced by a note, as a long session's
 	// context is compacted.
 	TranscriptBudget int `json:"transcript_budget,omitempty"`
+	// Shells are the run's background shells, each with the queue of the
+	// worker that holds it, carried to the runs it continues as; the
+	// workflow sets them.
+	Shells []ShellRoute `json:"shells,omitempty"`
+	// ShellTimeout is how long a BashOutput or KillShell call waits for
+	// the worker that holds its shell to take it (default 10s); past it,
+	// the worker is taken for lost, and the model reads that the shell
+	// is gone with it.
+	ShellTimeout time.Duration `json:"shell_timeout,omitempty"`
 }
 
 // RunOutput is a finished run.
@@ -199,10 +210,29 @@ type (
 		Call     agent.ToolCall `json:"call"`
 		Approved bool           `json:"approved,omitempty"`
 		State    *tool.State    `json:"state"`
+		// FirstRunID names, with the workflow id, the run whose
+		// background shells a shell tool's call reaches (the first run
+		// of those a run continues).
+		FirstRunID string `json:"first_run_id,omitempty"`
 	}
 	CallOutput struct {
 		Result *tool.Result `json:"result"`
 		State  *tool.State  `json:"state"`
+		// Shell is the background shell the call started, and the queue
+		// of the worker that holds it.
+		Shell *ShellRoute `json:"shell,omitempty"`
+		// ShellEnded says the shell a BashOutput or KillShell call named
+		// no longer runs (it ended, was killed, or its worker dropped it).
+		ShellEnded bool `json:"shell_ended,omitempty"`
+	}
+	// EndShellsInput names the run whose shells a worker kills.
+	EndShellsInput struct {
+		WorkflowID string `json:"workflow_id"`
+		FirstRunID string `json:"first_run_id,omitempty"`
+	}
+	EndShellsOutput struct {
+		// Ended says the run had shells (running or not) on the worker.
+		Ended bool `json:"ended,omitempty"`
 	}
 	ModelInput struct {
 		Model   string        `json:"model,omitempty"`
@@ -212,6 +242,18 @@ type (
 		Message agent.Message `json:"message"`
 	}
 )
+
+// ShellRoute is a background shell of a run: its id, and the task queue
+// of the worker that holds it (see [RunInput.Shells]).
+type ShellRoute struct {
+	ID    string `json:"id"`
+	Queue string `json:"queue"`
+	// Ended: the run knows the shell no longer runs (read as ended,
+	// killed, or gone with its worker). Gone: its worker did not take a
+	// call for it in time, and is taken for lost.
+	Ended bool `json:"ended,omitempty"`
+	Gone  bool `json:"gone,omitempty"`
+}
 
 // lostText is what the model reads for a call whose worker was lost.
 const lostText = "<system-reminder>The tool call was interrupted: the worker running it stopped answering (killed, or its machine lost), so it may or may not have taken effect. It was not run again; check its effect before you run it again.</system-reminder>"
@@ -229,14 +271,26 @@ type wfRun struct {
 	schemas []tool.Schema
 	tools   map[string]ToolFlags
 	answer  string // the final answer
+	shells  []ShellRoute
 
 	ctx  workflow.Context // the workflow's
 	mctx workflow.Context // with the model turns' activity options
 }
 
 // Agent is the agent loop as a workflow (registered as [WorkflowName]).
+// A run that ends (not one that continues as a new one) kills its
+// background shells on the workers that hold them.
 func Agent(ctx workflow.Context, in RunInput) (*RunOutput, error) {
-	w := &wfRun{in: in, tools: map[string]ToolFlags{}, pause: in.PausesBefore}
+	w := &wfRun{in: in, tools: map[string]ToolFlags{}, pause: in.PausesBefore, shells: slices.Clone(in.Shells)}
+	out, err := w.run(ctx)
+	if !workflow.IsContinueAsNewError(err) {
+		w.endShells(ctx)
+	}
+	return out, err
+}
+
+func (w *wfRun) run(ctx workflow.Context) (*RunOutput, error) {
+	in := w.in
 	if in.Run != nil {
 		w.r = in.Run
 		if w.r.State == nil {
@@ -380,7 +434,7 @@ func (w *wfRun) Tools(r *agent.Run, _ bool) ([]tool.Schema, string, error) {
 		// this step again.
 		r.Iters--
 		next := w.in
-		next.Prompt, next.Run, next.PausesBefore = "", r, w.pause
+		next.Prompt, next.Run, next.PausesBefore, next.Shells = "", r, w.pause, w.shells
 		return nil, "", workflow.NewContinueAsNewError(ctx, WorkflowName, next)
 	}
 	w.turns++
@@ -439,24 +493,46 @@ func (w *wfRun) Calls(r *agent.Run, steps []agent.Step) ([]*tool.Result, error) 
 		group := steps[i:j]
 		futures := make([]workflow.Future, len(group))
 		for k, g := range group {
-			futures[k] = workflow.ExecuteActivity(w.callOptions(ctx, g), CallActivity,
-				CallInput{Call: g.Call, Approved: g.Approved, State: r.State})
+			if res := w.shellRefusal(g.Call); res != nil {
+				results[i+k] = res
+				continue
+			}
+			in := CallInput{Call: g.Call, Approved: g.Approved, State: r.State}
+			if w.shellCall(g.Call) {
+				in.FirstRunID = workflow.GetInfo(ctx).FirstRunID
+			}
+			futures[k] = workflow.ExecuteActivity(w.callOptions(ctx, g), CallActivity, in)
 		}
 		var states []*tool.State
 		for k, f := range futures {
+			if f == nil {
+				continue
+			}
 			var out CallOutput
 			err := f.Get(ctx, &out)
+			c := group[k].Call
+			route := w.routeOf(c)
+			var te *temporal.TimeoutError
 			switch {
 			case err != nil && (temporal.IsCanceledError(err) || ctx.Err() != nil):
 				return nil, err
+			case err != nil && route != nil && errors.As(err, &te):
+				w.shellEnded(route.ID, true)
+				results[i+k] = w.goneResult(c, route.ID)
 			case err != nil:
-				results[i+k] = failed(group[k].Call, err)
+				results[i+k] = failed(c, err)
 			case out.Result == nil:
-				results[i+k] = failed(group[k].Call, errors.New("the worker returned no result"))
+				results[i+k] = failed(c, errors.New("the worker returned no result"))
 			default:
 				results[i+k] = out.Result
 				if out.State != nil {
 					states = append(states, out.State)
+				}
+				if out.Shell != nil {
+					w.addShell(*out.Shell)
+				}
+				if route != nil && out.ShellEnded {
+					w.shellEnded(route.ID, false)
 				}
 			}
 		}
@@ -576,6 +652,18 @@ func (w *wfRun) callOptions(ctx workflow.Context, it agent.Step) workflow.Contex
 	retry := &temporal.RetryPolicy{MaximumAttempts: 1}
 	if w.tools[it.Call.Name].ReadOnly {
 		retry = &temporal.RetryPolicy{MaximumAttempts: 3}
+	}
+	if route := w.routeOf(it.Call); route != nil {
+		// On the worker that holds the shell, or nowhere: never
+		// retried, and given up when that worker does not take it soon.
+		return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+			TaskQueue:              route.Queue,
+			ScheduleToStartTimeout: w.shellTimeout(),
+			StartToCloseTimeout:    timeout,
+			HeartbeatTimeout:       hb,
+			RetryPolicy:            &temporal.RetryPolicy{MaximumAttempts: 1},
+			WaitForCancellation:    true,
+		})
 	}
 	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		TaskQueue:           w.in.ToolQueue,

@@ -75,6 +75,12 @@ func (f *Flags) Workspace(ctx context.Context, warn io.Writer) (*Workspace, erro
 	return &Workspace{Workspace: ws, c: f.c, warn: warn}, nil
 }
 
+// OfferBackground makes the workspace that Workspace opens offer
+// background shells (host.Options.Background), for a program that keeps
+// its agents' shells running between calls and kills them when their
+// agents end (the Temporal worker).
+func (f *Flags) OfferBackground() { f.c.background = true }
+
 // Permissions returns base with the workspace's settings and the flags
 // that opened it (mode and rules) added, as run does with the permission
 // context of its run file.

@@ -83,6 +83,7 @@ func runWorker(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	model := fs.String("model", "", "model of the runs that name none: openai:NAME or anthropic:NAME (default $TOOLSCOPE_MODEL)")
 	modelQueue := fs.String("model-queue", temporal.DefaultModelQueue, `the shared queue of model turns this worker serves; "none" serves none`)
 	maxCalls := fs.Int("max-calls", 0, "the most tool calls (and model turns) this worker runs at once (default: the SDK's, 1000)")
+	shellIdle := fs.Duration("shell-idle", time.Hour, "kill a run's background shells when no call touched them this long")
 	if err := f.Parse(args); err != nil {
 		return err
 	}
@@ -92,6 +93,8 @@ func runWorker(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	switch {
 	case *queue == "":
 		return cli.UsageError("worker needs --task-queue Q: the workspace's queue, which runs started with run --task-queue Q go to (none: serve model turns only)")
+	case *shellIdle <= 0:
+		return cli.UsageError("worker: --shell-idle must be a positive duration (e.g. 1h), got %s", *shellIdle)
 	case *queue == "none" && *modelQueue == "none":
 		return cli.UsageError("worker: --task-queue none and --model-queue none leave nothing to serve")
 	}
@@ -100,10 +103,14 @@ func runWorker(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return err
 	}
 	opts := &temporal.WorkerOptions{
-		Worker: worker.Options{WorkerStopTimeout: 5 * time.Second, MaxConcurrentActivityExecutionSize: *maxCalls},
+		Worker:    worker.Options{WorkerStopTimeout: 5 * time.Second, MaxConcurrentActivityExecutionSize: *maxCalls},
+		ShellIdle: *shellIdle,
 	}
 	where := "no workspace"
 	if *queue != "none" {
+		// The worker keeps the runs' background shells between their
+		// calls, and kills them when the runs end (temporal.Serve).
+		f.OfferBackground()
 		ws, err := f.Workspace(ctx, stderr)
 		if err != nil {
 			return err
@@ -150,6 +157,7 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	system := fs.String("system", cli.DefaultSystemPrompt, "system prompt")
 	approvalTimeout := fs.Duration("approval-timeout", 0, "refuse a call that no one answers in this time (default: wait for ever)")
 	heartbeat := fs.Duration("heartbeat-timeout", 0, "give a tool call up as interrupted when its worker is silent this long (default 10s)")
+	shellTimeout := fs.Duration("shell-timeout", 0, "take a background shell for gone with its worker when that worker does not take a call for it this soon (default 10s)")
 	continueAfter := fs.Int("continue-after", 0, "continue the run as a new one (same workflow id, a new history) after this many model turns (default: when Temporal says its history grows large)")
 	noWait := fs.Bool("no-wait", false, "print the workflow id and return at once")
 	if err := f.Parse(args); err != nil {
@@ -173,7 +181,8 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	defer c.Close()
 	in := temporal.RunInput{Prompt: f.Args()[0], System: *system, Permissions: pc, KeepMode: keep,
-		Model: *model, ModelQueue: *modelQueue, ApprovalTimeout: *approvalTimeout, HeartbeatTimeout: *heartbeat, ContinueAfter: *continueAfter}
+		Model: *model, ModelQueue: *modelQueue, ApprovalTimeout: *approvalTimeout, HeartbeatTimeout: *heartbeat, ContinueAfter: *continueAfter,
+		ShellTimeout: *shellTimeout}
 	run, err := temporal.Start(ctx, c, *id, *queue, in)
 	if err != nil {
 		return fmt.Errorf("starting the run: %w", err)
