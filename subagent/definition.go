@@ -292,10 +292,10 @@ func readSmall(path string) ([]byte, error) {
 
 // NarrowMode is the mode a sub-agent runs in: the mode it asks for where
 // that is no wider than its parent's, otherwise the parent's. Under
-// bypass any mode is narrower; under accept_edits any but bypass; under
-// default, explore and dont_ask; explore and dont_ask admit only
-// themselves (an explore sub-agent under dont_ask would ask where its
-// parent never does).
+// bypass any mode is narrower; under accept_edits any but bypass
+// (dont_ask is accept_edits with every ask denied); under default and
+// under dont_ask only explore, which denies all but reads (dont_ask
+// under default would run the edits default asks about).
 func NarrowMode(parent, want permission.Mode) permission.Mode {
 	if want == "" || want == parent {
 		return parent
@@ -307,8 +307,8 @@ func NarrowMode(parent, want permission.Mode) permission.Mode {
 		if want != permission.Bypass {
 			return want
 		}
-	case permission.Default, "":
-		if want == permission.Explore || want == permission.DontAsk {
+	case permission.Default, permission.DontAsk, "":
+		if want == permission.Explore {
 			return want
 		}
 	}

@@ -233,11 +233,11 @@ func TestNarrowMode(t *testing.T) {
 	P := permission.Default
 	A, E, B, D := permission.AcceptEdits, permission.Explore, permission.Bypass, permission.DontAsk
 	for _, c := range []struct{ parent, want, got permission.Mode }{
-		{P, "", P}, {P, A, P}, {P, B, P}, {P, E, E}, {P, D, D},
+		{P, "", P}, {P, A, P}, {P, B, P}, {P, E, E}, {P, D, P},
 		{A, B, A}, {A, P, P}, {A, E, E}, {A, D, D},
 		{B, A, A}, {B, E, E}, {B, B, B}, {B, "", B},
 		{E, P, E}, {E, A, E}, {E, B, E}, {E, D, E},
-		{D, P, D}, {D, E, D}, {D, A, D}, {D, B, D},
+		{D, P, D}, {D, E, E}, {D, A, D}, {D, B, D},
 	} {
 		if got := subagent.NarrowMode(c.parent, c.want); got != c.got {
 			t.Errorf("NarrowMode(%s, %q) = %s, want %s", c.parent, c.want, got, c.got)
