@@ -58,6 +58,7 @@ func TestNetworkAllowList(t *testing.T) {
 	goroutines, fds := runtime.NumGoroutine(), openFDs(t)
 
 	script := fmt.Sprintf(`
+echo "sockets $(ls -l /proc/self/fd/ | grep -c socket)"
 echo "env $HTTPS_PROXY $http_proxy $ALL_PROXY no=$NO_PROXY"
 one() { "$@" 2>&1 | tr '\n' ' '; echo; }
 echo "plain $(one curl -sS http://allowed.test:%[1]s/)"
@@ -86,6 +87,7 @@ echo "tcp $( (exec 3<>/dev/tcp/127.0.0.1/%[1]s && echo open) 2>&1 | tr '\n' ' ')
 			}
 		}
 	}
+	check("sockets", "0") // the listener is the proxy's only
 	check("env", "http://127.0.0.1:", "no=localhost,127.0.0.1,::1")
 	if f := strings.Fields(lines["env"]); len(f) < 3 || f[0] != f[1] || f[1] != f[2] {
 		t.Errorf("proxy variables differ: %q", lines["env"])
@@ -105,6 +107,42 @@ echo "tcp $( (exec 3<>/dev/tcp/127.0.0.1/%[1]s && echo open) 2>&1 | tr '\n' ' ')
 	if n := openFDs(t); n > fds {
 		t.Errorf("descriptors: %d before the command, %d after", fds, n)
 	}
+}
+
+// A caller that never calls Report (an MCP server's client) gets the
+// proxy too: it starts at Wrap, and waits for the listener on its own.
+func TestNetworkAllowListWithoutReport(t *testing.T) {
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("no curl")
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "reached") }))
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	s, err := New(&Config{AllowedDomains: []string{"allowed.test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.lookup = testLookup
+	st, err := s.Status(t.Context())
+	if err != nil {
+		t.Skip(err)
+	}
+	need(t, st, NetworkProxy)
+	goroutines := runtime.NumGoroutine()
+	r, err := s.NewRun([]string{t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("curl", "-sS", "http://allowed.test:"+port+"/")
+	if err := r.Wrap(cmd); err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil || string(out) != "reached" {
+		t.Errorf("%v: %s", err, out)
+	}
+	r.Close()
+	waitGoroutines(t, goroutines)
 }
 
 // Where network namespaces are not available, an allow-list cannot be
