@@ -54,10 +54,14 @@ func (b *Bash) sandboxAllow(ctx context.Context, a *shell.Analysis, input json.R
 	if _, risky := a.MatchAnyRule(signalRisks); risky && !st.Has(sandbox.Signals) {
 		return permission.Decision{}, false
 	}
+	network := "no network"
+	if st.Has(sandbox.NetworkProxy) {
+		network = "no network but the allowed domains"
+	}
 	return permission.Decision{
 		Behavior:     permission.Allow,
 		Message:      "Permission granted for Bash (sandboxed)",
-		Reason:       "Sandboxed: writes only inside the working directories, no network, secrets hidden; " + a.Reason,
+		Reason:       "Sandboxed: writes only inside the working directories, " + network + ", secrets hidden; " + a.Reason,
 		UpdatedInput: input,
 	}, true
 }

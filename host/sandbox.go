@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/toolscope/toolscope/builtin"
@@ -23,40 +24,105 @@ type sandboxConfig struct {
 	AllowWrite []string `json:"allowWrite"`
 	DenyRead   []string `json:"denyRead"`
 	AllowRead  []string `json:"allowRead"`
-	// Network is "off" (the default) or "on"; a list of hosts is refused
-	// (an allow-list through a proxy is not built yet); Claude Code's
-	// object form means off.
+	// Network is "off" (the default), "on", or Claude Code's object,
+	// {"allowedDomains": ["registry.npmjs.org", "*.example.com"],
+	// "deniedDomains": [...]}: only those hosts, through the sandbox's
+	// proxy (sandbox.Config.AllowedDomains); see mergeNetwork for several
+	// files. An object without allowedDomains leaves the network off; its
+	// other keys (allowUnixSockets,
+	// httpProxyPort, ...) are ignored, which only restricts.
 	Network                  json.RawMessage `json:"network"`
 	ExcludedCommands         []string        `json:"excludedCommands"`
 	AutoAllowBashIfSandboxed *bool           `json:"autoAllowBashIfSandboxed"`
 	AllowUnixSockets         bool            `json:"allowUnixSockets"`
 }
 
-// network returns "off", "on" or an error for the "network" value.
-func (sc *sandboxConfig) network() (string, error) {
+// networkSetting is one file's "network" value: mode "" (not set),
+// "off", "on" or "list" (allowed), with the denied domains of its object.
+type networkSetting struct {
+	mode            string
+	allowed, denied []string
+}
+
+const networkHelp = `use "off", "on", or {"allowedDomains": ["registry.npmjs.org", "*.example.com"]}`
+
+// network parses the "network" value; a bad domain pattern is an error
+// that names it.
+func (sc *sandboxConfig) network() (networkSetting, error) {
 	raw := strings.TrimSpace(string(sc.Network))
 	if raw == "" || raw == "null" {
-		return "", nil
+		return networkSetting{}, nil
 	}
 	var s string
 	if json.Unmarshal(sc.Network, &s) == nil {
 		if s != "off" && s != "on" {
-			return "", fmt.Errorf("sandbox.network: %q: use \"off\" or \"on\"", s)
+			return networkSetting{}, fmt.Errorf("sandbox.network: %q: %s", s, networkHelp)
 		}
-		return s, nil
+		return networkSetting{mode: s}, nil
 	}
-	if strings.HasPrefix(raw, "[") {
-		return "", fmt.Errorf("sandbox.network: allow-lists of hosts are not supported yet; use \"off\" (no network) or \"on\"")
+	if !strings.HasPrefix(raw, "{") {
+		return networkSetting{}, fmt.Errorf("sandbox.network: %s", networkHelp)
 	}
-	if strings.HasPrefix(raw, "{") {
-		return "off", nil // Claude Code's object: its hosts come from WebFetch rules, which toolscope does not proxy
+	var obj struct {
+		AllowedDomains []string `json:"allowedDomains"`
+		DeniedDomains  []string `json:"deniedDomains"`
 	}
-	return "", fmt.Errorf("sandbox.network: use \"off\" or \"on\"")
+	if err := json.Unmarshal(sc.Network, &obj); err != nil {
+		return networkSetting{}, fmt.Errorf("sandbox.network: %v (allowedDomains and deniedDomains are lists of strings)", err)
+	}
+	// Checked here, so the error names the file.
+	if _, err := sandbox.New(&sandbox.Config{AllowedDomains: obj.AllowedDomains, DeniedDomains: obj.DeniedDomains}); err != nil {
+		return networkSetting{}, fmt.Errorf("sandbox.network: %v", strings.TrimPrefix(err.Error(), "sandbox: "))
+	}
+	// Without allowed domains the object leaves the mode as it was (off
+	// by default).
+	n := networkSetting{denied: obj.DeniedDomains}
+	if len(obj.AllowedDomains) > 0 {
+		n.mode, n.allowed = "list", obj.AllowedDomains
+	}
+	return n, nil
+}
+
+// mergeNetwork combines the network so far (cur) with a file's (n). In
+// a trusted file, "off" and "on" replace what was before, and a list of
+// allowed domains replaces "off" or "on" or adds to the list before (as
+// Claude Code merges lists across its settings files). An untrusted
+// project's may only narrow: "off" always applies, "on" never, and a list
+// applies where the network was "on" (then the list) or a list (the hosts
+// both allow, sandbox.IntersectDomains; none left is "off"); over "off"
+// it is ignored. Denied domains add up from every file.
+func mergeNetwork(cur, n networkSetting, untrusted bool) (networkSetting, error) {
+	denied := slices.Concat(cur.denied, n.denied)
+	switch {
+	case n.mode == "":
+	case n.mode == "off":
+		cur.mode, cur.allowed = "off", nil
+	case n.mode == "on":
+		if !untrusted {
+			cur.mode, cur.allowed = "on", nil
+		}
+	case !untrusted && cur.mode == "list":
+		cur.allowed = slices.Concat(cur.allowed, n.allowed)
+	case !untrusted, cur.mode == "on":
+		cur.mode, cur.allowed = "list", n.allowed
+	case cur.mode == "list":
+		both, err := sandbox.IntersectDomains(cur.allowed, n.allowed)
+		if err != nil {
+			return cur, err
+		}
+		cur.allowed = both
+		if len(both) == 0 {
+			cur.mode, cur.allowed = "off", nil
+		}
+	}
+	cur.denied = denied
+	return cur, nil
 }
 
 // untrustedSandbox keeps what only restricts of an untrusted project's
 // sandbox settings: turning the sandbox on, requiring it, more secret
-// paths, the network off.
+// paths, the network off, denied domains, and allowed domains as a
+// narrowing of the user's (see mergeNetwork).
 func untrustedSandbox(sc *sandboxConfig) (dropped bool) {
 	if sc == nil {
 		return false
@@ -72,7 +138,7 @@ func untrustedSandbox(sc *sandboxConfig) (dropped bool) {
 	// without asking: that is the user's call.
 	f := false
 	sc.AutoAllowBashIfSandboxed = &f
-	if n, err := sc.network(); err != nil || n == "on" {
+	if n, err := sc.network(); err != nil || n.mode == "on" {
 		sc.Network, dropped = nil, true
 	}
 	return dropped
@@ -81,9 +147,9 @@ func untrustedSandbox(sc *sandboxConfig) (dropped bool) {
 // sandboxSettings merges the files' "sandbox" keys (later files win for
 // single values; lists add up; any file can require it) and applies
 // --sandbox. It returns nil when the sandbox is off.
-func (m *config) sandboxSettings(root string, flagOn bool) (*sandboxConfig, string, error) {
+func (m *config) sandboxSettings(root string, flagOn bool) (*sandboxConfig, networkSetting, error) {
 	out := &sandboxConfig{}
-	network := ""
+	var network networkSetting
 	for _, f := range m.files {
 		sc := f.Sandbox
 		if sc == nil {
@@ -102,11 +168,11 @@ func (m *config) sandboxSettings(root string, flagOn bool) (*sandboxConfig, stri
 		}
 		out.AllowUnixSockets = out.AllowUnixSockets || sc.AllowUnixSockets
 		n, err := sc.network()
-		if err != nil {
-			return nil, "", errorf("%s: %v", f.label(), err)
+		if err == nil {
+			network, err = mergeNetwork(network, n, f.untrustedProject)
 		}
-		if n != "" {
-			network = n
+		if err != nil {
+			return nil, networkSetting{}, errorf("%s: %v", f.label(), err)
 		}
 	}
 	if flagOn {
@@ -115,9 +181,9 @@ func (m *config) sandboxSettings(root string, flagOn bool) (*sandboxConfig, stri
 	}
 	if out.Enabled == nil || !*out.Enabled {
 		if out.Required {
-			return nil, "", errorf("settings: sandbox.required is set but the sandbox is not enabled; set \"enabled\": true or pass --sandbox")
+			return nil, networkSetting{}, errorf("settings: sandbox.required is set but the sandbox is not enabled; set \"enabled\": true or pass --sandbox")
 		}
-		return nil, "", nil
+		return nil, networkSetting{}, nil
 	}
 	return out, network, nil
 }
@@ -148,9 +214,13 @@ func (m *config) sandbox(root string) (*sandbox.Sandbox, *sandboxConfig, error) 
 		if err != nil {
 			return nil, nil, err
 		}
+		mode := network.mode
+		if mode == "list" {
+			mode = "off" // and the list: only those hosts, through the proxy
+		}
 		sb, err := sandbox.New(&sandbox.Config{Required: sc.Required, AllowWrite: sc.AllowWrite, DenyRead: sc.DenyRead,
 			AllowRead: sc.AllowRead, ProtectedPaths: m.protect,
-			Network: network, AllowUnixSockets: sc.AllowUnixSockets})
+			Network: mode, AllowedDomains: network.allowed, DeniedDomains: network.denied, AllowUnixSockets: sc.AllowUnixSockets})
 		if err != nil {
 			return nil, nil, errorf("settings: %v", err)
 		}

@@ -31,7 +31,8 @@
 //   - mounts a /proc of its own PID namespace, and allows no reads under
 //     /dev but of the harmless devices (null, zero, random, ...);
 //   - brings up a private loopback: no network, but the command's own
-//     servers on 127.0.0.1 work;
+//     servers on 127.0.0.1 work; with [Config.AllowedDomains], also the
+//     allow-list's proxy (below);
 //   - drops every capability it holds (bounding, ambient, inheritable,
 //     permitted and effective sets) and locks the securebits, so that the
 //     command holds none, whatever its uid, and no exec gives any back;
@@ -45,6 +46,29 @@
 //     clone3 fails with ENOSYS, so the C library falls back to clone), no
 //     file handles (name_to_handle_at, open_by_handle_at), no keyrings,
 //     bpf, perf_event_open, userfaultfd, module or kexec loading.
+//
+// # Network allow-list
+//
+// With [Config.AllowedDomains] (Claude Code's
+// sandbox.network.allowedDomains: "registry.npmjs.org", "*.example.com"
+// for its subdomains only, "localhost", an IP address, each with an
+// optional ":port"), the command still has no route out of its network
+// namespace. The helper, inside it, listens on 127.0.0.1 on a free port
+// and sends the listening socket to this process over an inherited Unix
+// socket (SCM_RIGHTS), keeping no descriptor of it; it sets HTTP_PROXY,
+// HTTPS_PROXY, ALL_PROXY and their lower-case forms to that address, and
+// NO_PROXY to the loopback. This process accepts on that socket and
+// proxies: CONNECT tunnels (HTTPS, or any TCP a client tunnels) and plain
+// HTTP requests for absolute URLs, to the allowed hosts only. It resolves
+// names itself and connects to the address it checked (no second lookup
+// to rebind); a wildcard never reaches a loopback, private or link-local
+// address, only an entry naming the host exactly does. A refused request
+// gets 403 and a text naming the host and the setting;
+// [Run.RefusedHosts] lists them. Connections are bounded (64 at once, a
+// 64 KiB header read within 30 s, 5 minutes idle); [Run.Close] closes the
+// listener and every connection and returns when nothing of the proxy is
+// left. A program that ignores the proxy variables reaches nothing, and
+// UDP (DNS included: names resolve at the proxy) goes nowhere.
 //
 // # Root, and other users
 //
@@ -110,8 +134,12 @@
 // the directories above it, and moves them aside; it cannot tell them from
 // members someone outside made meanwhile, and a member made inside
 // node_modules is not looked for.
-// Names in the home directory can be listed, not read. Network
-// allow-lists (a proxy) are not built; the network is off or on.
+// Names in the home directory can be listed, not read. Where network
+// namespaces are not available, an allow-list cannot be enforced: the
+// network is off instead and [NetworkProxy] is reported missing. The
+// proxy connects directly, not through a proxy of the host's
+// environment; hosts are allowed by name, so an allowed host that serves
+// arbitrary content (a code host, a paste site) is a way out for data.
 //
 // # Use
 //

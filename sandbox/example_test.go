@@ -50,3 +50,13 @@ func ExampleRun() {
 	fmt.Println("the write outside failed:", err != nil)
 	fmt.Println("writes confined:", status.Has(sandbox.FilesystemWrites))
 }
+
+// An untrusted project's list may only narrow the user's: the hosts both
+// allow.
+func ExampleIntersectDomains() {
+	user := []string{"*.npmjs.org", "github.com"}
+	project := []string{"registry.npmjs.org", "evil.example", "github.com:443"}
+	both, err := sandbox.IntersectDomains(user, project)
+	fmt.Println(both, err)
+	// Output: [registry.npmjs.org github.com:443] <nil>
+}

@@ -46,6 +46,11 @@ const (
 	// its own servers on 127.0.0.1 work while the host's are unreachable
 	// (a network namespace).
 	Network = "network"
+	// NetworkProxy: the network is limited to [Config.AllowedDomains]:
+	// the command is in a network namespace of its own with no route out
+	// (a private loopback), and a proxy outside, which its HTTP_PROXY,
+	// HTTPS_PROXY and ALL_PROXY name, connects only to the allowed hosts.
+	NetworkProxy = "network-proxy"
 	// NetworkTCP: TCP connect and bind fail (Landlock ABI 4), the fallback
 	// where network namespaces are not available; UDP is not covered.
 	NetworkTCP = "network-tcp"
@@ -109,9 +114,35 @@ type Config struct {
 	// cannot be read: credentials are too many to list.
 	AllowRead []string
 	// Network is "" or "off" (no network; a private loopback), or "on"
-	// (the host's network, unrestricted). Allow-lists of hosts are not
-	// built yet (a proxy is the next step); New refuses them.
+	// (the host's network, unrestricted).
 	Network string
+	// AllowedDomains, when not empty (and Network is not "on"), let the
+	// command reach these hosts, and only these, through a proxy this
+	// process runs: the command stays in a network namespace with no
+	// route out, and its HTTP_PROXY, HTTPS_PROXY, ALL_PROXY (and the
+	// lower-case ones) name the proxy, which listens on the command's
+	// loopback; NO_PROXY is "localhost,127.0.0.1,::1", so the command's
+	// own servers are reached directly. The proxy takes CONNECT (HTTPS,
+	// or any TCP a client tunnels) and plain HTTP requests for absolute
+	// URLs; a program that ignores the proxy variables reaches nothing.
+	//
+	// Entries are Claude Code's sandbox.network.allowedDomains patterns:
+	// "example.com" (that host), "*.example.com" (its subdomains, not
+	// example.com itself), "localhost" or an IP address ("192.0.2.7",
+	// "[2001:db8::1]"), each with an optional ":port". The proxy resolves
+	// names itself and connects to the address it checked; an address
+	// that is not on the public Internet (loopback, private, link-local)
+	// is reached only through an entry that names the host exactly, never
+	// through a wildcard. A refused request gets status 403 and a text
+	// that names the host and this setting.
+	//
+	// Where network namespaces are not available, an allow-list cannot be
+	// enforced: the network is off instead (TCP blocked by Landlock), and
+	// [Status] lists [NetworkProxy] missing.
+	AllowedDomains []string
+	// DeniedDomains are refused even when AllowedDomains match them (the
+	// same patterns).
+	DeniedDomains []string
 	// AllowUnixSockets lets the command create Unix sockets (and so reach
 	// pathname sockets outside the sandbox, such as Docker's).
 	AllowUnixSockets bool
@@ -138,6 +169,9 @@ type Sandbox struct {
 	probeErr  error
 
 	tree treeCache // what the scans of the writable directories read
+
+	allow, deny domainList // AllowedDomains and DeniedDomains, parsed
+	lookup      lookupFunc // the proxy's resolver (tests set it); nil: the system's
 }
 
 // New returns a sandbox for cfg (nil means the zero Config). It fails on a
@@ -150,7 +184,17 @@ func New(cfg *Config) (*Sandbox, error) {
 	switch s.cfg.Network {
 	case "", "off", "on":
 	default:
-		return nil, fmt.Errorf("sandbox: network %q: use \"off\" or \"on\" (allow-lists of hosts are not supported yet)", s.cfg.Network)
+		return nil, fmt.Errorf("sandbox: network %q: use \"off\" or \"on\", or list the hosts in AllowedDomains", s.cfg.Network)
+	}
+	var err error
+	if s.allow, err = parseDomainList("allowedDomains", s.cfg.AllowedDomains); err != nil {
+		return nil, err
+	}
+	if s.deny, err = parseDomainList("deniedDomains", s.cfg.DeniedDomains); err != nil {
+		return nil, err
+	}
+	if len(s.allow) > 0 && s.cfg.Network == "on" {
+		return nil, errors.New("sandbox: network \"on\" and a list of allowed domains contradict each other: \"on\" allows every host; drop one")
 	}
 	for _, list := range [][]string{s.cfg.AllowWrite, s.cfg.DenyRead, s.cfg.AllowRead, s.cfg.ProtectedPaths} {
 		for _, p := range list {
@@ -172,6 +216,9 @@ func (s *Sandbox) Config() Config { return s.cfg }
 
 func (s *Sandbox) networkOff() bool { return s.cfg.Network != "on" }
 
+// proxied reports whether the network is an allow-list through the proxy.
+func (s *Sandbox) proxied() bool { return s.networkOff() && len(s.allow) > 0 }
+
 // Missing is a protection that is not in force, and why.
 type Missing struct {
 	Name string `json:"name"`
@@ -187,6 +234,11 @@ type Status struct {
 	LandlockABI int       `json:"landlock_abi"`
 	Active      []string  `json:"active"`
 	Missing     []Missing `json:"missing,omitempty"`
+	// AllowedDomains are the hosts the command may reach through the
+	// proxy, when [NetworkProxy] is active; DeniedDomains those refused
+	// even so.
+	AllowedDomains []string `json:"allowed_domains,omitempty"`
+	DeniedDomains  []string `json:"denied_domains,omitempty"`
 }
 
 // Has reports whether protection name is in force.
@@ -195,11 +247,11 @@ func (st *Status) Has(name string) bool { return st != nil && slices.Contains(st
 // Confines reports whether the status bounds what a command can do well
 // enough to run it without asking: writes confined to the writable paths,
 // with the protected paths read-only, secrets hidden, the home directory
-// unreadable, no network, and the mounts that do this out of the
-// command's reach.
+// unreadable, no network but the allowed domains (if any), and the
+// mounts that do this out of the command's reach.
 func (st *Status) Confines() bool {
 	return st.Has(FilesystemWrites) && st.Has(ReadOnlyRoot) && st.Has(ProtectedPaths) && st.Has(SecretReads) &&
-		st.Has(HomeReads) && st.Has(Network) && st.Has(MountLock)
+		st.Has(HomeReads) && (st.Has(Network) || st.Has(NetworkProxy)) && st.Has(MountLock)
 }
 
 // String is a one-line summary: "filesystem-writes, network, ...; missing:
@@ -243,6 +295,17 @@ type Run struct {
 	journal    string        // the placeholders' journal ("" until the first)
 	places     []placeholder // the placeholders made for protected names that did not exist, and those adopted
 	adopted    []string      // other runs' placeholders this run found and holds
+	proxy      *proxy        // the allow-list's proxy, from Wrap to Close
+}
+
+// RefusedHosts returns the destinations ("host:port") the allow-list's
+// proxy refused for the command so far (nil without an allow-list): a
+// caller can tell the user which setting to change.
+func (r *Run) RefusedHosts() []string {
+	if r.proxy == nil {
+		return nil
+	}
+	return r.proxy.refusedHosts()
 }
 
 // Created returns the members of the protected class (pathpolicy's:
@@ -365,12 +428,18 @@ func moveAside(p string) (string, error) {
 // command's TMPDIR. Close removes it.
 func (r *Run) TempDir() string { return r.tmp }
 
-// Close removes the private temporary directory and releases the pipes.
+// Close removes the private temporary directory and releases the pipes;
+// with an allow-list, it stops the proxy: the listener in the command's
+// network namespace and every connection close, and Close returns when
+// nothing of the proxy runs.
 func (r *Run) Close() error {
 	for _, f := range r.closers {
 		f.Close()
 	}
 	r.closers = nil
+	if r.proxy != nil {
+		r.proxy.close()
+	}
 	if r.report != nil {
 		r.report.Close()
 		r.report = nil

@@ -140,6 +140,9 @@ func (s *Sandbox) newRun(dirs []string, l level) (*Run, error) {
 		if s.networkOff() {
 			r.extra = append(r.extra, Missing{Network, "needs a network namespace (user namespaces are not available); TCP is blocked by Landlock instead"})
 		}
+		if s.proxied() {
+			r.extra = append(r.extra, Missing{NetworkProxy, "the allow-list needs a network namespace (user namespaces are not available): the network is off instead, and no allowed domain can be reached"})
+		}
 	}
 	if !s.networkOff() {
 		r.extra = append(r.extra, Missing{Network, "the configuration turns the network on"})
@@ -419,25 +422,56 @@ func (r *Run) Wrap(cmd *exec.Cmd) error {
 	for _, a := range cmd.Args {
 		spec = sbinit.Append(spec, sbinit.TagArgv, a)
 	}
+	base := 3 + len(cmd.ExtraFiles)
+	var proxyEnd, proxyConn *os.File
+	if r.level == levelUserNS && r.s.proxied() {
+		// The helper sends the proxy's listener over this socket.
+		fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
+		if err != nil {
+			return fmt.Errorf("sandbox: the proxy's socket: %w", err)
+		}
+		proxyConn, proxyEnd = os.NewFile(uintptr(fds[0]), "proxy"), os.NewFile(uintptr(fds[1]), "proxy-helper")
+		spec = sbinit.Append(spec, sbinit.TagProxy, strconv.Itoa(base+2))
+	}
+	closeProxy := func() {
+		if proxyEnd != nil {
+			proxyEnd.Close()
+			proxyConn.Close()
+		}
+	}
 	if len(spec) > maxSpec {
+		closeProxy()
 		return fmt.Errorf("sandbox: the plan is too large (%d bytes; too many paths)", len(spec))
 	}
 	specR, specW, err := os.Pipe()
 	if err != nil {
+		closeProxy()
 		return fmt.Errorf("sandbox: %w", err)
 	}
 	_, werr := specW.Write(spec)
 	specW.Close()
 	if werr != nil {
 		specR.Close()
+		closeProxy()
 		return fmt.Errorf("sandbox: writing the plan: %w", werr)
 	}
 	repR, repW, err := os.Pipe()
 	if err != nil {
 		specR.Close()
+		closeProxy()
 		return fmt.Errorf("sandbox: %w", err)
 	}
-	base := 3 + len(cmd.ExtraFiles)
+	if proxyEnd != nil {
+		p := newProxy(r.s.allow, r.s.deny, r.s.lookup)
+		if err := p.receive(proxyConn); err != nil {
+			specR.Close()
+			repR.Close()
+			repW.Close()
+			proxyEnd.Close()
+			return fmt.Errorf("sandbox: the proxy's socket: %w", err)
+		}
+		r.proxy = p
+	}
 	cmd.ExtraFiles = append(cmd.ExtraFiles, specR, repW)
 	cmd.Path = "/proc/self/exe"
 	cmd.Args = []string{sbinit.Arg0, strconv.Itoa(base), strconv.Itoa(base + 1)}
@@ -482,6 +516,10 @@ func (r *Run) Wrap(cmd *exec.Cmd) error {
 	cmd.SysProcAttr = attr
 	r.cmd = cmd
 	r.closers = []*os.File{specR, repW}
+	if proxyEnd != nil {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, proxyEnd)
+		r.closers = append(r.closers, proxyEnd)
+	}
 	r.report = repR
 	return nil
 }
@@ -530,6 +568,9 @@ func (r *Run) Report() (*Status, error) {
 		st.Active = append(st.Active, UserNamespace, PIDNamespace)
 	}
 	st.Missing = append(st.Missing, r.extra...)
+	if st.Has(NetworkProxy) {
+		st.AllowedDomains, st.DeniedDomains = r.s.allow.strings(), r.s.deny.strings()
+	}
 	if len(r.incomplete) > 0 && st.Has(ProtectedPaths) {
 		// Protected files deeper in were not found, so not made read-only.
 		st.Active = slices.DeleteFunc(st.Active, func(a string) bool { return a == ProtectedPaths })

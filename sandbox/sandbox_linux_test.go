@@ -178,7 +178,7 @@ func portOf(l net.Listener) string {
 }
 
 func TestNewRefusesAllowList(t *testing.T) {
-	if _, err := New(&Config{Network: "github.com"}); err == nil || !strings.Contains(err.Error(), "allow-lists") {
+	if _, err := New(&Config{Network: "github.com"}); err == nil || !strings.Contains(err.Error(), "AllowedDomains") {
 		t.Errorf("New accepted a host allow-list: %v", err)
 	}
 	if _, err := New(&Config{AllowWrite: []string{"rel"}}); err == nil {

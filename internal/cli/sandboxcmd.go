@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/toolscope/toolscope/host"
 	"github.com/toolscope/toolscope/sandbox"
@@ -50,6 +51,12 @@ func runSandbox(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	for _, a := range st.Active {
 		fmt.Fprintf(stdout, "  %-18s %s\n", a, protectionText[a])
 	}
+	if len(st.AllowedDomains) > 0 {
+		fmt.Fprintf(stdout, "allowed domains:   %s\n", strings.Join(st.AllowedDomains, ", "))
+	}
+	if len(st.DeniedDomains) > 0 {
+		fmt.Fprintf(stdout, "denied domains:    %s\n", strings.Join(st.DeniedDomains, ", "))
+	}
 	if len(st.Missing) > 0 {
 		fmt.Fprintln(stdout, "missing:")
 		for _, m := range st.Missing {
@@ -71,6 +78,7 @@ var protectionText = map[string]string{
 	sandbox.HomeReads:        "the home directory cannot be read but for toolchains, caches and sandbox.allowRead",
 	sandbox.SecretReads:      "~/.ssh, ~/.aws, ~/.netrc, .env and the rest of the secret list cannot be read",
 	sandbox.Network:          "no network; a private loopback",
+	sandbox.NetworkProxy:     "only the allowed domains, through a proxy outside (HTTP_PROXY, HTTPS_PROXY); no route out otherwise",
 	sandbox.NetworkTCP:       "TCP connect and bind fail (Landlock)",
 	sandbox.UnixSockets:      "no Unix sockets (Docker's, systemd's, ssh-agent's are out of reach)",
 	sandbox.Signals:          "signals cannot reach processes outside the sandbox (Landlock scope)",

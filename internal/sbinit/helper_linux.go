@@ -115,6 +115,7 @@ type plan struct {
 	list                   []string
 	path                   string
 	argv                   []string
+	proxyFD                int // -1: none
 }
 
 func readSpec(fd int) (*plan, string) {
@@ -134,7 +135,7 @@ func readSpec(fd int) (*plan, string) {
 		buf = append(buf, chunk[:n]...)
 	}
 	syscall.Close(fd)
-	p := &plan{}
+	p := &plan{proxyFD: -1}
 	for len(buf) > 0 {
 		tag, data, rest, ok := Next(buf)
 		if !ok {
@@ -164,6 +165,10 @@ func readSpec(fd int) (*plan, string) {
 			p.path = data
 		case TagArgv:
 			p.argv = append(p.argv, data)
+		case TagProxy:
+			if p.proxyFD = atoi(data); p.proxyFD < 3 {
+				return nil, "bad proxy socket"
+			}
 		default:
 			return nil, "unknown spec record " + string(rune(tag))
 		}
@@ -215,12 +220,37 @@ func helper(specArg, reportArg string) int {
 		h.active("protected-paths")
 		h.active("secret-reads")
 	}
+	env := syscall.Environ()
+	if p.proxyFD >= 0 {
+		syscall.CloseOnExec(p.proxyFD)
+	}
 	if p.flags&FlagNetNS != 0 {
-		if err := loopbackUp(); err != nil {
+		lo := loopbackUp()
+		switch {
+		case p.proxyFD >= 0 && lo != nil:
+			return h.fail("the network allow-list needs the loopback, which could not be brought up: " + lo.Error())
+		case p.proxyFD >= 0:
+			port, msg := proxyListener(p.proxyFD)
+			if msg != "" {
+				return h.fail("the network allow-list's proxy: " + msg)
+			}
+			url := "http://127.0.0.1:" + itoa(port)
+			for _, k := range ProxyEnv {
+				env = setenv(env, k, url)
+			}
+			for _, k := range NoProxyEnv {
+				env = setenv(env, k, NoProxy)
+			}
+			h.active("network-proxy")
+		case lo != nil:
 			// The namespace has no route out whether lo is up or not.
-			h.missing("loopback", "lo could not be brought up: "+err.Error())
+			h.missing("loopback", "lo could not be brought up: "+lo.Error())
+			h.active("network")
+		default:
+			h.active("network")
 		}
-		h.active("network")
+	} else if p.proxyFD >= 0 {
+		return h.fail("the network allow-list needs a network namespace")
 	}
 
 	if _, _, e := syscall.RawSyscall6(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0, 0, 0, 0); e != 0 {
@@ -251,7 +281,7 @@ func helper(specArg, reportArg string) int {
 		return h.fail("a required protection is not in force (sandbox.required is set)")
 	}
 	h.flush()
-	err := syscall.Exec(p.path, p.argv, syscall.Environ())
+	err := syscall.Exec(p.path, p.argv, env)
 	// Exec failed: the report pipe is still open.
 	return h.fail("exec " + p.path + ": " + err.Error())
 }
@@ -397,6 +427,55 @@ func loopbackUp() error {
 		return e
 	}
 	return nil
+}
+
+// proxyListener listens on 127.0.0.1, on a port the kernel picks, in the
+// helper's (new) network namespace, and sends the listening socket to the
+// parent over the Unix socket sock; it closes both. The command is left
+// with no descriptor of either: only the parent accepts on the socket.
+func proxyListener(sock int) (port int, msg string) {
+	defer syscall.Close(sock)
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return 0, "socket: " + err.Error()
+	}
+	defer syscall.Close(fd)
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		return 0, "bind 127.0.0.1: " + err.Error()
+	}
+	if err := syscall.Listen(fd, 128); err != nil {
+		return 0, "listen: " + err.Error()
+	}
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		return 0, "getsockname: " + err.Error()
+	}
+	in4, ok := sa.(*syscall.SockaddrInet4)
+	if !ok || in4.Port == 0 {
+		return 0, "no port"
+	}
+	for {
+		err = syscall.Sendmsg(sock, []byte{'L'}, syscall.UnixRights(fd), nil, 0)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return 0, "sending the socket to the parent: " + err.Error()
+	}
+	return in4.Port, ""
+}
+
+// setenv returns env with key set to value (any entries of key removed).
+func setenv(env []string, key, value string) []string {
+	out := env[:0:0]
+	for _, e := range env {
+		if len(e) > len(key) && e[len(key)] == '=' && e[:len(key)] == key {
+			continue
+		}
+		out = append(out, e)
+	}
+	return append(out, key+"="+value)
 }
 
 // LandlockABI returns the kernel's Landlock ABI version, 0 when Landlock is

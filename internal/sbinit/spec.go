@@ -33,7 +33,25 @@ const (
 	TagFlags     = 'G' // flags, as a decimal number (the Flag constants)
 	TagExec      = 'E' // the command: path, then argv, each its own record
 	TagArgv      = 'A'
+	// TagProxy: the network allow-list's proxy. Its data is the number
+	// of an inherited Unix socket: the helper, in the new network
+	// namespace, listens on 127.0.0.1 on a free port, sends the listening
+	// socket over it (SCM_RIGHTS) to the parent, which serves the proxy
+	// outside, closes both, and points the command's HTTP_PROXY and the
+	// rest at the port.
+	TagProxy = 'P'
 )
+
+// ProxyEnv are the environment variables the helper sets to the proxy's
+// URL, "http://127.0.0.1:PORT", and NoProxyEnv those it sets to
+// NoProxy: the sandbox's own loopback is reached directly.
+var (
+	ProxyEnv   = []string{"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"}
+	NoProxyEnv = []string{"NO_PROXY", "no_proxy"}
+)
+
+// NoProxy is the value of NoProxyEnv.
+const NoProxy = "localhost,127.0.0.1,::1"
 
 // Flags.
 const (
