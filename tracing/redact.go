@@ -28,29 +28,33 @@ type shape struct {
 	check func(string) bool
 }
 
-var shapes = []shape{
-	// PEM private keys, to their end (or the end of the text).
-	{re: regexp.MustCompile(`(?s)-----BEGIN[ A-Z0-9]*PRIVATE KEY-----.*?(?:-----END[ A-Z0-9]*PRIVATE KEY-----|$)`)},
-	// Credentials in a URL: scheme://user:password@host.
-	{re: regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/\s@]*:[^/\s@]*@`), keep: 1, suffix: "@"},
-	// Authorization headers' credentials: "Bearer abc", "Basic dXNl...".
-	{re: regexp.MustCompile(`(?i)(\b(?:bearer|basic|token|digest)\s+)[A-Za-z0-9._~+/=-]{6,}`), keep: 1},
-	// key=value and key: value, where the key names a credential
-	// (PASSWORD=..., api_key: ..., "client_secret": "..."); a quoted value
-	// to its closing quote.
-	{re: regexp.MustCompile(`(?i)([A-Za-z0-9_.-]*(?:passw(?:or)?d|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credential|auth)[A-Za-z0-9_.-]*["']?\s*[:=]\s*)(?:"[^"]*"?|'[^']*'?|[^\s"'&,;]+)`), keep: 1},
-	// curl -u user:password, --user=...
-	{re: regexp.MustCompile(`(\s-u\s*|--user[ =]|--password[ =])\S+`), keep: 1},
-	// Cloud and service keys by their prefixes.
-	{re: regexp.MustCompile(`(?:A3T[A-Z0-9]|AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}`)},
-	{re: regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{30,}|npm_[A-Za-z0-9]{30,})`)},
-	// JSON web tokens.
-	{re: regexp.MustCompile(`eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`)},
-	// Long random-looking words: 32 or more letters and digits of mixed
-	// case (a git hash, lower-case hex, stays), and AWS's 40-character
-	// secret keys, which may hold '/' and '+'.
-	{re: regexp.MustCompile(`[A-Za-z0-9+/=_-]{32,}`), check: randomLooking},
-}
+// shapes are compiled at the first redaction, not at every start of the
+// toolscope command (which traces nothing unless asked).
+var shapes = sync.OnceValue(func() []shape {
+	return []shape{
+		// PEM private keys, to their end (or the end of the text).
+		{re: regexp.MustCompile(`(?s)-----BEGIN[ A-Z0-9]*PRIVATE KEY-----.*?(?:-----END[ A-Z0-9]*PRIVATE KEY-----|$)`)},
+		// Credentials in a URL: scheme://user:password@host.
+		{re: regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/\s@]*:[^/\s@]*@`), keep: 1, suffix: "@"},
+		// Authorization headers' credentials: "Bearer abc", "Basic dXNl...".
+		{re: regexp.MustCompile(`(?i)(\b(?:bearer|basic|token|digest)\s+)[A-Za-z0-9._~+/=-]{6,}`), keep: 1},
+		// key=value and key: value, where the key names a credential
+		// (PASSWORD=..., api_key: ..., "client_secret": "..."); a quoted value
+		// to its closing quote.
+		{re: regexp.MustCompile(`(?i)([A-Za-z0-9_.-]*(?:passw(?:or)?d|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credential|auth)[A-Za-z0-9_.-]*["']?\s*[:=]\s*)(?:"[^"]*"?|'[^']*'?|[^\s"'&,;]+)`), keep: 1},
+		// curl -u user:password, --user=...
+		{re: regexp.MustCompile(`(\s-u\s*|--user[ =]|--password[ =])\S+`), keep: 1},
+		// Cloud and service keys by their prefixes.
+		{re: regexp.MustCompile(`(?:A3T[A-Z0-9]|AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}`)},
+		{re: regexp.MustCompile(`(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|sk-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{30,}|npm_[A-Za-z0-9]{30,})`)},
+		// JSON web tokens.
+		{re: regexp.MustCompile(`eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`)},
+		// Long random-looking words: 32 or more letters and digits of mixed
+		// case (a git hash, lower-case hex, stays), and AWS's 40-character
+		// secret keys, which may hold '/' and '+'.
+		{re: regexp.MustCompile(`[A-Za-z0-9+/=_-]{32,}`), check: randomLooking},
+	}
+})
 
 // randomLooking reports whether w has upper- and lower-case letters and a
 // digit, and is not a path (a run of '/'-separated words).
@@ -90,7 +94,7 @@ func randomLooking(w string) bool {
 // out too much: what it returns goes to a tracing backend, which is not a
 // place for secrets.
 func Redact(s string) string {
-	for _, sh := range shapes {
+	for _, sh := range shapes() {
 		if !sh.re.MatchString(s) {
 			continue
 		}
