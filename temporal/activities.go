@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolscope/toolscope/agent"
 	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/subagent"
 	"github.com/toolscope/toolscope/tool"
 )
 
@@ -39,6 +40,7 @@ type Tools struct {
 	// Serve runs it (see shells.go); without them no background shell
 	// starts.
 	shells *shellHost
+	kinds  []subagent.Definition // the sub-agents' kinds, once enabled
 }
 
 // Covered reports whether one of the rules would allow the call

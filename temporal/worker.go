@@ -23,6 +23,7 @@ func Register(w worker.Registry, t *Tools) {
 	w.RegisterActivityWithOptions(t.Covered, activity.RegisterOptions{Name: CoveredActivity})
 	w.RegisterActivityWithOptions(t.Prompt, activity.RegisterOptions{Name: PromptActivity})
 	w.RegisterActivityWithOptions(t.Stop, activity.RegisterOptions{Name: StopActivity})
+	w.RegisterActivityWithOptions(t.Subagent, activity.RegisterOptions{Name: SubagentActivity})
 }
 
 // RegisterModels registers the model activity on w, a worker of the model

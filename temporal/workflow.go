@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolscope/toolscope/agent"
 	"github.com/toolscope/toolscope/permission"
+	"github.com/toolscope/toolscope/subagent"
 	"github.com/toolscope/toolscope/tool"
 )
 
@@ -106,6 +107,11 @@ type RunInput struct {
 	// the worker is taken for lost, and the model reads that the shell
 	// is gone with it.
 	ShellTimeout time.Duration `json:"shell_timeout,omitempty"`
+	// OnlyTools, when not nil, are the only tools the run may use (a
+	// sub-agent's run: see [Tools.EnableSubagents]); Parent names the
+	// run and call that started it.
+	OnlyTools []string   `json:"only_tools,omitempty"`
+	Parent    *ParentRef `json:"parent,omitempty"`
 }
 
 // RunOutput is a finished run.
@@ -272,6 +278,7 @@ type wfRun struct {
 	tools   map[string]ToolFlags
 	answer  string // the final answer
 	shells  []ShellRoute
+	child   string // the run of the sub-agent the run waits on, if any
 
 	ctx  workflow.Context // the workflow's
 	mctx workflow.Context // with the model turns' activity options
@@ -356,6 +363,9 @@ func (w *wfRun) validate(a Answer) error {
 			if x.Status != tool.StatusPending {
 				ids = append(ids, x.Call.ID)
 			}
+		}
+		if w.child != "" {
+			return fmt.Errorf("no call %q waits in this run: it waits for its sub-agent, whose run %s has the calls to answer (toolscope runs lists it)", a.CallID, w.child)
 		}
 		if len(ids) == 0 {
 			return fmt.Errorf("no call %q waits in this run: it waits on nothing now", a.CallID)
@@ -450,7 +460,7 @@ func (w *wfRun) Tools(r *agent.Run, _ bool) ([]tool.Schema, string, error) {
 			w.tools[f.Name] = f
 		}
 	}
-	return w.schemas, turn.SkillPrompt, nil
+	return w.offered(w.schemas), turn.SkillPrompt, nil
 }
 
 // Model implements agent.Driver: a model turn on the model workers.
@@ -475,6 +485,22 @@ func (w *wfRun) Calls(r *agent.Run, steps []agent.Step) ([]*tool.Result, error) 
 		st := steps[i]
 		if held {
 			results[i] = &tool.Result{ID: st.Call.ID, Name: st.Call.Name, Input: st.Call.Input, Status: tool.StatusPending}
+			i++
+			continue
+		}
+		if w.in.OnlyTools != nil && !slices.Contains(w.in.OnlyTools, st.Call.Name) {
+			results[i] = agent.NotOffered(st.Call, w.in.OnlyTools)
+			i++
+			continue
+		}
+		if st.Call.Name == subagent.Name && w.tools[st.Call.Name].Name != "" {
+			res, err := w.subagent(ctx, r, st)
+			if err != nil {
+				return nil, err
+			}
+			res.ID = st.Call.ID
+			results[i] = res
+			held = res.Status == tool.StatusAsking || res.Status == tool.StatusSubmitted
 			i++
 			continue
 		}
@@ -635,7 +661,8 @@ func (w *wfRun) Wait(r *agent.Run) (map[string]agent.Answer, bool, error) {
 }
 
 func (w *wfRun) parallel(st agent.Step) bool {
-	return !st.Approved && w.tools[st.Call.Name].ConcurrencySafe
+	// A sub-agent is a child workflow, not an activity of a group.
+	return !st.Approved && w.tools[st.Call.Name].ConcurrencySafe && st.Call.Name != subagent.Name
 }
 
 // callOptions: a read-only tool's call is retried; any other runs at most
