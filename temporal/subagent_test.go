@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/toolscope/toolscope/agent"
@@ -81,10 +82,7 @@ func (m *byAgent) last(key string) *agent.Request {
 
 func subEnv(t *testing.T, dir string, m *byAgent, defs ...subagent.Definition) *testsuite.TestWorkflowEnvironment {
 	t.Helper()
-	env, tools := testEnv(t, dir, &scripted{})
-	// The model activity of testEnv is the scripted one: replace it.
-	models := &temporal.Models{New: func(string) (agent.Model, error) { return m, nil }}
-	env.RegisterActivityWithOptions(models.Model, activity.RegisterOptions{Name: temporal.ModelActivity + ".sub"})
+	env, tools := testEnv(t, dir, m)
 	if err := tools.EnableSubagents(defs); err != nil {
 		t.Fatal(err)
 	}
@@ -117,9 +115,6 @@ func TestSubagentChildWorkflow(t *testing.T) {
 		},
 	}}
 	env := subEnv(t, dir, m)
-	var child []string
-	env.SetOnChildWorkflowStartedListener(func(info *workflowInfo, _ any, args any) {})
-	_ = child
 	in := runInput("go", permission.Bypass)
 	in.System = parentSystem
 	env.ExecuteWorkflow(temporal.WorkflowName, in)
@@ -167,5 +162,114 @@ func TestSubagentChildWorkflow(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "x")); err == nil {
 		t.Error("a tool the sub-agent was not given ran")
+	}
+}
+
+// A sub-agent's call that needs approval makes its run wait: the parent
+// waits for it, refusing answers with the name of the run to answer, and
+// the sub-agent's run answered as any run's, its call runs once and its
+// answer is the parent's result.
+func TestSubagentChildPauses(t *testing.T) {
+	dir := t.TempDir()
+	m := &byAgent{reqs: map[string][]agent.Request{}, scripts: map[string][]step{
+		parentSystem: {
+			{calls: [][3]string{{"p1", "Agent", agentInput("general-purpose", "make the file")}}},
+			{text: "Done."},
+		},
+		subagent.GeneralPurpose.Prompt: {
+			{calls: [][3]string{{"s1", "Bash", `{"command":"echo x >> made.txt"}`}}},
+			{text: "made"},
+		},
+	}}
+	env := subEnv(t, dir, m)
+	env.SetStartWorkflowOptions(client.StartWorkflowOptions{ID: "parent-run"})
+	var rejected, childRejected []string
+	var pending []agent.Waiting
+	env.RegisterDelayedCallback(func() {
+		if _, err := os.Stat(filepath.Join(dir, "made.txt")); err == nil {
+			t.Error("the sub-agent's call ran before its approval")
+		}
+		env.UpdateWorkflow(temporal.AnswerUpdate, "", &testsuite.TestUpdateCallback{
+			OnReject: func(err error) { rejected = append(rejected, err.Error()) },
+			OnAccept: func() {}, OnComplete: func(any, error) {},
+		}, temporal.Answer{CallID: "p1", Approve: true})
+		if v, err := env.QueryWorkflowByID("parent-run/agent/p1", temporal.PendingQuery); err != nil {
+			t.Error(err)
+		} else {
+			v.Get(&pending)
+		}
+		err := env.UpdateWorkflowByID("parent-run/agent/p1", temporal.AnswerUpdate, "a1", &testsuite.TestUpdateCallback{
+			OnReject: func(err error) { childRejected = append(childRejected, err.Error()) },
+			OnAccept: func() {}, OnComplete: func(any, error) {},
+		}, temporal.Answer{CallID: "s1", Approve: true})
+		if err != nil {
+			t.Error(err)
+		}
+	}, time.Minute)
+	in := runInput("go", permission.Default)
+	in.System = parentSystem
+	env.ExecuteWorkflow(temporal.WorkflowName, in)
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if len(rejected) != 1 || !strings.Contains(rejected[0], "waits for its sub-agent, whose run parent-run/agent/p1 has the calls to answer") {
+		t.Errorf("the parent's answer: %q", rejected)
+	}
+	if len(childRejected) != 0 {
+		t.Errorf("the sub-agent's answer was refused: %q", childRejected)
+	}
+	if len(pending) != 1 || pending[0].Call.ID != "s1" || pending[0].Call.Name != "Bash" {
+		t.Errorf("the sub-agent's run waited on %+v", pending)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "made.txt")); string(got) != "x\n" {
+		t.Errorf("made.txt: %q", got)
+	}
+	var out temporal.RunOutput
+	env.GetWorkflowResult(&out)
+	p := m.last(parentSystem)
+	if res := p.Messages[len(p.Messages)-1].Result; res == nil || res.Text() != "made" || out.Answer != "Done." {
+		t.Errorf("the parent read %+v and answered %q", res, out.Answer)
+	}
+}
+
+// A sub-agent asking for a wider mode than its parent's runs in its
+// parent's; rules deny kinds of sub-agent, as locally.
+func TestSubagentChildModeAndRules(t *testing.T) {
+	dir := t.TempDir()
+	m := &byAgent{reqs: map[string][]agent.Request{}, scripts: map[string][]step{
+		parentSystem: {
+			{calls: [][3]string{{"p1", "Agent", agentInput("wild", "make it")}, {"p2", "Agent", agentInput("Explore", "look")}}},
+			{text: "Done."},
+		},
+		"WILD.": {
+			{calls: [][3]string{{"w1", "Bash", `{"command":"touch wild.txt"}`}}},
+			{text: "tried"},
+		},
+	}}
+	env := subEnv(t, dir, m, subagent.Definition{Name: "wild", Description: "d", Prompt: "WILD.", Mode: permission.Bypass})
+	in := runInput("go", permission.DontAsk)
+	deny, _ := permission.ParseRule("Agent(Explore)")
+	deny.Behavior = permission.Deny
+	in.Permissions.AddRule(deny)
+	in.System = parentSystem
+	env.ExecuteWorkflow(temporal.WorkflowName, in)
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "wild.txt")); err == nil {
+		t.Error("a sub-agent ran in a mode wider than its parent's")
+	}
+	w := m.last("WILD.")
+	if res := w.Messages[len(w.Messages)-1].Result; res == nil || res.Status != tool.StatusDenied {
+		t.Errorf("the wild sub-agent's Bash: %+v", res)
+	}
+	p := m.last(parentSystem)
+	for _, msg := range p.Messages {
+		if msg.Result != nil && msg.Result.ID == "p2" && msg.Result.Status != tool.StatusDenied {
+			t.Errorf("Agent(Explore) denied nothing: %+v", msg.Result)
+		}
+	}
+	if len(m.reqs[subagent.Explore.Prompt]) != 0 {
+		t.Error("a denied sub-agent ran")
 	}
 }

@@ -78,7 +78,7 @@ func (m *scripted) result(id string) *tool.Result {
 
 // testEnv is the SDK's test environment (no server) with the workflow, the
 // real activities of a workspace dir, and a scripted model.
-func testEnv(t *testing.T, dir string, m *scripted) (*testsuite.TestWorkflowEnvironment, *temporal.Tools) {
+func testEnv(t *testing.T, dir string, m agent.Model) (*testsuite.TestWorkflowEnvironment, *temporal.Tools) {
 	t.Helper()
 	var s testsuite.WorkflowTestSuite
 	s.SetLogger(quietLogger{})
