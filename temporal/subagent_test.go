@@ -247,7 +247,7 @@ func TestSubagentChildModeAndRules(t *testing.T) {
 		},
 	}}
 	env := subEnv(t, dir, m, subagent.Definition{Name: "wild", Description: "d", Prompt: "WILD.", Mode: permission.Bypass})
-	in := runInput("go", permission.DontAsk)
+	in := runInput("go", permission.Explore)
 	deny, _ := permission.ParseRule("Agent(Explore)")
 	deny.Behavior = permission.Deny
 	in.Permissions.AddRule(deny)
