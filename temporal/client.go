@@ -56,6 +56,11 @@ type Status struct {
 	Err    error
 	// Start is when it started.
 	Start time.Time
+	// Subagent is the run of the sub-agent this run waits for ("" when
+	// none): its calls are the ones to answer. Parent, for a
+	// sub-agent's run, names the run and call that started it.
+	Subagent string
+	Parent   *ParentRef
 }
 
 // Closed reports whether the run is over.
@@ -93,11 +98,20 @@ func statusOf(id, runID string, s enumspb.WorkflowExecutionStatus, memo *commonp
 	if p := memo.GetFields()[memoPause]; p != nil {
 		_ = dc.FromPayload(p, &st.Pause)
 	}
+	if p := memo.GetFields()[memoSubagent]; p != nil {
+		_ = dc.FromPayload(p, &st.Subagent)
+	}
+	if p := memo.GetFields()[memoParent]; p != nil {
+		_ = dc.FromPayload(p, &st.Parent)
+	}
 	return st
 }
 
 // Wait waits until the run workflowID is over, or waits on calls at a pause
-// later than after (0 for the first pause), and returns where it stands.
+// later than after (0 for the first pause), and returns where it stands;
+// or, while the run waits for a sub-agent whose run waits on calls, that
+// run's status (its WorkflowID is the sub-agent's: answer its calls
+// there).
 func Wait(ctx context.Context, c client.Client, workflowID string, after int) (*Status, error) {
 	closed := make(chan struct{})
 	gctx, cancel := context.WithCancel(ctx)
@@ -116,6 +130,11 @@ func Wait(ctx context.Context, c client.Client, workflowID string, after int) (*
 		if st.Closed() || st.Pause > after && len(st.Waiting) > 0 {
 			return st, nil
 		}
+		if sub, err := waitingSubagent(ctx, c, st); err != nil {
+			return nil, err
+		} else if sub != nil {
+			return sub, nil
+		}
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
@@ -123,6 +142,25 @@ func Wait(ctx context.Context, c client.Client, workflowID string, after int) (*
 		case <-tick.C:
 		}
 	}
+}
+
+// waitingSubagent follows a running run's sub-agents (their runs) to the
+// one that waits on calls, if any.
+func waitingSubagent(ctx context.Context, c client.Client, st *Status) (*Status, error) {
+	for depth := 0; st.Subagent != "" && depth < 8; depth++ {
+		sub, err := Describe(ctx, c, st.Subagent)
+		if err != nil {
+			return nil, nil // not started yet, or gone: the parent goes on
+		}
+		if sub.Closed() {
+			return nil, nil
+		}
+		if len(sub.Waiting) > 0 {
+			return sub, nil
+		}
+		st = sub
+	}
+	return nil, nil
 }
 
 // ListWaiting lists the running runs of [Agent] with their waiting calls,

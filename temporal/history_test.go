@@ -1,11 +1,13 @@
 package temporal_test
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	historypb "go.temporal.io/api/history/v1"
@@ -68,7 +70,25 @@ func TestReplay(t *testing.T) {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			r := worker.NewWorkflowReplayer()
 			r.RegisterWorkflowWithOptions(temporal.Agent, workflow.RegisterOptions{Name: temporal.WorkflowName})
-			if err := r.ReplayWorkflowHistoryFromJSONFile(nil, f); err != nil {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, err := client.HistoryFromJSON(bytes.NewReader(b), client.HistoryJSONOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A sub-agent's run is named after its parent's: the replay
+			// runs under the recorded workflow id.
+			opts := worker.ReplayWorkflowHistoryOptions{}
+			for _, ev := range h.GetEvents() {
+				if a := ev.GetStartChildWorkflowExecutionInitiatedEventAttributes(); a != nil {
+					if id, _, ok := strings.Cut(a.GetWorkflowId(), "/agent/"); ok {
+						opts.OriginalExecution = workflow.Execution{ID: id, RunID: "replay"}
+					}
+				}
+			}
+			if err := r.ReplayWorkflowHistoryWithOptions(nil, h, opts); err != nil {
 				t.Fatal(err)
 			}
 		})

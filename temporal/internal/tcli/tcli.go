@@ -119,6 +119,11 @@ func runWorker(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		opts.TaskQueue = *queue
 		opts.Tools = &temporal.Tools{Toolkit: ws.Toolkit, Permissions: ws.Permissions, Mode: mode,
 			PromptHook: ws.PromptHook(), StopHook: ws.StopHook()}
+		// The runs may start sub-agents (child workflows) of the kinds
+		// of the workspace's agent files.
+		if err := opts.Tools.EnableSubagents(ws.Subagents()); err != nil {
+			return err
+		}
 		where = fmt.Sprintf("%s on task queue %q", ws.Root, *queue)
 	}
 	c, err := cn.dial(stderr)
@@ -202,12 +207,27 @@ func waitAndShow(ctx context.Context, c client.Client, cn conn, id string, after
 		return fmt.Errorf("waiting for run %s: %w", id, err)
 	}
 	if !st.Closed() {
+		if st.WorkflowID != id {
+			// A sub-agent of the run waits: its run has the calls.
+			fmt.Fprintf(stderr, "toolscope: run %s waits for its sub-agent, whose run %s waits:\n", inputview.Escape(id), inputview.Escape(st.WorkflowID))
+			id = st.WorkflowID
+		}
 		if full, err := temporal.Pending(ctx, c, id); err == nil {
 			cli.DescribeWaiting(stderr, full) // whole inputs, escaped
 		} else {
 			describe(stderr, st.Waiting)
 		}
 		return cli.Exit(3, fmt.Sprintf("run %s waits for approval; answer with: toolscope approve --temporal %s %s CALL_ID (or deny)", id, *cn.addr, id))
+	}
+	if st.Parent != nil && st.Output != nil {
+		// A sub-agent's run ended: its answer goes to the run that
+		// started it, which goes on; wait for that one.
+		fmt.Fprintf(stderr, "toolscope: the sub-agent's run %s ended; its answer went to run %s\n", inputview.Escape(id), inputview.Escape(st.Parent.WorkflowID))
+		parent, err := temporal.Describe(ctx, c, st.Parent.WorkflowID)
+		if err != nil {
+			return fmt.Errorf("waiting for run %s: %w", st.Parent.WorkflowID, err)
+		}
+		return waitAndShow(ctx, c, cn, st.Parent.WorkflowID, parent.Pause, stdout, stderr)
 	}
 	if st.Output != nil {
 		fmt.Fprintln(stdout, st.Output.Answer)
@@ -273,7 +293,11 @@ func runAnswer(ctx context.Context, verb string, args []string, stdout, stderr i
 		}
 		i := slices.IndexFunc(pending, func(w agent.Waiting) bool { return w.Call.ID == call })
 		if i < 0 {
-			return cli.Exit(1, fmt.Sprintf("approve %s %s: no call %q waits", inputview.Escape(id), inputview.Escape(call), inputview.Escape(call)))
+			why := ""
+			if st, err := temporal.Describe(ctx, c, id); err == nil && st.Subagent != "" {
+				why = fmt.Sprintf(": the run waits for its sub-agent, whose run %s has the calls to answer", inputview.Escape(st.Subagent))
+			}
+			return cli.Exit(1, fmt.Sprintf("approve %s %s: no call %q waits%s", inputview.Escape(id), inputview.Escape(call), inputview.Escape(call), why))
 		}
 		w := pending[i]
 		in := string(w.Call.Input)
@@ -327,6 +351,8 @@ func runRuns(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			RunID      string                 `json:"run_id"`
 			Start      time.Time              `json:"start"`
 			Waiting    []temporal.WaitingCall `json:"waiting"`
+			Subagent   string                 `json:"subagent,omitempty"`
+			Parent     *temporal.ParentRef    `json:"parent,omitempty"`
 		}
 		out := []runJSON{}
 		for _, s := range list {
@@ -334,7 +360,7 @@ func runRuns(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			if w == nil {
 				w = []temporal.WaitingCall{}
 			}
-			out = append(out, runJSON{s.WorkflowID, s.RunID, s.Start, w})
+			out = append(out, runJSON{s.WorkflowID, s.RunID, s.Start, w, s.Subagent, s.Parent})
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetEscapeHTML(false)
@@ -348,7 +374,9 @@ func runRuns(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	tw := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "WORKFLOW ID\tCALL ID\tTOOL\tWAITS FOR\tINPUT")
 	for _, s := range list {
-		if len(s.Waiting) == 0 {
+		if len(s.Waiting) == 0 && s.Subagent != "" {
+			fmt.Fprintf(tw, "%s\t-\tAgent\tsub-agent %s\t-\n", inputview.Escape(s.WorkflowID), inputview.Escape(s.Subagent))
+		} else if len(s.Waiting) == 0 {
 			fmt.Fprintf(tw, "%s\t-\t-\trunning\t-\n", inputview.Escape(s.WorkflowID))
 		}
 		for _, w := range s.Waiting {
