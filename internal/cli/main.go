@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -17,6 +18,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/toolscope/toolscope/agent"
 	"github.com/toolscope/toolscope/builtin"
 	"github.com/toolscope/toolscope/host"
 	"github.com/toolscope/toolscope/internal/inputview"
@@ -25,6 +27,7 @@ import (
 	"github.com/toolscope/toolscope/mcp"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/shell"
+	"github.com/toolscope/toolscope/subagent"
 	"github.com/toolscope/toolscope/tool"
 )
 
@@ -79,7 +82,7 @@ func exitCode(err error, stderr io.Writer) int {
 }
 
 const usageText = `usage:
-  toolscope tools [--format openai|anthropic|mcp]
+  toolscope tools [--format openai|anthropic|mcp] [--agent]
   toolscope check [--mode M] [--allow R]... [--deny R]... [--ask R]... (--tool NAME [--input JSON|-] | -- SHELL COMMAND...)
   toolscope call [--mode M] [--allow R]... [--deny R]... [--ask R]... [--yes] [--json] TOOL [JSON|-]
   toolscope serve [--http ADDR [--stateless]] [--mode M] [--allow R]... [--deny R]... [--ask R]...
@@ -489,6 +492,7 @@ func (s *setup) invalidCall(name string, err error) error {
 func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	c := newFlags("tools", stdout, false)
 	format := c.fs.String("format", "openai", "schema format: openai, anthropic or mcp")
+	withAgent := c.fs.Bool("agent", false, "list the tools as run and chat offer them: with the Agent tool (sub-agents of the agent files' kinds)")
 	if err := c.parse(args); err != nil {
 		return err
 	}
@@ -506,6 +510,11 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if formatTool == nil {
 		return usageErr("--format: unknown schema format %q (want openai, anthropic or mcp)", *format)
 	}
+	if *withAgent {
+		if err := addAgentTool(s, nil); err != nil {
+			return err
+		}
+	}
 	schemas := []json.RawMessage{}
 	for _, sc := range s.Toolkit.Schemas(ctx, s.st.ActiveGroups()) {
 		schemas = append(schemas, formatTool(sc))
@@ -513,6 +522,29 @@ func runTools(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	b, _ := json.MarshalIndent(schemas, "", "  ")
 	fmt.Fprintln(stdout, string(b))
 	return nil
+}
+
+// addAgentTool adds the sub-agent tool (Agent) to the setup's toolkit, as
+// run and chat offer it: sub-agents of the kinds of the agent files, with
+// model m (nil: for listing and judging; a call says there is no model).
+func addAgentTool(s *setup, m agent.Model) error {
+	if m == nil {
+		m = noModel{}
+	}
+	sub, err := subagent.New(&subagent.Options{Definitions: s.Subagents(), Model: m, Toolkit: s.Toolkit})
+	if err == nil {
+		err = s.Toolkit.Add(tool.BasicGroup, sub)
+	}
+	return err
+}
+
+// noModel is the model of an Agent tool listed or judged without one.
+type noModel struct{}
+
+func (noModel) Stream(context.Context, *agent.Request) iter.Seq2[agent.ModelEvent, error] {
+	return func(yield func(agent.ModelEvent, error) bool) {
+		yield(agent.ModelEvent{}, errors.New("no model: sub-agents run in toolscope run and chat"))
+	}
 }
 
 // checkOutput is the JSON object check prints.
@@ -554,6 +586,13 @@ func runCheck(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	defer s.close()
+	if *toolName == subagent.Name || *toolName == subagent.OldName {
+		// run and chat offer it: judge it as they would.
+		*toolName = subagent.Name
+		if err := addAgentTool(s, nil); err != nil {
+			return err
+		}
+	}
 	v, err := s.Toolkit.Check(ctx, &tool.Call{Name: *toolName, Input: json.RawMessage(*input), State: s.st})
 	if err != nil {
 		return s.invalidCall(*toolName, err)
