@@ -58,6 +58,13 @@ fuzz:
 	go test -run '^$$' -fuzz FuzzToCRLF -fuzztime 20s ./internal/textfile
 	go test -run '^$$' -fuzz FuzzUnified -fuzztime 20s ./internal/udiff
 	go test -run '^$$' -fuzz FuzzOutput -fuzztime 20s ./internal/proc
+	go test -run '^$$' -fuzz FuzzParse -fuzztime 20s ./subagent
+	go test -run '^$$' -fuzz FuzzRedact -fuzztime 20s ./tracing
+	go test -run '^$$' -fuzz FuzzFromEnvLists -fuzztime 20s ./tracing
+	go test -run '^$$' -fuzz FuzzDomainPattern -fuzztime 20s ./sandbox
+	go test -run '^$$' -fuzz FuzzNormalizeHost -fuzztime 20s ./sandbox
+	go test -run '^$$' -fuzz FuzzParseVerdict -fuzztime 20s ./host
+	go test -run '^$$' -fuzz FuzzStripJSONC -fuzztime 20s ./host
 
 # Release binaries: linux/darwin x amd64/arm64, static, stamped with the
 # version, commit and date (toolscope version), checksums and completions
