@@ -71,8 +71,9 @@ type hooks struct {
 
 // runEvents are the hook events toolscope runs (Claude Code's names, as
 // of its hooks reference for Claude Code 2.x); it has no moment for the
-// others (PreCompact: no compaction yet).
-var runEvents = []string{"PreToolUse", "PostToolUse", "PermissionRequest", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart", "SessionEnd", "Notification"}
+// others. PreCompact runs where a durable run (temporal/) compacts its
+// transcript; toolscope compacts nothing else.
+var runEvents = []string{"PreToolUse", "PostToolUse", "PermissionRequest", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart", "SessionEnd", "Notification", "PreCompact"}
 
 // parseHooks reads the hooks of the runEvents
 // of a file's raw "hooks" object. Hooks of other events are left out

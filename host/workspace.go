@@ -429,6 +429,20 @@ func (w *Workspace) SessionEnd(ctx context.Context, reason string) {
 	}
 }
 
+// PreCompact returns the workspace's PreCompact hooks as a function to
+// run before a conversation is compacted (trigger "auto": a durable run
+// whose transcript outgrew its budget; toolscope compacts nothing else),
+// or nil when it has none. They are told, not asked: as in Claude Code,
+// they cannot stop the compaction.
+func (w *Workspace) PreCompact() func(ctx context.Context, trigger string) {
+	if w.hooks == nil || len(w.hooks.matching("PreCompact", "")) == 0 {
+		return nil
+	}
+	return func(ctx context.Context, trigger string) {
+		w.hooks.event(ctx, "PreCompact", trigger, map[string]any{"trigger": trigger, "custom_instructions": ""})
+	}
+}
+
 // Notify runs the workspace's Notification hooks: toolscope is waiting
 // for its user (kind "permission_prompt": a call needs approval).
 func (w *Workspace) Notify(ctx context.Context, kind, message string) {

@@ -35,6 +35,9 @@ type Tools struct {
 	// model sees it, and StopHook may keep a reply going.
 	PromptHook func(ctx context.Context, input string) (string, error)
 	StopHook   func(ctx context.Context, r *agent.Run, answer string) (reason string)
+	// PreCompactHook, when set, is told before a run's transcript is
+	// compacted (trigger "auto"; see RunInput.TranscriptBudget).
+	PreCompactHook func(ctx context.Context, trigger string)
 
 	// shells are the background shells of this worker's runs, when
 	// Serve runs it (see shells.go); without them no background shell
@@ -64,6 +67,15 @@ func (t *Tools) Prompt(ctx context.Context, in PromptInput) (*PromptOutput, erro
 		return nil, temporal.NewNonRetryableApplicationError(fmt.Sprintf("%v: %v", agent.ErrPromptRefused, err), "toolscope.PromptRefused", err)
 	}
 	return &PromptOutput{Prompt: p}, nil
+}
+
+// PreCompact runs the workspace's PreCompact hooks before a run's
+// transcript is compacted ([PreCompactActivity]).
+func (t *Tools) PreCompact(ctx context.Context, in PreCompactInput) (*PreCompactOutput, error) {
+	if t.PreCompactHook != nil {
+		t.PreCompactHook(ctx, in.Trigger)
+	}
+	return &PreCompactOutput{}, nil
 }
 
 // Stop runs the workspace's Stop hook when the model would end its reply
@@ -97,7 +109,7 @@ func (t *Tools) Prepare(ctx context.Context, in PrepareInput) (*PrepareOutput, e
 	if t.Mode != "" {
 		merged.Mode = t.Mode
 	}
-	return &PrepareOutput{Permissions: merged, Hooks: &HookFlags{Prompt: t.PromptHook != nil, Stop: t.StopHook != nil}}, nil
+	return &PrepareOutput{Permissions: merged, Hooks: &HookFlags{Prompt: t.PromptHook != nil, Stop: t.StopHook != nil, PreCompact: t.PreCompactHook != nil}}, nil
 }
 
 // Turn begins a model turn ([TurnActivity]): the tools of the active

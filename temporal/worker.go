@@ -24,6 +24,7 @@ func Register(w worker.Registry, t *Tools) {
 	w.RegisterActivityWithOptions(t.Prompt, activity.RegisterOptions{Name: PromptActivity})
 	w.RegisterActivityWithOptions(t.Stop, activity.RegisterOptions{Name: StopActivity})
 	w.RegisterActivityWithOptions(t.Subagent, activity.RegisterOptions{Name: SubagentActivity})
+	w.RegisterActivityWithOptions(t.PreCompact, activity.RegisterOptions{Name: PreCompactActivity})
 }
 
 // RegisterModels registers the model activity on w, a worker of the model

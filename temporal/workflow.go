@@ -27,6 +27,8 @@ const (
 	CoveredActivity = "toolscope.Covered"
 	PromptActivity  = "toolscope.Prompt"
 	StopActivity    = "toolscope.Stop"
+	// PreCompactActivity runs the workspace's PreCompact hooks.
+	PreCompactActivity = "toolscope.PreCompact"
 	// EndShellsActivity kills a run's background shells on one worker.
 	EndShellsActivity = "toolscope.EndShells"
 	// AnswerUpdate answers a waiting call with an [Answer]; it returns the
@@ -167,8 +169,9 @@ type (
 	}
 	// HookFlags say which of the agent's hooks the workspace has.
 	HookFlags struct {
-		Prompt bool `json:"prompt,omitempty"`
-		Stop   bool `json:"stop,omitempty"`
+		Prompt     bool `json:"prompt,omitempty"`
+		Stop       bool `json:"stop,omitempty"`
+		PreCompact bool `json:"pre_compact,omitempty"`
 	}
 	CoveredInput struct {
 		Call  agent.ToolCall    `json:"call"`
@@ -188,7 +191,11 @@ type (
 		Run    *agent.Run `json:"run"`
 		Answer string     `json:"answer"`
 	}
-	StopOutput struct {
+	PreCompactInput struct {
+		Trigger string `json:"trigger"`
+	}
+	PreCompactOutput struct{}
+	StopOutput       struct {
 		Reason string `json:"reason,omitempty"`
 	}
 	// TurnInput begins a model turn on the workspace. Known is the hash
@@ -448,7 +455,9 @@ func (w *wfRun) Tools(r *agent.Run, _ bool) ([]tool.Schema, string, error) {
 		return nil, "", workflow.NewContinueAsNewError(ctx, WorkflowName, next)
 	}
 	w.turns++
-	w.compact()
+	if err := w.compact(); err != nil {
+		return nil, "", err
+	}
 	var turn TurnOutput
 	if err := w.quick(ctx, TurnActivity, TurnInput{ActiveGroups: r.State.ActiveGroups(), Known: w.hash}, &turn); err != nil {
 		return nil, "", fmt.Errorf("listing the workspace's tools: %w", err)
@@ -795,7 +804,7 @@ func mergeStates(base *tool.State, states []*tool.State) (*tool.State, error) {
 // it, the outputs and large inputs of the oldest calls (never those of the
 // last model turn) are replaced by a note, oldest first, until the
 // conversation takes three quarters of the budget.
-func (w *wfRun) compact() {
+func (w *wfRun) compact() error {
 	budget := w.in.TranscriptBudget
 	if budget <= 0 {
 		budget = defaultBudget
@@ -809,7 +818,14 @@ func (w *wfRun) compact() {
 	}
 	sizes, total := w.sizes, w.total
 	if total <= budget {
-		return
+		return nil
+	}
+	if w.in.Hooks != nil && w.in.Hooks.PreCompact {
+		// The workspace's PreCompact hooks are told first (they cannot
+		// stop it). Runs recorded before them had no such flag.
+		if err := w.quick(w.ctx, PreCompactActivity, PreCompactInput{Trigger: "auto"}, &PreCompactOutput{}); err != nil {
+			return fmt.Errorf("running the workspace's PreCompact hooks: %w", err)
+		}
 	}
 	last := len(w.r.Messages)
 	for last > 0 && w.r.Messages[last-1].Role != agent.Assistant {
@@ -841,4 +857,5 @@ func (w *wfRun) compact() {
 		sizes[i] = len(b)
 	}
 	w.total = total
+	return nil
 }

@@ -481,6 +481,41 @@ func TestTranscriptCompaction(t *testing.T) {
 	}
 }
 
+// The workspace's PreCompact hooks are told each time a run's transcript
+// is compacted (trigger auto), and only then.
+func TestPreCompactHook(t *testing.T) {
+	for _, budget := range []int{40 << 10, 4 << 20} {
+		dir := t.TempDir()
+		big := filepath.Join(dir, "big.txt")
+		os.WriteFile(big, []byte(strings.Repeat("a line of the big file\n", 800)), 0o644)
+		var steps []step
+		for i := range 4 {
+			steps = append(steps, step{calls: [][3]string{{fmt.Sprint("r", i), "Read", fmt.Sprintf(`{"file_path":%q}`, big)}}})
+		}
+		m := &scripted{steps: append(steps, step{text: "done"})}
+		env, tools := testEnv(t, dir, m)
+		var mu sync.Mutex
+		var triggers []string
+		tools.PreCompactHook = func(_ context.Context, trigger string) {
+			mu.Lock()
+			defer mu.Unlock()
+			triggers = append(triggers, trigger)
+		}
+		env.RegisterActivityWithOptions(tools.Call, activity.RegisterOptions{Name: temporal.CallActivity})
+		env.RegisterActivityWithOptions(tools.PreCompact, activity.RegisterOptions{Name: temporal.PreCompactActivity})
+		in := runInput("go", permission.Default)
+		in.TranscriptBudget = budget
+		env.ExecuteWorkflow(temporal.WorkflowName, in)
+		if err := env.GetWorkflowError(); err != nil {
+			t.Fatal(err)
+		}
+		compacts := budget < 1<<20
+		if compacts && (len(triggers) == 0 || triggers[0] != "auto") || !compacts && len(triggers) != 0 {
+			t.Errorf("budget %d: PreCompact told %q", budget, triggers)
+		}
+	}
+}
+
 // A call whose input is too large to pass through Temporal is refused with
 // a message the model can act on; the run goes on.
 func TestCallInputTooLarge(t *testing.T) {
