@@ -31,15 +31,28 @@ func pollable(r io.Reader) (out io.Reader, restore func()) {
 	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFIFO && st.Mode&syscall.S_IFMT != syscall.S_IFSOCK {
 		return r, func() {}
 	}
-	if syscall.SetNonblock(fd, true) != nil {
+	// A descriptor of its own (a dup: the same pipe, the same open file
+	// description, hence the same O_NONBLOCK): the File made here owns it,
+	// and closing that File, or its finalizer, never closes f's number,
+	// which by then may be another file's.
+	syscall.ForkLock.RLock()
+	nfd, err := syscall.Dup(fd)
+	if err == nil {
+		syscall.CloseOnExec(nfd)
+	}
+	syscall.ForkLock.RUnlock()
+	if err != nil {
+		return r, func() {}
+	}
+	if syscall.SetNonblock(nfd, true) != nil {
+		syscall.Close(nfd)
 		return r, func() {}
 	}
 	// NewFile sees the descriptor non-blocking and registers it with the
-	// poller. The new File is never closed (nor collected while serving):
-	// the descriptor stays f's.
-	p := os.NewFile(uintptr(fd), f.Name())
+	// poller.
+	p := os.NewFile(uintptr(nfd), f.Name())
 	return p, func() {
+		p.Close() // ends a read still waiting on it
 		syscall.SetNonblock(fd, false)
-		_ = p // keep p, and its finalizer, from closing fd while serving
 	}
 }
