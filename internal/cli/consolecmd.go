@@ -99,7 +99,7 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	local, err := console.NewLocal(dir, nil)
 	if err != nil {
-		return usage(err)
+		return usageErr("%v", err)
 	}
 	defer local.Close()
 	var hosts []string
