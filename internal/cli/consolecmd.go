@@ -131,10 +131,12 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	case <-ctx.Done():
 	}
 	srv.Close()
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	// Requests in flight get a moment to end; connections a browser
+	// opened in advance and never used are then closed.
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
-	if serr := hs.Shutdown(sctx); serr != nil && err == nil {
-		err = serr
+	if serr := hs.Shutdown(sctx); serr != nil {
+		hs.Close()
 	}
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
