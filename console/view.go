@@ -336,6 +336,11 @@ func readInside(dirs []string, path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	// A directory swapped for a symbolic link between the check and the
+	// open: what was opened is checked again, where the system says.
+	if opened, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", f.Fd())); err == nil && !inside(dirs, opened) {
+		return nil, errOutside
+	}
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
