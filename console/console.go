@@ -50,7 +50,12 @@ import (
 //go:embed assets
 var assets embed.FS
 
-var pages = template.Must(template.New("").ParseFS(assets, "assets/*.html"))
+// pages are the page templates, parsed at the first page (not at
+// program start: the toolscope binary holds the console, and most of its
+// commands never serve a page).
+var pages = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").ParseFS(assets, "assets/*.html"))
+})
 
 // Options configure a [Server].
 type Options struct {
@@ -163,7 +168,7 @@ type page struct {
 func (s *Server) render(w http.ResponseWriter, r *http.Request, who, name, title string, body any) {
 	p := page{Title: title, CSRF: s.csrf(who), Who: who, Version: s.version(r.Context()), Body: body}
 	var b bytes.Buffer
-	if err := pages.ExecuteTemplate(&b, name, p); err != nil {
+	if err := pages().ExecuteTemplate(&b, name, p); err != nil {
 		s.fail(w, http.StatusInternalServerError, "The page could not be made: "+err.Error())
 		return
 	}
@@ -173,7 +178,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, who, name, title
 
 func (s *Server) fail(w http.ResponseWriter, code int, msg string) {
 	var b bytes.Buffer
-	pages.ExecuteTemplate(&b, "error.html", page{Title: http.StatusText(code), Body: inputview.Escape(msg)})
+	pages().ExecuteTemplate(&b, "error.html", page{Title: http.StatusText(code), Body: inputview.Escape(msg)})
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(code)
 	w.Write(b.Bytes())

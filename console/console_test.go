@@ -195,6 +195,8 @@ func TestRunPageShowsExactlyWhatWillRun(t *testing.T) {
 		"-two", `+TWO\u001b[2J`, "+++ " + filepath.Join(f.project, "notes.txt"),
 		// The Bash command and each part's verdict.
 		"ls && rm -rf build", "read-only", "rm -rf build",
+		// The input as JSON, without Go's \u0026 for &.
+		`"command": "ls && rm -rf build"`,
 		// The Write outside the working directories: not read.
 		"outside the run's working directories",
 		// The MCP call's server and tool.
@@ -439,6 +441,39 @@ func FuzzEditable(f *testing.F) {
 			if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
 				t.Fatalf("editable(%q) = %q keeps %U", in, got, r)
 			}
+		}
+	})
+}
+
+func TestPlainHTMLChars(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"command":"a \u003e\u003e b \u0026\u0026 c \u003C"}`: `{"command":"a >> b && c <"}`,
+		`{"command":"\\u0026 stays"}`:                         `{"command":"\\u0026 stays"}`,
+		`{"a":"\u0007\u2028"}`:                                `{"a":"\u0007\u2028"}`,
+		`{"a":"\\"}`:                                          `{"a":"\\"}`,
+	} {
+		if got := string(plainHTMLChars([]byte(in))); got != want {
+			t.Errorf("plainHTMLChars(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func FuzzPlainHTMLChars(f *testing.F) {
+	f.Add([]byte(`{"c":"a \u003e\u003e b \\u0026"}`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var a any
+		if json.Unmarshal(in, &a) != nil {
+			return
+		}
+		got := plainHTMLChars(in)
+		var b any
+		if err := json.Unmarshal(got, &b); err != nil {
+			t.Fatalf("plainHTMLChars(%q) = %q: %v", in, got, err)
+		}
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if string(ja) != string(jb) {
+			t.Fatalf("plainHTMLChars(%q) = %q changes the value", in, got)
 		}
 	})
 }

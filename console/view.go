@@ -92,7 +92,40 @@ func prettyInput(raw json.RawMessage) string {
 	if json.Indent(&b, raw, "", "  ") != nil {
 		return inputview.Escape(string(raw))
 	}
-	return inputview.Escape(b.String())
+	return inputview.Escape(string(plainHTMLChars(b.Bytes())))
+}
+
+// plainHTMLChars writes the \u0026, \u003c and \u003e escapes that Go's
+// JSON encoder puts in strings as the characters they stand for (&, <, >:
+// a person judging "a \u003e\u003e b" must read "a >> b"); every other
+// byte is kept. The value is the same JSON value.
+func plainHTMLChars(js []byte) []byte {
+	if !bytes.Contains(js, []byte(`\u00`)) {
+		return js
+	}
+	out := make([]byte, 0, len(js))
+	for i := 0; i < len(js); i++ {
+		if js[i] != '\\' || i+1 >= len(js) {
+			out = append(out, js[i])
+			continue
+		}
+		if js[i+1] == 'u' && i+6 <= len(js) {
+			switch strings.ToLower(string(js[i+2 : i+6])) {
+			case "0026":
+				out, i = append(out, '&'), i+5
+				continue
+			case "003c":
+				out, i = append(out, '<'), i+5
+				continue
+			case "003e":
+				out, i = append(out, '>'), i+5
+				continue
+			}
+		}
+		out = append(out, js[i], js[i+1]) // an escape, kept whole
+		i++
+	}
+	return out
 }
 
 // editable is raw, compacted, with every rune that is not plainly
@@ -103,7 +136,7 @@ func editable(raw json.RawMessage) string {
 		return inputview.Escape(string(raw))
 	}
 	var b strings.Builder
-	s := c.String()
+	s := string(plainHTMLChars(c.Bytes()))
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {

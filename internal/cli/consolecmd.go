@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -19,7 +18,19 @@ import (
 	"github.com/toolscope/toolscope/internal/textfile"
 )
 
-var tokenName = regexp.MustCompile(`^[A-Za-z0-9_.@-]{1,64}$`)
+// isTokenName reports a name for --auth-token NAME=TOKEN: 1 to 64 of
+// letters, digits and _ . @ -.
+func isTokenName(s string) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_.@-", r)) {
+			return false
+		}
+	}
+	return true
+}
 
 // runConsole is `toolscope console`: the web approval console of the run
 // files in --runs DIR (default: the project, --cwd, or the current
@@ -69,7 +80,7 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	named := map[string]string{}
 	for _, t := range tokens {
 		name, tok := "default", t
-		if n, v, ok := strings.Cut(t, "="); ok && tokenName.MatchString(n) {
+		if n, v, ok := strings.Cut(t, "="); ok && isTokenName(n) {
 			name, tok = n, v
 		}
 		if len(tok) < minTokenLen {
