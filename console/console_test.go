@@ -448,9 +448,9 @@ func FuzzEditable(f *testing.F) {
 func TestPlainHTMLChars(t *testing.T) {
 	for in, want := range map[string]string{
 		`{"command":"a \u003e\u003e b \u0026\u0026 c \u003C"}`: `{"command":"a >> b && c <"}`,
-		`{"command":"\\u0026 stays"}`:                         `{"command":"\\u0026 stays"}`,
-		`{"a":"\u0007\u2028"}`:                                `{"a":"\u0007\u2028"}`,
-		`{"a":"\\"}`:                                          `{"a":"\\"}`,
+		`{"command":"\\u0026 stays"}`:                          `{"command":"\\u0026 stays"}`,
+		`{"a":"\u0007\u2028"}`:                                 `{"a":"\u0007\u2028"}`,
+		`{"a":"\\"}`:                                           `{"a":"\\"}`,
 	} {
 		if got := string(plainHTMLChars([]byte(in))); got != want {
 			t.Errorf("plainHTMLChars(%s) = %s, want %s", in, got, want)
