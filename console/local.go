@@ -19,6 +19,7 @@ import (
 
 	"github.com/toolscope/toolscope/agent"
 	"github.com/toolscope/toolscope/host"
+	"github.com/toolscope/toolscope/internal/proc"
 	"github.com/toolscope/toolscope/tool"
 )
 
@@ -307,11 +308,12 @@ func (l *Local) Answer(ctx context.Context, id string, a Answer, done func(Outco
 			args = append(args, "--message", a.Message)
 		}
 	}
-	cmd := exec.CommandContext(l.ctx, l.cmd[0], args...)
+	cmd := proc.Command(l.ctx, l.cmd[0], args...)
 	cmd.Env = append(os.Environ(), l.env...)
-	// Stopping the console interrupts the run as Ctrl-C would: it saves
-	// the run file and ends its commands.
-	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGINT) }
+	// Stopping the console interrupts the run (its process group) as
+	// Ctrl-C would: it saves the run file and ends its commands; what is
+	// left after WaitDelay is killed.
+	cmd.Cancel = func() error { return proc.EndGroup(cmd, syscall.SIGINT) }
 	cmd.WaitDelay = 10 * time.Second
 	st := &answering{}
 	cmd.Stdout, cmd.Stderr = &st.out, &st.out
