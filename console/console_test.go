@@ -2,6 +2,8 @@ package console
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"html"
 	"io"
 	"net/http"
@@ -13,6 +15,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolscope/toolscope/agent"
 	"github.com/toolscope/toolscope/host"
@@ -476,4 +479,47 @@ func FuzzPlainHTMLChars(f *testing.F) {
 			t.Fatalf("plainHTMLChars(%q) = %q changes the value", in, got)
 		}
 	})
+}
+
+// Close interrupts a continuation still running (its whole process
+// group) and waits for it: nothing is left behind.
+func TestCloseEndsContinuations(t *testing.T) {
+	f := newFixture(t)
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	l, err := NewLocal(f.dir, &LocalOptions{Command: []string{"/bin/sh", "-c", `sleep 300 & echo $! > "$PIDFILE"; wait`, "sh"}, Env: []string{"PIDFILE=" + pidFile}, Grace: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan Outcome, 1)
+	if err := l.Answer(t.Context(), "run.json", Answer{CallID: "c1", Approve: true}, func(o Outcome) { ended <- o }); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Answer(t.Context(), "run.json", Answer{CallID: "c2", Approve: true}, nil); !errors.Is(err, ErrBusy) {
+		t.Errorf("a second answer while the first runs: %v, want ErrBusy", err)
+	}
+	var pid int
+	for pid == 0 {
+		b, _ := os.ReadFile(pidFile)
+		fmt.Sscan(string(b), &pid)
+		time.Sleep(10 * time.Millisecond)
+	}
+	l.Close()
+	select {
+	case o := <-ended:
+		if o.Exit == 0 {
+			t.Errorf("the interrupted continuation exited 0")
+		}
+	default:
+		t.Fatal("Close returned before the continuation ended")
+	}
+	// Killed, it is gone once its new parent reaps it (a zombie until then).
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil || strings.Contains(string(b), ") Z ") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the continuation's child %d outlived Close: %s", pid, b)
+		}
+	}
 }

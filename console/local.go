@@ -31,6 +31,9 @@ type LocalOptions struct {
 	Command []string
 	// Env is added to the environment of Command.
 	Env []string
+	// Grace is how long an interrupted continuation (the console stops)
+	// has to save its run file before it is killed; 0 means 10s.
+	Grace time.Duration
 }
 
 // Local is the run files (the --state FILE of `toolscope run`) in one
@@ -39,12 +42,13 @@ type LocalOptions struct {
 // line's own path, which records the answer in the sealed file before the
 // call runs, judges an edited input again and applies the deny rules.
 type Local struct {
-	dir  string
-	cmd  []string
-	env  []string
-	ctx  context.Context
-	stop context.CancelFunc
-	wg   sync.WaitGroup
+	dir   string
+	cmd   []string
+	env   []string
+	grace time.Duration
+	ctx   context.Context
+	stop  context.CancelFunc
+	wg    sync.WaitGroup
 
 	mu   sync.Mutex
 	busy map[string]*answering // by run ID: the last answer's continuation
@@ -108,7 +112,11 @@ func NewLocal(dir string, o *LocalOptions) (*Local, error) {
 		cmd = []string{exe}
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	return &Local{dir: abs, cmd: cmd, env: slices.Clone(o.Env), ctx: ctx, stop: stop, busy: map[string]*answering{}}, nil
+	grace := o.Grace
+	if grace <= 0 {
+		grace = 10 * time.Second
+	}
+	return &Local{dir: abs, cmd: cmd, env: slices.Clone(o.Env), grace: grace, ctx: ctx, stop: stop, busy: map[string]*answering{}}, nil
 }
 
 // Dir is the directory of the run files.
@@ -312,9 +320,9 @@ func (l *Local) Answer(ctx context.Context, id string, a Answer, done func(Outco
 	cmd.Env = append(os.Environ(), l.env...)
 	// Stopping the console interrupts the run (its process group) as
 	// Ctrl-C would: it saves the run file and ends its commands; what is
-	// left after WaitDelay is killed.
+	// left after the grace time is killed.
 	cmd.Cancel = func() error { return proc.EndGroup(cmd, syscall.SIGINT) }
-	cmd.WaitDelay = 10 * time.Second
+	cmd.WaitDelay = l.grace
 	st := &answering{}
 	cmd.Stdout, cmd.Stderr = &st.out, &st.out
 	if err := cmd.Start(); err != nil {
@@ -326,6 +334,9 @@ func (l *Local) Answer(ctx context.Context, id string, a Answer, done func(Outco
 	go func() {
 		defer l.wg.Done()
 		err := cmd.Wait()
+		// What the continuation left running in its group (a command
+		// that ignored the interrupt) ends with it.
+		proc.EndGroup(cmd, syscall.SIGKILL)
 		code := 0
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
