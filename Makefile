@@ -25,6 +25,8 @@ bench:
 # A short fuzzing pass over every parser.
 fuzz:
 	go test -run '^$$' -fuzz FuzzParseRule -fuzztime 20s ./permission
+	go test -run '^$$' -fuzz FuzzEditable -fuzztime 20s ./console
+	go test -run '^$$' -fuzz FuzzPlainHTMLChars -fuzztime 20s ./console
 	go test -run '^$$' -fuzz FuzzRuleRoundTrip -fuzztime 20s ./permission
 	go test -run '^$$' -fuzz FuzzGitignorePattern -fuzztime 20s ./internal/walk
 	go test -run '^$$' -fuzz FuzzGlobPattern -fuzztime 20s ./internal/search

@@ -236,6 +236,9 @@ type Answer struct {
 	Rules []permission.Rule
 	// Result is an External tool's result.
 	Result *tool.Result
+	// Message, for a refused call, is the user's word to the model: it
+	// follows the denied notice in the call's result.
+	Message string
 }
 
 // DeniedText is what the model reads for a call the user refused: the
@@ -303,8 +306,12 @@ func Plan(r *Run, answers map[string]Answer) (steps []Step, still []Waiting) {
 			res.ID, res.Name = w.Call.ID, w.Call.Name
 			steps = append(steps, Step{Call: w.Call, Result: &res})
 		case !ans.Approve:
+			text := DeniedText(w.Call.Name)
+			if ans.Message != "" {
+				text += "\nThe user says: " + ans.Message
+			}
 			steps = append(steps, Step{Call: w.Call, Result: &tool.Result{ID: w.Call.ID, Name: w.Call.Name, Input: w.Call.Input,
-				Status: tool.StatusDenied, Content: []tool.Block{tool.TextBlock(DeniedText(w.Call.Name))}}})
+				Status: tool.StatusDenied, Content: []tool.Block{tool.TextBlock(text)}}})
 		default:
 			for _, rule := range ans.Rules {
 				r.State.AddRule(rule)

@@ -256,6 +256,8 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	var approve listFlag
 	f.fs.Var(&approve, "approve", "with --resume: approve the waiting call with this id (repeatable)")
 	always := f.fs.Bool("always", false, "with --approve: also add the call's suggested rules, for the calls after")
+	edited := f.fs.String("input", "", "with one --approve: run the call with this input (JSON) instead; it is judged again (deny rules win)")
+	message := f.fs.String("message", "", "with --deny: what the model reads after the denied notice")
 	if err := f.parse(args); err != nil {
 		return err
 	}
@@ -284,6 +286,20 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return usageErr("run needs one prompt: toolscope run [--state FILE] 'PROMPT'")
 	case len(approve) > 0:
 		return usageErr("run: --approve goes with --resume FILE")
+	}
+	switch {
+	case *edited != "" && len(approve) != 1:
+		return usageErr("run --resume: --input is the edited input of one approved call; give exactly one --approve ID with it")
+	case *edited != "" && *always:
+		return usageErr("run --resume: --always adds the rules suggested for the call's original input; approve an edited input without --always")
+	case *message != "" && len(deny) == 0:
+		return usageErr("run --resume: --message is said to the model about a denied call; give it with --deny ID")
+	}
+	if *edited != "" {
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(*edited), &obj); err != nil || obj == nil {
+			return usageErr("run --resume: --input must be the call's input as a JSON object, e.g. '{\"command\":\"ls\"}' (%v)", err)
+		}
 	}
 	if file != "" {
 		abs, err := filepath.Abs(file)
@@ -324,6 +340,9 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		var answers []agent.Answer
 		for _, id := range approve {
 			ans := agent.Answer{CallID: id, Approve: true}
+			if *edited != "" {
+				ans.Input = json.RawMessage(*edited)
+			}
 			if *always {
 				if i := slices.IndexFunc(r.Waiting, func(w agent.Waiting) bool { return w.Call.ID == id }); i >= 0 && r.Waiting[i].Decision != nil && !r.Waiting[i].Decision.BypassImmune {
 					ans.Rules = r.Waiting[i].Decision.Suggestions
@@ -332,7 +351,7 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			answers = append(answers, ans)
 		}
 		for _, id := range deny {
-			answers = append(answers, agent.Answer{CallID: id})
+			answers = append(answers, agent.Answer{CallID: id, Message: *message})
 		}
 		if len(answers) == 0 {
 			describeWaiting(r, stderr)
@@ -350,10 +369,18 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			// is this one (the run file is sealed), and the engine judges
 			// it again (deny rules win over the approval).
 			w := r.Waiting[i]
-			if why := unshowable(string(w.Call.Input)); why != "" {
+			input := string(w.Call.Input)
+			if len(ans.Input) > 0 {
+				input = string(ans.Input)
+			}
+			if why := unshowable(input); why != "" {
 				return usageErr("run --resume: call %s (%s) cannot be approved: %s; deny it with --deny %s", inputview.Escape(w.Call.ID), inputview.Escape(w.Call.Name), why, inputview.Escape(w.Call.ID))
 			}
-			fmt.Fprintf(stderr, "approving call %s: %s %s\n", inputview.Escape(w.Call.ID), inputview.Escape(w.Call.Name), inputview.Escape(string(w.Call.Input)))
+			if len(ans.Input) > 0 {
+				fmt.Fprintf(stderr, "approving call %s with an edited input: %s %s\n", inputview.Escape(w.Call.ID), inputview.Escape(w.Call.Name), inputview.Escape(input))
+			} else {
+				fmt.Fprintf(stderr, "approving call %s: %s %s\n", inputview.Escape(w.Call.ID), inputview.Escape(w.Call.Name), inputview.Escape(input))
+			}
 		}
 		// Save first that these calls are answered: resuming the same
 		// pause twice (even after a crash) cannot run a call twice.

@@ -20,6 +20,7 @@ var completionCommands = []struct {
 	{"sandbox", []string{"status"}},
 	{"mcp", []string{"login", "logout", "list"}},
 	{"hook", []string{"claude-code", "cursor", "gemini", "install", "uninstall"}},
+	{"console", nil},
 	{"completion", []string{"bash", "zsh", "fish"}},
 	{"version", nil}, {"help", nil},
 }

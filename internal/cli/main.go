@@ -87,13 +87,14 @@ const usageText = `usage:
   toolscope call [--mode M] [--allow R]... [--deny R]... [--ask R]... [--yes] [--json] TOOL [JSON|-]
   toolscope serve [--http ADDR [--stateless]] [--mode M] [--allow R]... [--deny R]... [--ask R]...
   toolscope run [--model openai:M|anthropic:M] [--state FILE] [--mode M] [--allow R]... 'PROMPT'
-  toolscope run --resume FILE (--approve ID [--always] | --deny ID)...
+  toolscope run --resume FILE (--approve ID [--always | --input JSON] | --deny ID [--message TEXT])...
   toolscope config [--json] (the effective settings, with the origin of every rule and server)
   toolscope chat [--model openai:M|anthropic:M] [--state FILE] [--mode M] [--allow R]...
   toolscope sandbox status [--json] (the OS sandbox's protections on this machine)
   toolscope mcp login|logout NAME, toolscope mcp list (OAuth logins of remote MCP servers)
   toolscope hook claude-code|cursor|gemini (the permission layer in an agent's hook; event on stdin)
   toolscope hook install|uninstall claude-code [--user|--project|--local]
+  toolscope console [--http 127.0.0.1:PORT] [--runs DIR] [--auth-token [NAME=]TOKEN]... [--export FILE]
   toolscope completion bash|zsh|fish (a completion script for the shell)
   toolscope version
 Every command takes --config FILE, --cwd DIR and --state FILE; --sandbox runs Bash
@@ -194,6 +195,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runMCP(ctx, args[1:], stdout, stderr)
 	case "hook":
 		return runHook(ctx, args[1:], stdin, stdout, stderr)
+	case "console":
+		return runConsole(ctx, args[1:], stdout, stderr)
 	case "completion":
 		return runCompletion(args[1:], stdout)
 	case "version", "--version":
@@ -203,7 +206,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stdout, use)
 		return nil
 	}
-	commands := []string{"tools", "check", "call", "serve", "run", "config", "chat", "sandbox", "mcp", "hook", "completion", "version", "help"}
+	commands := []string{"tools", "check", "call", "serve", "run", "config", "chat", "sandbox", "mcp", "hook", "console", "completion", "version", "help"}
 	if near := spell.Nearest(args[0], commands); near != "" {
 		return usageErr("unknown command %q; did you mean %q?\n%s", args[0], near, use)
 	}

@@ -20,7 +20,10 @@ import (
 var readmeSkips = map[string]string{
 	"make test":                  "the test command itself (it runs this test)",
 	"toolscope mcp login github": "needs a browser and GitHub's authorization server; TestMCPLogin logs in against a local one",
-	"claude mcp add toolscope -- toolscope serve --cwd /path/to/project": "needs Claude Code; TestReadmeClientConfigs starts the server the line configures, as written",
+	"claude mcp add toolscope -- toolscope serve --cwd /path/to/project":    "needs Claude Code; TestReadmeClientConfigs starts the server the line configures, as written",
+	"toolscope run --cwd ~/proj --state ~/runs/notes.json 'Tidy the notes'": "needs a model; TestConsoleBrowser pauses runs with the scripted model server",
+	"toolscope console --runs ~/runs":                                       "serves until stopped; TestConsoleBrowser starts it and drives it in Chromium",
+	"toolscope console --runs ~/runs --export decisions.jsonl":              "needs the runs directory; TestConsoleApprovesPausedRun exports a decision log",
 }
 
 // readmeSays are what the README says some lines answer: their output
