@@ -137,6 +137,8 @@ type Answer struct {
 	Rules []permission.Rule `json:"rules,omitempty"`
 	// Input, with Approve, replaces the call's input (the user edited it).
 	Input json.RawMessage `json:"input,omitempty"`
+	// Message, with a refusal, is the user's word to the model.
+	Message string `json:"message,omitempty"`
 	// Result is an External tool's result.
 	Result *tool.Result `json:"result,omitempty"`
 }
@@ -658,7 +660,7 @@ func (w *wfRun) Wait(r *agent.Run) (map[string]agent.Answer, bool, error) {
 	// rules the call's decision suggested, unless it was bypass-immune.
 	byID := map[string]agent.Answer{}
 	for _, a := range answers {
-		ans := agent.Answer{CallID: a.CallID, Approve: a.Approve, Input: a.Input, Result: a.Result, Rules: a.Rules}
+		ans := agent.Answer{CallID: a.CallID, Approve: a.Approve, Input: a.Input, Result: a.Result, Rules: a.Rules, Message: a.Message}
 		if i := slices.IndexFunc(r.Waiting, func(x agent.Waiting) bool { return x.Call.ID == a.CallID }); a.Always && i >= 0 {
 			if d := r.Waiting[i].Decision; d != nil && !d.BypassImmune {
 				ans.Rules = append(slices.Clone(d.Suggestions), a.Rules...)

@@ -36,6 +36,12 @@ func isTokenName(s string) bool {
 // files in --runs DIR (default: the project, --cwd, or the current
 // directory), or, with --export FILE, its decision log written out.
 func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return RunConsole(ctx, args, stdout, stderr)
+}
+
+// RunConsole is `toolscope console` with more sources of runs beside the
+// run files (the Temporal build's namespace).
+func RunConsole(ctx context.Context, args []string, stdout, stderr io.Writer, extra ...console.Source) error {
 	c := newFlags("console", stdout, false)
 	addr := c.fs.String("http", "127.0.0.1:0", "listen on this address (host:port; :0 picks a free port); loopback only unless --allow-remote")
 	runs := c.fs.String("runs", "", "the directory of the run files (toolscope run --state DIR/NAME.json); default: --cwd, else the current directory")
@@ -117,7 +123,7 @@ func runConsole(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *remote {
 		hosts = append(hosts, host)
 	}
-	srv, err := console.New(&console.Options{Sources: []console.Source{local}, Tokens: named, LogFile: logFile, Hosts: hosts})
+	srv, err := console.New(&console.Options{Sources: append([]console.Source{local}, extra...), Tokens: named, LogFile: logFile, Hosts: hosts})
 	if err != nil {
 		return usage(err)
 	}

@@ -36,7 +36,8 @@ func Options() *cli.Options {
 		"deny": {Usage: "deny --temporal ADDR WORKFLOW_ID CALL_ID", Run: func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return runAnswer(ctx, "deny", args, stdout, stderr)
 		}},
-		"runs": {Usage: "runs --temporal ADDR [--all] [--json] (the runs waiting for approval)", Run: runRuns},
+		"runs":    {Usage: "runs --temporal ADDR [--all] [--json] (the runs waiting for approval)", Run: runRuns},
+		"console": {Usage: "console [--temporal ADDR [--namespace NS]] [--http 127.0.0.1:PORT] [--runs DIR] [--auth-token [NAME=]TOKEN]... [--export FILE] (the web approval console: run files and a namespace's runs)", Run: runConsole},
 	}}
 }
 
