@@ -91,6 +91,7 @@ var class = []Entry{
 	{".gitmodules", Name, Runs, "submodule URLs and update = !command, run by git submodule update"},
 	{".gitattributes", Name, Runs, "names the filter and diff drivers git runs on checkout and diff"},
 	{".git-credentials", Name, Grants, "git's stored credentials"},
+	{"console-decisions.jsonl", Name, Grants, "toolscope console's decision log: who approved what (an agent must not write its own approvals)"},
 	{".hg", Dir, Runs, "Mercurial's repository: .hg/hgrc hooks run on the next hg command"},
 	{".hgrc", Name, Runs, "Mercurial configuration: hooks and extensions"},
 	// Git hook managers.
