@@ -18,7 +18,7 @@ import (
 // or grant permissions), as paths relative to a project; each is also
 // judged nested two and three levels deep.
 var classMembers = []string{
-	".git/config", ".git/hooks/pre-commit",
+	".git/config", ".git/hooks/pre-commit", "console-decisions.jsonl",
 	".lefthook.yml", "lefthook.yml", "lefthook.yaml", ".lefthook.yaml", "lefthook-local.yml", ".lefthook-local.yaml",
 	"lefthook.toml", ".lefthook.json", ".config/lefthook.yml", ".config/lefthook.yaml",
 	".huskyrc", ".huskyrc.json", ".huskyrc.js", "husky.config.js", ".husky/pre-commit",
