@@ -398,6 +398,14 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, who string) {
 		a.Input = json.RawMessage(in)
 		e.Action, e.Input, e.OriginalInput = "approve_edited", a.Input, wt.Call.Input
 	}
+	if d := wt.Decision; d != nil && !d.At.IsZero() {
+		// The decision that asked, then the answer: the run's transcript
+		// keeps only the decision the call runs (or is refused) with.
+		if err := s.log.add(decisionEntry(src.Kind(), run.ID, callID, wt.Call.Name, wt.Call.Input, d)); err != nil {
+			s.fail(w, http.StatusInternalServerError, "The answer was not given: it could not be written to the decision log ("+err.Error()+").")
+			return
+		}
+	}
 	if err := s.log.add(e); err != nil {
 		s.fail(w, http.StatusInternalServerError, "The answer was not given: it could not be written to the decision log ("+err.Error()+").")
 		return

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"time"
 )
 
 // Mode is the permission mode an agent runs in. Its text form is the lower-case
@@ -104,6 +105,10 @@ type Decision struct {
 	// BypassImmune marks an Ask that allow rules cannot turn into Allow: a
 	// dangerous command, an edit of a sensitive file. Only meaningful for Ask.
 	BypassImmune bool `json:"bypass_immune,omitempty"`
+	// At is when the decision was made (the Toolkit stamps the decision
+	// it carries to a call; the user's, when the user answered). Zero
+	// for a decision no Toolkit made.
+	At time.Time `json:"at,omitzero"`
 }
 
 // Context is the permission state of one agent: its mode, the directories it may

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"runtime/debug"
+	"time"
 
 	"github.com/toolscope/toolscope/permission"
 )
@@ -113,6 +114,9 @@ func (tk *Toolkit) stream(ctx context.Context, call *Call) iter.Seq2[*Chunk, err
 				d = permission.Decision{Behavior: permission.Allow, Message: "Permission granted for " + call.Name + " (approved by the user)", Reason: "User approval", UpdatedInput: d.UpdatedInput}
 			}
 		}
+		// The decision the call carries is stamped with its time (the
+		// user's answer's, when asked): the transcript says when.
+		d.At = time.Now()
 		switch d.Behavior {
 		case permission.Deny:
 			yield(&Chunk{Content: []Block{TextBlock(d.Message)}, Status: StatusDenied, Decision: &d}, nil)

@@ -225,10 +225,24 @@ func TestConsoleApprovesPausedRun(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(r.proj, "notes.txt")); err == nil {
 		t.Error("the call ran twice")
 	}
+	// Every decision and answer, in time order: the engine's ask, the
+	// console's approval, the decision the call ran with, the outcome.
 	log := decisionLog(t, r.runs)
-	if len(log) != 2 || log[0].Action != "approve" || log[0].Who != "default" || log[0].Call != "c1" ||
-		!strings.Contains(string(log[0].Input), "from the console") || log[1].Action != "outcome" || log[1].Exit == nil || *log[1].Exit != 0 {
-		t.Errorf("the decision log: %+v", log)
+	var got []string
+	for _, e := range log {
+		got = append(got, e.Action+" "+e.Who+" "+e.Behavior)
+	}
+	t.Logf("the decision log: %q", got)
+	if len(log) != 4 || log[0].Action != "decision" || log[0].Who != "engine" || log[0].Behavior != "ask" || log[0].Time.IsZero() ||
+		log[1].Action != "approve" || log[1].Who != "default" || log[1].Call != "c1" || !strings.Contains(string(log[1].Input), "from the console") ||
+		log[2].Action != "decision" || log[2].Behavior != "allow" || !strings.Contains(string(log[2].Input), "from the console") ||
+		log[3].Action != "outcome" || log[3].Exit == nil || *log[3].Exit != 0 {
+		t.Errorf("the decision log: %q\n%+v", got, log)
+	}
+	for i := 1; i < len(log); i++ {
+		if log[i].Time.Before(log[i-1].Time) {
+			t.Errorf("the log is not in time order at %d", i)
+		}
 	}
 }
 
@@ -278,9 +292,17 @@ func TestConsoleEditedInputMeetsDenyRules(t *testing.T) {
 			t.Errorf("%s was written", f)
 		}
 	}
+	// The log: the engine's ask, the edited approval (both inputs), the
+	// deny rule's refusal of the edited input, the outcome.
 	log := decisionLog(t, r.runs)
-	if len(log) < 1 || log[0].Action != "approve_edited" || string(log[0].Input) != edited || !strings.Contains(string(log[0].OriginalInput), "notes.txt") {
-		t.Errorf("the decision log: %+v", log)
+	var acts []string
+	for _, e := range log {
+		acts = append(acts, e.Action+" "+e.Behavior)
+	}
+	if len(log) != 4 || acts[0] != "decision ask" || acts[1] != "approve_edited " || acts[2] != "decision deny" || acts[3] != "outcome " ||
+		string(log[1].Input) != edited || !strings.Contains(string(log[1].OriginalInput), "notes.txt") ||
+		string(log[2].Input) != edited || len(log[2].Rules) != 1 || log[2].Rules[0] != "Write(secret.txt)" {
+		t.Errorf("the decision log: %q\n%+v", acts, log)
 	}
 }
 
@@ -312,5 +334,33 @@ func TestConsoleFlags(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "out.jsonl")); err == nil {
 		t.Error("a damaged log was exported in part")
+	}
+}
+
+// The export holds the engine's own decisions too, from the runs'
+// transcripts, with their times: a read it allowed, a write a deny rule
+// refused, in a run nobody answered.
+func TestConsoleExportsEngineDecisions(t *testing.T) {
+	r := newConsoleRig(t, `{"text":"","tool_calls":[{"id":"r1","name":"Read","arguments":{"file_path":"$WORK/proj/a.txt"}}]}
+{"text":"","tool_calls":[{"id":"w1","name":"Write","arguments":{"file_path":"$WORK/proj/secret.txt","content":"x"}}]}
+{"text":"Done."}
+`, `{"permissions": {"deny": ["Write(secret.txt)"]}}`)
+	os.WriteFile(filepath.Join(r.proj, "a.txt"), []byte("alpha\n"), 0o644)
+	var out strings.Builder
+	err := run(context.Background(), []string{"run", "--cwd", r.proj, "--state", filepath.Join(r.runs, "auto.json"), "--config", filepath.Join(r.work, "cfg.json"), "Look"}, strings.NewReader(""), &out, &out)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, out.String())
+	}
+	log := decisionLog(t, r.runs)
+	if len(log) != 2 {
+		t.Fatalf("the export: %+v", log)
+	}
+	read, write := log[0], log[1]
+	if read.Action != "decision" || read.Who != "engine" || read.Run != "auto.json" || read.Call != "r1" || read.Tool != "Read" || read.Behavior != "allow" ||
+		!strings.Contains(string(read.Input), "a.txt") || read.Time.IsZero() {
+		t.Errorf("the Read's decision: %+v", read)
+	}
+	if write.Call != "w1" || write.Behavior != "deny" || len(write.Rules) != 1 || write.Rules[0] != "Write(secret.txt)" || write.Time.Before(read.Time) {
+		t.Errorf("the Write's decision: %+v", write)
 	}
 }

@@ -68,8 +68,14 @@ func RunConsole(ctx context.Context, args []string, stdout, stderr io.Writer, ex
 	}
 	logFile := filepath.Join(dir, console.LogName)
 	if *export != "" {
+		// The log's answers, and every decision of the runs' transcripts.
+		local, err := console.NewLocal(dir, nil)
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		defer local.Close()
 		var b bytes.Buffer
-		n, err := console.Export(logFile, &b)
+		n, err := console.ExportAll(ctx, logFile, &b, append([]console.Source{local}, extra...)...)
 		if err != nil {
 			return err
 		}
@@ -80,7 +86,7 @@ func RunConsole(ctx context.Context, args []string, stdout, stderr io.Writer, ex
 		if err := textfile.WriteAtomic(*export, b.Bytes(), &textfile.WriteOptions{Perm: 0o600}); err != nil {
 			return fmt.Errorf("console --export %s: %w", *export, err)
 		}
-		fmt.Fprintf(stderr, "console: wrote %d entries of %s to %s\n", n, logFile, *export)
+		fmt.Fprintf(stderr, "console: wrote %d entries (the decisions of the runs in %s and the answers of %s) to %s\n", n, dir, logFile, *export)
 		return nil
 	}
 	named := map[string]string{}
