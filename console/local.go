@@ -301,6 +301,11 @@ func (l *Local) Answer(ctx context.Context, id string, a Answer, done func(Outco
 	if !slices.ContainsFunc(ar.Waiting, func(w agent.Waiting) bool { return w.Call.ID == a.CallID && w.Status == tool.StatusAsking }) {
 		return fmt.Errorf("no call %q waits for approval in this run (it may have been answered already)", a.CallID)
 	}
+	if ar.Meta["command"] == "chat" {
+		// The chat that saved it asks about these calls at its terminal,
+		// from the run it holds: an answer here too would run a call twice.
+		return errors.New("this is a toolscope chat's run: its waiting calls are answered at the chat's terminal, which asks about them now (or, if that chat has ended, continue it with toolscope chat --state FILE)")
+	}
 	args := append(slices.Clone(l.cmd[1:]), "run", "--resume", file)
 	if a.Approve {
 		args = append(args, "--approve", a.CallID)

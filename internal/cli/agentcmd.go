@@ -548,7 +548,10 @@ func (f agentFlags) remember(r *agent.Run) error {
 			}
 		}
 	}
-	meta := map[string]string{}
+	// Which command keeps the file: a chat's waiting calls are answered at
+	// its terminal, by the chat that holds them (not a flag: a resumed
+	// run does not set it).
+	meta := map[string]string{"command": f.fs.Name()}
 	model := *f.model
 	if model == "" {
 		model = os.Getenv("TOOLSCOPE_MODEL")

@@ -364,3 +364,38 @@ func TestConsoleExportsEngineDecisions(t *testing.T) {
 		t.Errorf("the Write's decision: %+v", write)
 	}
 }
+
+// A chat's run file is shown, but not answered: the chat asks about its
+// waiting calls at its terminal from the run it holds, and an answer here
+// too would run a call twice.
+func TestConsoleRefusesChatRuns(t *testing.T) {
+	r := newConsoleRig(t, `{"text":"","tool_calls":[{"id":"c1","name":"Write","arguments":{"file_path":"$WORK/proj/notes.txt","content":"twice?\n"}}]}
+{"text":"Written."}
+`, "")
+	file := r.pause(t, "chat.json", "Write the notes")
+	ar, err := host.LoadRun(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ar.Meta["command"] != "run" {
+		t.Fatalf("the run file does not say which command keeps it: %v", ar.Meta)
+	}
+	ar.Meta["command"] = "chat" // as toolscope chat --state saves it
+	if err := host.SaveRun(file, ar); err != nil {
+		t.Fatal(err)
+	}
+	c := r.client(t)
+	if p := r.page(t, c, "/runs/local/chat.json"); !strings.Contains(p, "Write") {
+		t.Fatalf("the chat's run is not shown:\n%s", p)
+	}
+	if code := r.answer(t, c, "chat.json", url.Values{"call": {"c1"}, "action": {"approve"}}); code != http.StatusConflict {
+		t.Fatalf("approving a chat's call: %d, want 409", code)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if _, err := os.Stat(filepath.Join(r.proj, "notes.txt")); err == nil {
+		t.Error("the chat's call ran from the console")
+	}
+	if ar, err := host.LoadRun(file); err != nil || len(ar.Waiting) != 1 {
+		t.Errorf("the chat's run file changed: %v", err)
+	}
+}
