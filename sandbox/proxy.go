@@ -14,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/toolscope/toolscope/internal/netaddr"
 )
 
 // The proxy's bounds.
@@ -42,7 +44,7 @@ type proxy struct {
 	allow, deny domainList
 	lookup      lookupFunc
 	idle        time.Duration
-	nonPublic   func(netip.Addr) string // nonPublicAddr; tests change it
+	nonPublic   func(netip.Addr) string // netaddr.NonPublic; tests change it
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -61,7 +63,7 @@ func newProxy(allow, deny domainList, lookup lookupFunc) *proxy {
 		lookup = defaultLookup
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &proxy{allow: allow, deny: deny, lookup: lookup, idle: proxyIdle, nonPublic: nonPublicAddr, ctx: ctx, cancel: cancel,
+	return &proxy{allow: allow, deny: deny, lookup: lookup, idle: proxyIdle, nonPublic: netaddr.NonPublic, ctx: ctx, cancel: cancel,
 		sem: make(chan struct{}, proxyMaxConns), conns: map[net.Conn]struct{}{}}
 }
 
@@ -481,68 +483,4 @@ type deadlineWriter struct {
 func (d *deadlineWriter) Write(b []byte) (int, error) {
 	d.c.SetWriteDeadline(time.Now().Add(d.idle))
 	return d.c.Write(b)
-}
-
-// reserved are the IPv4 and IPv6 ranges, besides those netip classifies,
-// that are not the public Internet (the same list as WebFetch's).
-var reserved = []netip.Prefix{
-	netip.MustParsePrefix("0.0.0.0/8"),
-	netip.MustParsePrefix("100.64.0.0/10"),
-	netip.MustParsePrefix("192.0.0.0/24"),
-	netip.MustParsePrefix("192.0.2.0/24"),
-	netip.MustParsePrefix("198.18.0.0/15"),
-	netip.MustParsePrefix("198.51.100.0/24"),
-	netip.MustParsePrefix("203.0.113.0/24"),
-	netip.MustParsePrefix("240.0.0.0/4"),
-	netip.MustParsePrefix("::/96"),
-	netip.MustParsePrefix("100::/64"),
-	netip.MustParsePrefix("2001:db8::/32"),
-	netip.MustParsePrefix("64:ff9b:1::/48"),
-}
-
-var (
-	nat64  = netip.MustParsePrefix("64:ff9b::/96")
-	sixTo4 = netip.MustParsePrefix("2002::/16")
-)
-
-// nonPublicAddr says why a is not an address of the public Internet
-// ("loopback", "private", ...), or "" when it is; an IPv4 address mapped
-// into IPv6 or embedded in a NAT64 or 6to4 address is judged as itself.
-func nonPublicAddr(a netip.Addr) string {
-	a = a.Unmap()
-	if a.Is6() {
-		b := a.As16()
-		switch {
-		case nat64.Contains(a):
-			if r := nonPublicAddr(netip.AddrFrom4([4]byte(b[12:16]))); r != "" {
-				return r + " (NAT64)"
-			}
-		case sixTo4.Contains(a):
-			if r := nonPublicAddr(netip.AddrFrom4([4]byte(b[2:6]))); r != "" {
-				return r + " (6to4)"
-			}
-		}
-	}
-	switch {
-	case !a.IsValid():
-		return "invalid"
-	case a.IsLoopback():
-		return "loopback"
-	case a.IsPrivate():
-		return "private"
-	case a.IsLinkLocalUnicast(), a.IsLinkLocalMulticast():
-		return "link-local"
-	case a.IsUnspecified():
-		return "unspecified"
-	case a.IsMulticast(), a.IsInterfaceLocalMulticast():
-		return "multicast"
-	case !a.IsGlobalUnicast():
-		return "not global unicast"
-	}
-	for _, p := range reserved {
-		if p.Contains(a) {
-			return "reserved"
-		}
-	}
-	return ""
 }

@@ -22,6 +22,8 @@ import (
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 	"golang.org/x/net/html/charset"
+
+	"github.com/toolscope/toolscope/internal/netaddr"
 )
 
 //go:embed fetch.md
@@ -186,7 +188,7 @@ func (f *Fetch) CheckPermissions(_ context.Context, input json.RawMessage, pc *p
 // DNS: an IP literal of a non-public class, or localhost.
 func literalNonPublic(t *target) string {
 	if t.ip.IsValid() {
-		return nonPublic(t.ip)
+		return netaddr.NonPublic(t.ip)
 	}
 	if localName(t.host) {
 		return "loopback"
@@ -272,7 +274,7 @@ func (d *dialer) DialContext(ctx context.Context, network, addr string) (net.Con
 	// to a public and a private address is refused.
 	allowed := explicitlyAllowed(d.pc, host)
 	for _, a := range addrs {
-		if why := nonPublic(a); why != "" && !allowed {
+		if why := netaddr.NonPublic(a); why != "" && !allowed {
 			return nil, &BlockedError{Host: host, Addr: a.Unmap(), Reason: why}
 		}
 	}

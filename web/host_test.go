@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/toolscope/toolscope/internal/netaddr"
 )
 
 func TestCanonicalHost(t *testing.T) {
@@ -66,7 +68,7 @@ func TestNonPublic(t *testing.T) {
 		})
 	}
 	for _, h := range []string{"93.184.216.34", "8.8.8.8", "1.1.1.1", "172.32.0.1", "192.169.0.1", "2606:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1"} {
-		if why := nonPublic(netip.MustParseAddr(h)); why != "" {
+		if why := netaddr.NonPublic(netip.MustParseAddr(h)); why != "" {
 			t.Errorf("%s judged %s", h, why)
 		}
 	}
