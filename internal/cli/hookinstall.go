@@ -362,6 +362,30 @@ func cut(text []byte, elems []jsonNode, i int) []byte {
 	return append(out, text[to:]...)
 }
 
+// preToolUseGroups returns the groups of hooks.PreToolUse in the settings
+// object root; ok is false when there are none ("hooks" is not an object,
+// or "PreToolUse" not an array).
+func preToolUseGroups(plain []byte, root jsonNode) (groups []jsonNode, ok bool, err error) {
+	rms, err := members(plain, root)
+	if err != nil {
+		return nil, false, err
+	}
+	hooks, ok := member(rms, "hooks")
+	if !ok || plain[hooks.start] != '{' {
+		return nil, false, nil
+	}
+	hms, err := members(plain, hooks)
+	if err != nil {
+		return nil, false, err
+	}
+	pre, ok := member(hms, "PreToolUse")
+	if !ok || plain[pre.start] != '[' {
+		return nil, false, nil
+	}
+	groups, err = elements(plain, pre)
+	return groups, err == nil, err
+}
+
 // uninstallClaudeHook removes toolscope's hook entries from the settings
 // text: a group of toolscope's alone goes whole, another keeps its other
 // hooks.
@@ -375,25 +399,12 @@ func uninstallClaudeHook(text []byte) (out []byte, changed bool, err error) {
 		if err != nil {
 			return nil, false, err
 		}
-		rms, err := members(plain, root)
+		groups, ok, err := preToolUseGroups(plain, root)
 		if err != nil {
 			return nil, false, err
 		}
-		hooks, ok := member(rms, "hooks")
-		if !ok || plain[hooks.start] != '{' {
+		if !ok {
 			break
-		}
-		hms, err := members(plain, hooks)
-		if err != nil {
-			return nil, false, err
-		}
-		pre, ok := member(hms, "PreToolUse")
-		if !ok || plain[pre.start] != '[' {
-			break
-		}
-		groups, err := elements(plain, pre)
-		if err != nil {
-			return nil, false, err
 		}
 		ours := ourHooks(plain, groups)
 		if len(ours) == 0 {
