@@ -61,7 +61,7 @@ func TestReadmeShellBlocks(t *testing.T) {
 	}
 	bin := buildCLI(t)
 	if bin == "" {
-		t.Skip("no toolscope binary (go build failed)")
+		t.Fatal("no toolscope binary: go build failed (logged above)")
 	}
 	blocks := regexp.MustCompile("(?s)\n```(?:sh|bash)\n(.*?)```").FindAllSubmatch(readme, -1)
 	if len(blocks) < 5 {

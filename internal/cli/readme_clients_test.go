@@ -39,7 +39,7 @@ func TestReadmeClientConfigs(t *testing.T) {
 	modules := filepath.Dir(filepath.Dir(filepath.Dir(pkg)))
 	bin := buildCLI(t)
 	if bin == "" {
-		t.Skip("no toolscope binary to start (go build failed)")
+		t.Fatal("no toolscope binary to start: go build failed (logged above)")
 	}
 	for _, b := range blocks {
 		kind, text := string(b[1]), string(b[2])

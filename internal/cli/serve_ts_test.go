@@ -36,7 +36,7 @@ func TestServeTypeScriptClients(t *testing.T) {
 			modules := filepath.Dir(filepath.Dir(filepath.Dir(pkg))) // the node_modules holding the package
 			bin := buildCLI(t)
 			if bin == "" {
-				t.Skip("no toolscope binary to start (go build failed)")
+				t.Fatal("no toolscope binary to start: go build failed (logged above)")
 			}
 			dir := t.TempDir()
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -103,7 +103,7 @@ func TestServeTypeScriptNewTools(t *testing.T) {
 			modules := filepath.Dir(filepath.Dir(filepath.Dir(pkg)))
 			bin := buildCLI(t)
 			if bin == "" {
-				t.Skip("no toolscope binary to start (go build failed)")
+				t.Fatal("no toolscope binary to start: go build failed (logged above)")
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
