@@ -43,6 +43,7 @@ import (
 	"time"
 
 	"github.com/toolscope/toolscope/agent"
+	"github.com/toolscope/toolscope/internal/live"
 	"github.com/toolscope/toolscope/internal/inputview"
 	"github.com/toolscope/toolscope/tool"
 )
@@ -354,7 +355,11 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, who string) {
 	}
 	wt := run.Agent.Waiting[i]
 	e := Entry{Time: time.Now().UTC(), Who: who, Source: src.Kind(), Run: run.ID, Call: callID, Tool: wt.Call.Name, Action: action, Input: wt.Call.Input}
-	a := Answer{CallID: callID}
+	a := Answer{CallID: callID, InputSHA256: live.InputSHA256(wt.Call.Input), By: who}
+	if shown := r.PostForm.Get("input_sha256"); shown != "" && shown != a.InputSHA256 {
+		s.fail(w, http.StatusConflict, fmt.Sprintf("Call %q now waits with another input than the one you answered; look at it again.", callID))
+		return
+	}
 	switch action {
 	case "approve", "always", "edit":
 		a.Approve = true

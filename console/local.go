@@ -19,6 +19,7 @@ import (
 
 	"github.com/toolscope/toolscope/agent"
 	"github.com/toolscope/toolscope/host"
+	"github.com/toolscope/toolscope/internal/live"
 	"github.com/toolscope/toolscope/internal/proc"
 	"github.com/toolscope/toolscope/tool"
 )
@@ -34,6 +35,10 @@ type LocalOptions struct {
 	// Grace is how long an interrupted continuation (the console stops)
 	// has to save its run file before it is killed; 0 means 10s.
 	Grace time.Duration
+	// LiveKey, when set (host.ConsoleKey), lets the console answer the
+	// waiting calls of a chat that is running (its run file is in the
+	// directory) through the chat's live channel.
+	LiveKey []byte
 }
 
 // Local is the run files (the --state FILE of `toolscope run`) in one
@@ -46,6 +51,7 @@ type Local struct {
 	cmd   []string
 	env   []string
 	grace time.Duration
+	live  *live.Client // nil: no LiveKey
 	ctx   context.Context
 	stop  context.CancelFunc
 	wg    sync.WaitGroup
@@ -116,7 +122,11 @@ func NewLocal(dir string, o *LocalOptions) (*Local, error) {
 	if grace <= 0 {
 		grace = 10 * time.Second
 	}
-	return &Local{dir: abs, cmd: cmd, env: slices.Clone(o.Env), grace: grace, ctx: ctx, stop: stop, busy: map[string]*answering{}}, nil
+	l := &Local{dir: abs, cmd: cmd, env: slices.Clone(o.Env), grace: grace, ctx: ctx, stop: stop, busy: map[string]*answering{}}
+	if len(o.LiveKey) > 0 {
+		l.live = live.NewClient(abs, o.LiveKey)
+	}
+	return l, nil
 }
 
 // Dir is the directory of the run files.
@@ -298,13 +308,24 @@ func (l *Local) Answer(ctx context.Context, id string, a Answer, done func(Outco
 	if err != nil {
 		return err
 	}
-	if !slices.ContainsFunc(ar.Waiting, func(w agent.Waiting) bool { return w.Call.ID == a.CallID && w.Status == tool.StatusAsking }) {
+	i := slices.IndexFunc(ar.Waiting, func(w agent.Waiting) bool { return w.Call.ID == a.CallID && w.Status == tool.StatusAsking })
+	if i < 0 {
 		return fmt.Errorf("no call %q waits for approval in this run (it may have been answered already)", a.CallID)
+	}
+	if a.InputSHA256 != "" && live.InputSHA256(ar.Waiting[i].Call.Input) != a.InputSHA256 {
+		return fmt.Errorf("call %q now waits with another input than the one answered; look at it again", a.CallID)
 	}
 	if ar.Meta["command"] == "chat" {
 		// The chat that saved it asks about these calls at its terminal,
-		// from the run it holds: an answer here too would run a call twice.
-		return errors.New("this is a toolscope chat's run: its waiting calls are answered at the chat's terminal, which asks about them now (or, if that chat has ended, continue it with toolscope chat --state FILE)")
+		// from the run it holds: the answer goes to that chat, which takes
+		// the first answer (its terminal's or this one); the file is never
+		// resumed behind its back, which would run a call twice.
+		if ep, rid, ok := l.chatOf(ctx, id); ok {
+			l.mu.Unlock()
+			defer l.mu.Lock()
+			return answerLive(ctx, l.live, ep, rid, a, done)
+		}
+		return errors.New("this is a toolscope chat's run, and that chat cannot be reached: its waiting calls are answered at its terminal (or, if it has ended, continue it with toolscope chat --state FILE)")
 	}
 	args := append(slices.Clone(l.cmd[1:]), "run", "--resume", file)
 	if a.Approve {
@@ -356,4 +377,26 @@ func (l *Local) Answer(ctx context.Context, id string, a Answer, done func(Outco
 		}
 	}()
 	return nil
+}
+
+// chatOf finds the running chat whose run file is id.
+func (l *Local) chatOf(ctx context.Context, id string) (live.Endpoint, string, bool) {
+	if l.live == nil {
+		return live.Endpoint{}, "", false
+	}
+	for _, ep := range l.live.Endpoints() {
+		if ep.Command != "chat" {
+			continue
+		}
+		infos, err := l.live.Runs(ctx, ep)
+		if err != nil {
+			continue
+		}
+		for _, in := range infos {
+			if in.File == id {
+				return ep, in.ID, true
+			}
+		}
+	}
+	return live.Endpoint{}, "", false
 }

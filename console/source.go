@@ -37,6 +37,7 @@ const (
 	StatusWaiting   Status = "waiting"   // calls wait for an answer
 	StatusAnswering Status = "answering" // an answer is being carried out
 	StatusFinished  Status = "finished"  // nothing waits: the reply ended
+	StatusLive      Status = "live"      // a live process's run (a serve session): nothing waits now
 	StatusError     Status = "error"     // the run could not be read
 )
 
@@ -81,6 +82,11 @@ type Answer struct {
 	Always bool
 	// Message, with a refusal, is said to the model.
 	Message string
+	// InputSHA256 is the hex SHA-256 of the call's input as it was shown:
+	// a source refuses the answer when the call now waits with another.
+	InputSHA256 string
+	// By names who answered (the access token's name).
+	By string
 }
 
 // Outcome is how the run went on after an answer.

@@ -250,3 +250,17 @@ func ApprovalKey() ([]byte, error) {
 	m.Write([]byte("toolscope: MCP approval state, v1"))
 	return m.Sum(nil), nil
 }
+
+// ConsoleKey returns the key that authenticates toolscope console to the
+// live endpoints of a chat or serve (and their answers to it), derived
+// from the user's sealing key for that one use. A command the agent runs
+// cannot read the sealing key, so it cannot answer its own approvals.
+func ConsoleKey() ([]byte, error) {
+	key, err := sealKey()
+	if err != nil {
+		return nil, err
+	}
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte("toolscope: console live channel, v1"))
+	return m.Sum(nil), nil
+}

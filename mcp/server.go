@@ -377,6 +377,21 @@ func sameHint(a, b *bool) bool {
 
 type sessionKey struct{}
 
+// SessionKey names the MCP session a served call came in on: comparable,
+// distinct for each session of a [Server].
+type SessionKey struct{ ss *sdk.ServerSession }
+
+// Wait blocks until the session has ended.
+func (k SessionKey) Wait() { k.ss.Wait() }
+
+// CallSession returns, in the context of a call a [Server] serves (as a
+// tool.Middleware or a tool.Asker sees it), the session it came in on;
+// false for a call outside a session (stateless HTTP, or not served).
+func CallSession(ctx context.Context) (SessionKey, bool) {
+	ss, _ := ctx.Value(sessionKey{}).(*sdk.ServerSession)
+	return SessionKey{ss}, ss != nil
+}
+
 // handle runs one tools/call through the Toolkit.
 func (s *Server) handle(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 	if req.Session != nil {

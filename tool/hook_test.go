@@ -143,3 +143,60 @@ func TestStateInjectedEnforced(t *testing.T) {
 		t.Errorf("plain tool saw the state: call %v ctx %v; injected: call %v ctx %v", sawCall[0], sawCtx[0], sawCall[1], sawCtx[1])
 	}
 }
+
+// inputAsker approves with an edited input, or refuses with a message.
+type inputAsker struct {
+	asker
+	edited, message string
+}
+
+func (a *inputAsker) AskApproval(ctx context.Context, c *tool.Call, d permission.Decision) (tool.Approval, error) {
+	ok, rules, err := a.Ask(ctx, c, d)
+	return tool.Approval{Approve: ok, Input: json.RawMessage(a.edited), Rules: rules, Message: a.message}, err
+}
+
+// An ApprovalAsker's edited input is what runs, judged again: a deny rule
+// that matches it refuses it, an invalid one is refused by the schema,
+// and the same input as asked runs as a plain approval. A refusal's
+// message reaches the model.
+func TestApprovalAskerEditedInputJudged(t *testing.T) {
+	e := matchTool{echoTool("echo")}
+	e.perm = permission.Decision{Behavior: permission.Passthrough}
+	in := json.RawMessage(`{"text":"asked"}`)
+	state := func(rules ...permission.Rule) *tool.State {
+		return tool.NewState(&permission.Context{Mode: permission.Default, Deny: rules})
+	}
+	for _, tc := range []struct {
+		name, edited string
+		deny         []permission.Rule
+		status       tool.Status
+		text         string
+	}{
+		{"edited runs", `{"text":"edited"}`, nil, tool.StatusSuccess, "edited"},
+		{"same input", `{"text":"asked"}`, nil, tool.StatusSuccess, "asked"},
+		{"no input", ``, nil, tool.StatusSuccess, "asked"},
+		{"deny rule on the edit", `{"text":"secret"}`, []permission.Rule{{Tool: "echo", Content: "secret", Behavior: permission.Deny}}, tool.StatusDenied, ""},
+		{"invalid edit", `{"text":7}`, nil, tool.StatusError, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := &inputAsker{asker: asker{approve: true}, edited: tc.edited}
+			tk := newKit(t, &tool.ToolkitOptions{Tools: []tool.Tool{e}, Asker: a})
+			r := call(t, tk, &tool.Call{ID: "c1", Name: "echo", Input: in, State: state(tc.deny...)})
+			if r.Status != tc.status || tc.text != "" && r.Text() != tc.text {
+				t.Fatalf("%s %q, want %s %q", r.Status, r.Text(), tc.status, tc.text)
+			}
+			if a.asked != 1 || a.input != string(in) {
+				t.Errorf("asked %d times about %s", a.asked, a.input)
+			}
+			if r.Status == tool.StatusSuccess && r.Decision.Reason != "User approval" {
+				t.Errorf("decision %+v", r.Decision)
+			}
+		})
+	}
+	a := &inputAsker{message: "use git clean instead"}
+	tk := newKit(t, &tool.ToolkitOptions{Tools: []tool.Tool{e}, Asker: a})
+	r := call(t, tk, &tool.Call{ID: "c1", Name: "echo", Input: in, State: state()})
+	if r.Status != tool.StatusDenied || !strings.HasSuffix(r.Text(), "\nThe user says: use git clean instead") {
+		t.Errorf("refused with a message: %s %q", r.Status, r.Text())
+	}
+}

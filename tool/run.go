@@ -98,7 +98,31 @@ func (tk *Toolkit) stream(ctx context.Context, call *Call) iter.Seq2[*Chunk, err
 			if len(d.UpdatedInput) > 0 {
 				asked.Input = d.UpdatedInput
 			}
-			approve, rules, err := tk.asker.Ask(ctx, &asked, d)
+			var (
+				approve bool
+				rules   []permission.Rule
+				ans     Approval
+			)
+			if aa, ok := tk.asker.(ApprovalAsker); ok {
+				ans, err = aa.AskApproval(ctx, &asked, d)
+				approve, rules = ans.Approve, ans.Rules
+			} else {
+				approve, rules, err = tk.asker.Ask(ctx, &asked, d)
+			}
+			if err == nil && approve && len(ans.Input) > 0 && string(ans.Input) != string(asked.Input) {
+				// The user approved another input: that call is judged
+				// (deny rules, hooks, schema) and run in its own right.
+				for _, r := range rules {
+					st.AddRule(r)
+				}
+				again := &Call{ID: call.ID, Name: call.Name, Input: ans.Input, State: call.State, Approved: true}
+				for c, err := range tk.stream(ctx, again) {
+					if !yield(c, err) {
+						return
+					}
+				}
+				return
+			}
 			switch {
 			case errors.Is(err, ErrNotAsked):
 				// Comes back asking, below.
@@ -107,6 +131,9 @@ func (tk *Toolkit) stream(ctx context.Context, call *Call) iter.Seq2[*Chunk, err
 				return
 			case !approve:
 				d = permission.Decision{Behavior: permission.Deny, Message: "The user doesn't want to proceed with this tool use. The tool use was rejected.", Reason: "Denied by the user"}
+				if ans.Message != "" {
+					d.Message += "\nThe user says: " + ans.Message
+				}
 			default:
 				for _, r := range rules {
 					st.AddRule(r)

@@ -2,6 +2,7 @@ package tool
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -103,6 +104,29 @@ type Toolkit struct {
 // an error leaves the call not run, with an error result.
 type Asker interface {
 	Ask(ctx context.Context, call *Call, d permission.Decision) (approve bool, rules []permission.Rule, err error)
+}
+
+// An ApprovalAsker is an [Asker] whose user can say more than yes or no
+// (toolscope console): approve the call with an input of their own, or
+// refuse it with a word to the model. An edited input (non-empty and not
+// the call's) is not run on the strength of the answer: the call with it
+// goes through the Toolkit again, approved (so its PreToolUse hooks run,
+// its deny rules still refuse it and the tool's schema checks it), and
+// that is what runs. The Toolkit uses AskApproval instead of Ask.
+type ApprovalAsker interface {
+	Asker
+	AskApproval(ctx context.Context, call *Call, d permission.Decision) (Approval, error)
+}
+
+// Approval is a user's answer to an [ApprovalAsker].
+type Approval struct {
+	Approve bool
+	// Input, with Approve, is the input the user approved instead.
+	Input json.RawMessage
+	// Rules, with Approve, are added to the call's State ("always").
+	Rules []permission.Rule
+	// Message, with a refusal, is said to the model after the refusal.
+	Message string
 }
 
 // ErrNotAsked is returned (possibly wrapped) by an [Asker] that cannot ask

@@ -445,7 +445,20 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	// The conversation, the approvals and the MCP servers' questions are
 	// all answered on standard input.
-	in := bufio.NewReader(stdin)
+	br := bufio.NewReader(stdin)
+	var in lineReader = br
+	// A chat with a run file can be answered from toolscope console too
+	// (one watching the file's directory): the first answer counts.
+	var cl *chatLive
+	var lines *asyncLines
+	if file != "" {
+		if cl = startChatLive(file, r, stderr); cl != nil {
+			defer cl.close()
+			lines = newAsyncLines(in)
+			defer lines.close()
+			in = lines
+		}
+	}
 	f.elicitor = termElicitor{in: in, out: stderr}
 	// Background shells live as long as the conversation does.
 	f.background = true
@@ -498,16 +511,22 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			}
 		} else {
 			var answers []agent.Answer
+			notify := func(w agent.Waiting) {
+				s.Notify(ctx, "permission_prompt", "toolscope needs your permission to use "+w.Call.Name)
+			}
+			if cl != nil {
+				answers = cl.askChat(ctx, r, lines, stderr, notify)
+			}
 			for _, w := range r.Waiting {
-				if w.Status != tool.StatusAsking {
+				if cl != nil || w.Status != tool.StatusAsking {
 					continue
 				}
 				d := w.Decision
 				if d == nil {
 					d = &permission.Decision{Message: "Permission required"}
 				}
-				s.Notify(ctx, "permission_prompt", "toolscope needs your permission to use "+w.Call.Name)
-				approve, alwaysAns := prompt(in, stderr, w.Call.Name, string(w.Call.Input), d)
+				notify(w)
+				approve, alwaysAns := prompt(br, stderr, w.Call.Name, string(w.Call.Input), d)
 				ans := agent.Answer{CallID: w.Call.ID, Approve: approve}
 				if alwaysAns && !d.BypassImmune {
 					ans.Rules = d.Suggestions

@@ -120,16 +120,25 @@ func RunConsole(ctx context.Context, args []string, stdout, stderr io.Writer, ex
 	if (ip == nil || !ip.IsLoopback()) && !strings.EqualFold(host, "localhost") && !*remote {
 		return usageErr("console: --http %s is beyond this machine: anyone who reaches it could see the runs and, with a token, answer them; listen on loopback (127.0.0.1:PORT) or give --allow-remote", *addr)
 	}
-	local, err := console.NewLocal(dir, nil)
+	// The console key authenticates it to running chats and serves.
+	key, err := consoleKey()
+	if err != nil {
+		fmt.Fprintf(stderr, "toolscope: warning: running chats and serve sessions cannot be shown: %v\n", err)
+	}
+	local, err := console.NewLocal(dir, &console.LocalOptions{LiveKey: key})
 	if err != nil {
 		return usageErr("%v", err)
 	}
 	defer local.Close()
+	sources := []console.Source{local}
+	if key != nil {
+		sources = append(sources, console.NewLive(dir, key))
+	}
 	var hosts []string
 	if *remote {
 		hosts = append(hosts, host)
 	}
-	srv, err := console.New(&console.Options{Sources: append([]console.Source{local}, extra...), Tokens: named, LogFile: logFile, Hosts: hosts})
+	srv, err := console.New(&console.Options{Sources: append(sources, extra...), Tokens: named, LogFile: logFile, Hosts: hosts})
 	if err != nil {
 		return usage(err)
 	}

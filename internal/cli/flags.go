@@ -61,6 +61,9 @@ type common struct {
 	hookModel func(name string) (agent.Model, error)
 	// tracer records spans of the calls (run, chat, serve); nil: off.
 	tracer *tracing.Tracer
+	// middleware wraps every call, inside the tracer's (serve --console:
+	// the console's record of each session's calls).
+	middleware []tool.Middleware
 }
 
 func newFlags(name string, stdout io.Writer, withRules bool) *common {

@@ -294,7 +294,7 @@ func (c *common) hostOptions(warn io.Writer) *host.Options {
 	}
 	o := &host.Options{Dir: c.cwd, Settings: c.configPath, NoClaudeSettings: c.noClaude,
 		TrustProject: c.trustProject, Sandbox: c.sandbox, Asker: c.asker, Elicitor: c.elicitor, NoHooks: c.noHooks, NoServers: c.noServers, Background: c.background, HookModel: c.hookModel, Warnings: warn,
-		Middleware: c.traceMiddleware()}
+		Middleware: append(c.traceMiddleware(), c.middleware...)}
 	for _, p := range []string{c.statePath, c.runFile} {
 		if p != "" {
 			o.Protect = append(o.Protect, p)
@@ -911,9 +911,34 @@ func unshowable(input string) string {
 // cannot move the cursor, clear the screen or overwrite the question);
 // one that cannot be shown so is refused without asking.
 func prompt(stdin io.Reader, stderr io.Writer, name, input string, d *permission.Decision) (approve, always bool) {
+	if !showPrompt(stderr, name, input, d) {
+		return false, false
+	}
+	line, _ := bufio.NewReader(stdin).ReadString('\n')
+	return promptAnswer(line)
+}
+
+// promptStop is prompt, reading from lines, that stops waiting when stop
+// is closed (answered is then false, and the line the user types later
+// goes to the next reader).
+func promptStop(lines *asyncLines, stderr io.Writer, name, input string, d *permission.Decision, stop <-chan struct{}) (approve, always, answered bool) {
+	if !showPrompt(stderr, name, input, d) {
+		return false, false, true
+	}
+	line, _, ok := lines.next(stop)
+	if !ok {
+		return false, false, false
+	}
+	approve, always = promptAnswer(line)
+	return approve, always, true
+}
+
+// showPrompt shows the question of prompt; false when the call cannot be
+// shown, and is denied (it says so).
+func showPrompt(stderr io.Writer, name, input string, d *permission.Decision) bool {
 	if why := unshowable(input); why != "" {
 		fmt.Fprintf(stderr, "%s was not asked about and is denied: %s.\n", inputview.Escape(name), why)
-		return false, false
+		return false
 	}
 	fmt.Fprintf(stderr, "%s wants to run (input of %d bytes, whole): %s\n%s", inputview.Escape(name), len(input), inputview.Escape(input), inputview.Escape(d.Message))
 	if d.Reason != "" {
@@ -928,7 +953,11 @@ func prompt(stdin io.Reader, stderr io.Writer, name, input string, d *permission
 	} else {
 		fmt.Fprint(stderr, "\nAllow? [y/N] ")
 	}
-	line, _ := bufio.NewReader(stdin).ReadString('\n')
+	return true
+}
+
+// promptAnswer reads a prompt's answer: y, always, anything else no.
+func promptAnswer(line string) (approve, always bool) {
 	switch strings.ToLower(strings.TrimSpace(line)) {
 	case "y", "yes":
 		return true, false

@@ -37,6 +37,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	stateless := c.fs.Bool("stateless", false, "with --http: keep no session, so that replicas behind a load balancer can serve the same clients")
 	idle := c.fs.Duration("session-idle", mcp.DefaultSessionIdle, "with --http: end a session after this long without a request (0: never)")
 	maxSessions := c.fs.Int("max-sessions", mcp.DefaultMaxSessions, "with --http: refuse a new session while this many are open (0: no limit)")
+	consoleDir := c.fs.String("console", "", "show the sessions in the toolscope console that watches this directory (its --runs), and have calls that need approval wait for its answer instead of asking the client")
 	if err := c.parse(args); err != nil {
 		return err
 	}
@@ -75,6 +76,17 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 	}
 	c.asker = mcp.ElicitAsker{}
+	var sl *serveLive
+	if *consoleDir != "" {
+		hub, err := startHub(*consoleDir, "serve")
+		if err != nil {
+			return usageErr("serve --console %s: %v", *consoleDir, err)
+		}
+		defer hub.Close()
+		sl = newServeLive(hub, stderr)
+		c.asker = sl
+		c.middleware = append(c.middleware, sl.middleware)
+	}
 	c.tracer = startTracing(stderr)
 	defer stopTracing(c.tracer)
 	// Background shells live in a session's state, closed with the
@@ -86,6 +98,10 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	defer s.close()
+	if sl != nil {
+		sl.project = s.Root
+		sl.dirs = append([]string{s.Root}, s.effective.WorkingDirs...)
+	}
 	opts := &mcp.ServerOptions{Version: version(), SessionIdle: *idle, MaxSessions: *maxSessions, DrainTimeout: drainTimeout,
 		AuthToken: *token, AllowedHosts: allowHosts}
 	if *idle == 0 {
