@@ -43,8 +43,8 @@ import (
 	"time"
 
 	"github.com/toolscope/toolscope/agent"
-	"github.com/toolscope/toolscope/internal/live"
 	"github.com/toolscope/toolscope/internal/inputview"
+	"github.com/toolscope/toolscope/internal/live"
 	"github.com/toolscope/toolscope/tool"
 )
 

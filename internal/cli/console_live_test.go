@@ -111,7 +111,9 @@ func TestConsoleAnswersRunningChat(t *testing.T) {
 	if code, body := r.answerAt(t, c, "local", "chat.json", url.Values{"call": {"c1"}, "action": {"approve"}}); code != http.StatusSeeOther && code != http.StatusOK {
 		t.Fatalf("approving from the console: %d %s", code, body)
 	}
-	waitFor(t, "the chat going on", func() bool { return strings.Contains(lc.stderr.String(), "Write approved in toolscope console by default.") }, lc.stderr.String)
+	waitFor(t, "the chat going on", func() bool {
+		return strings.Contains(lc.stderr.String(), "Write approved in toolscope console by default.")
+	}, lc.stderr.String)
 	waitFor(t, "the file written", func() bool {
 		b, _ := os.ReadFile(filepath.Join(r.proj, "notes.txt"))
 		return string(b) == "from the console\n"

@@ -374,6 +374,5 @@ func (c *chatLive) askChat(ctx context.Context, r *agent.Run, lines *asyncLines,
 	return out
 }
 
-
 // consoleKey is the user's console key (host.ConsoleKey).
 func consoleKey() ([]byte, error) { return host.ConsoleKey() }

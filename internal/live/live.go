@@ -60,8 +60,8 @@ const maxBody = 8 << 20
 
 // Info is a run as the run list shows it.
 type Info struct {
-	ID      string    `json:"id"`
-	Command string    `json:"command"` // "chat" or "serve"
+	ID      string `json:"id"`
+	Command string `json:"command"` // "chat" or "serve"
 	// File is the run file (its name, in the hub's directory) of a chat
 	// started with --state: the console shows that file, answered through
 	// the hub.
