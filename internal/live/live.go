@@ -14,6 +14,11 @@
 // console, and cannot replay an answer (each request carries its time and
 // a nonce the hub remembers). An answer names the exact input it approves
 // (its SHA-256), so it counts only for the call the person was shown.
+//
+// The registrations need no protection of their own: one without the
+// key's MAC is ignored, and one removed only hides its process from the
+// console (the chat still asks at its terminal; a serve's call waits
+// until its client gives up).
 package live
 
 import (

@@ -185,3 +185,44 @@ func TestHubRefusesWithoutKey(t *testing.T) {
 		t.Errorf("an impostor: %v", err)
 	}
 }
+
+// A call answered elsewhere (a chat's terminal) is withdrawn: the
+// console's answer to it is then refused; an answer that came first is
+// reported by Withdraw and stays in the call's channel.
+func TestWithdraw(t *testing.T) {
+	dir, key := t.TempDir(), newKey(t)
+	h, err := Start(dir, "chat", key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	run := h.Add("chat.json", Info{File: "chat.json"}, nil)
+	ar := pausedRun(`{"command":"make"}`)
+	ar.Waiting = append(ar.Waiting, ar.Waiting[0])
+	ar.Waiting[1].Call.ID = "c2"
+	run.Publish(ar)
+	answers, done := run.Expect(Waiting(ar))
+	defer done()
+	c := NewClient(dir, key)
+	ep := c.Endpoints()[0]
+	sha := InputSHA256([]byte(`{"command":"make"}`))
+	if !run.Withdraw("c1") {
+		t.Fatal("withdrawing an unanswered call")
+	}
+	var se *StatusError
+	if err := c.Answer(context.Background(), ep, Answer{Run: "chat.json", Call: "c1", InputSHA256: sha, Approve: true}); !errors.As(err, &se) || se.Code != http.StatusConflict {
+		t.Errorf("answering a withdrawn call: %v", err)
+	}
+	if err := c.Answer(context.Background(), ep, Answer{Run: "chat.json", Call: "c2", InputSHA256: sha}); err != nil {
+		t.Fatal(err)
+	}
+	if run.Withdraw("c2") {
+		t.Error("Withdraw does not report the console's answer that came first")
+	}
+	if a := <-answers["c2"]; a.Approve {
+		t.Errorf("the answer: %+v", a)
+	}
+	if infos, _ := c.Runs(context.Background(), ep); len(infos) != 1 || infos[0].Waiting != 0 || infos[0].File != "chat.json" {
+		t.Errorf("runs %+v", infos)
+	}
+}
