@@ -2,11 +2,13 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"iter"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -91,6 +93,11 @@ func (l *serveLive) session(ctx context.Context, st *tool.State) *liveSession {
 		}
 	}
 	s = &liveSession{run: l.hub.Add(id, info, l.dirs), ar: &agent.Run{}}
+	s.run.SetSource(func() ([]byte, error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return json.Marshal(s.ar)
+	})
 	l.sessions[key] = s
 	if ok {
 		go func() { // the run goes with its session
@@ -104,12 +111,13 @@ func (l *serveLive) session(ctx context.Context, st *tool.State) *liveSession {
 	return s
 }
 
-// publish shows the session as it is now. s.mu is held.
+// publish says the session changed (the console reads it when it looks).
+// s.mu is held.
 func (s *liveSession) publish() {
-	for len(s.ar.Messages) > 2*maxLiveCalls {
-		s.ar.Messages = s.ar.Messages[1:]
+	if n := len(s.ar.Messages) - 2*maxLiveCalls; n > 0 {
+		s.ar.Messages = slices.Delete(s.ar.Messages, 0, n)
 	}
-	s.run.Publish(s.ar)
+	s.run.Changed()
 }
 
 // middleware records each call of a session, with its decision and

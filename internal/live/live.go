@@ -171,6 +171,10 @@ type Run struct {
 	info Info
 	dirs []string
 	snap json.RawMessage
+	// source, when set, makes the run's JSON when the console asks for it
+	// (SetSource): a run that changes at every call is not encoded at
+	// every call.
+	source func() ([]byte, error)
 	// waits are the calls waiting for the console, by call id.
 	waits map[string]*wait
 	// answered are the channels of the calls the console answered.
@@ -314,6 +318,26 @@ func (r *Run) Publish(ar *agent.Run) {
 	h.ver++
 }
 
+// SetSource has the run's JSON made by src, called (without the hub's
+// lock) each time the console reads the run; Changed says when it
+// changed.
+func (r *Run) SetSource(src func() ([]byte, error)) {
+	h := r.hub
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r.source = src
+	h.ver++
+}
+
+// Changed says that the run (its source's JSON) changed.
+func (r *Run) Changed() {
+	h := r.hub
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r.info.Updated = time.Now()
+	h.ver++
+}
+
 // Expect opens the waiting calls of the published run to the console's
 // answers, each for its exact input. The returned channels (by call id)
 // each receive at most one answer; done closes them to answers (those not
@@ -347,6 +371,11 @@ func (r *Run) Expect(calls []agent.ToolCall) (answers map[string]<-chan Answer, 
 // ServeHTTP serves the console: GET /v1/version, GET /v1/runs, GET
 // /v1/runs/ID, POST /v1/answer; every request authenticated.
 func (h *Hub) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	if len(req.Header.Get(hdrMAC)) != 64 || req.Header.Get(hdrTime) == "" {
+		// Not even shaped like the console's: not read any further.
+		http.Error(w, "not authenticated: requests to a live toolscope endpoint carry an HMAC under the user's console key", http.StatusUnauthorized)
+		return
+	}
 	body, err := io.ReadAll(io.LimitReader(req.Body, maxBody+1))
 	if err != nil || len(body) > maxBody {
 		http.Error(w, "bad body", http.StatusBadRequest)
@@ -419,16 +448,25 @@ func (h *Hub) route(req *http.Request, body []byte) (int, any) {
 	case req.Method == http.MethodGet && strings.HasPrefix(path, "/v1/runs/"):
 		id := strings.TrimPrefix(path, "/v1/runs/")
 		h.mu.Lock()
-		defer h.mu.Unlock()
 		r := h.runs[id]
 		if r == nil {
+			h.mu.Unlock()
 			return http.StatusNotFound, errorBody{"no such run"}
 		}
 		s := Snapshot{Info: r.info, Run: r.snap, WorkingDirs: r.dirs}
 		for cid := range r.waits {
 			s.Answerable = append(s.Answerable, cid)
 		}
+		src := r.source
+		h.mu.Unlock()
 		slices.Sort(s.Answerable)
+		if src != nil {
+			b, err := src()
+			if err != nil {
+				return http.StatusInternalServerError, errorBody{"the run cannot be encoded: " + err.Error()}
+			}
+			s.Run = b
+		}
 		return http.StatusOK, s
 	case req.Method == http.MethodPost && path == "/v1/answer":
 		var a Answer
