@@ -135,6 +135,13 @@ type Waiting struct {
 	// back behind another; it runs once those are answered).
 	Status   tool.Status          `json:"status"`
 	Decision *permission.Decision `json:"decision,omitempty"`
+	// Title and Annotations are those of the tool's schema the model was
+	// offered ([tool.Schema]): a name for people, and hints about what
+	// the tool does (for an MCP tool, what its server says of it, which
+	// nothing checks). Empty when the tool has none, and in runs saved
+	// before they were recorded.
+	Title       string            `json:"title,omitempty"`
+	Annotations *tool.Annotations `json:"annotations,omitempty"`
 }
 
 // Run is an agent's conversation and where it stands; it marshals to JSON.

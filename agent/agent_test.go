@@ -8,6 +8,7 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -455,4 +456,82 @@ func TestDistinctIDs(t *testing.T) {
 	if fmt.Sprint(ids) != "[a a~2 call_3 a~2~2 a~3 call_6]" {
 		t.Fatalf("ids %v", ids)
 	}
+}
+
+// titled is a tool with a title and annotations that asks before every
+// call, suggesting a rule for all its calls.
+type titled struct{}
+
+func (titled) Info() tool.Info {
+	yes, no := true, false
+	return tool.Info{Name: "drop_table", Title: "Drop a table", Description: "Drop a table of the database.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"table":{"type":"string"}}}`),
+		Annotations: &tool.Annotations{ReadOnlyHint: &no, DestructiveHint: &yes, OpenWorldHint: &yes}}
+}
+
+func (titled) CheckPermissions(context.Context, json.RawMessage, *permission.Context) (permission.Decision, error) {
+	return permission.Decision{Behavior: permission.Ask, Message: "Dropping a table needs approval.",
+		Suggestions: []permission.Rule{{Tool: "drop_table", Behavior: permission.Allow}}}, nil
+}
+
+func (titled) Call(context.Context, *tool.Call) iter.Seq2[*tool.Chunk, error] {
+	return func(yield func(*tool.Chunk, error) bool) { yield(tool.Text("dropped"), nil) }
+}
+
+// A waiting call carries its tool's title and annotations, as the model
+// was offered them, through the run's JSON; a call held back and asked
+// again after an answer keeps them; a tool with none records none.
+func TestWaitingCarriesAnnotations(t *testing.T) {
+	m := &scripted{steps: []func(*agent.Request) []agent.ModelEvent{
+		calls(agent.ToolCall{ID: "1", Name: "drop_table", Input: input(map[string]any{"table": "a"})},
+			agent.ToolCall{ID: "2", Name: "drop_table", Input: input(map[string]any{"table": "b"})},
+			agent.ToolCall{ID: "3", Name: "deploy"}),
+		say("Done."),
+	}}
+	a := newAgent(t, t.TempDir(), m, titled{}, tooltest.External{Name: "deploy"})
+	run := agent.NewRun(nil)
+	collect(t, a.Run(context.Background(), run, "Drop a and b, then deploy"))
+	saved, err := json.Marshal(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(saved), `"title":"Drop a table","annotations":{"readOnlyHint":false,"destructiveHint":true,"openWorldHint":true}`) {
+		t.Errorf("the run's JSON: %s", saved)
+	}
+	var back agent.Run
+	if err := json.Unmarshal(saved, &back); err != nil {
+		t.Fatal(err)
+	}
+	want := func(w agent.Waiting) {
+		t.Helper()
+		a := w.Annotations
+		if w.Title != "Drop a table" || a == nil || a.ReadOnlyHint == nil || *a.ReadOnlyHint || a.DestructiveHint == nil || !*a.DestructiveHint ||
+			a.IdempotentHint != nil || a.OpenWorldHint == nil || !*a.OpenWorldHint {
+			t.Errorf("waiting call %s: title %q, annotations %+v", w.Call.ID, w.Title, a)
+		}
+	}
+	if len(back.Waiting) != 3 || back.Waiting[0].Status != tool.StatusAsking || back.Waiting[1].Status != tool.StatusPending {
+		t.Fatalf("waiting: %+v", back.Waiting)
+	}
+	want(back.Waiting[0])
+	want(back.Waiting[1])
+	if w := back.Waiting[2]; w.Title != "" || w.Annotations != nil {
+		t.Errorf("a tool without title or annotations: %q %+v", w.Title, w.Annotations)
+	}
+	// The record is the run's own: changing it changes no tool.
+	*run.Waiting[0].Annotations.DestructiveHint = false
+	if s := a.Toolkit.Schemas(context.Background(), nil); !slices.ContainsFunc(s, func(s tool.Schema) bool {
+		return s.Name == "drop_table" && s.Annotations.DestructiveHint != nil && *s.Annotations.DestructiveHint
+	}) {
+		t.Error("the waiting call's annotations are the tool's own")
+	}
+	// A plain yes to the first: the second, held back, is asked now, in
+	// a resumption that offered the model no schema.
+	var again agent.Run
+	json.Unmarshal(saved, &again)
+	collect(t, a.Resume(context.Background(), &again, agent.Answer{CallID: "1", Approve: true}))
+	if len(again.Waiting) != 2 || again.Waiting[0].Call.ID != "2" || again.Waiting[0].Status != tool.StatusAsking {
+		t.Fatalf("waiting after the answer: %+v", again.Waiting)
+	}
+	want(again.Waiting[0])
 }

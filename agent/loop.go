@@ -156,7 +156,7 @@ func Loop(d Driver, r *Run, answers map[string]Answer, o *LoopOptions) error {
 		for i, c := range msg.ToolCalls {
 			steps[i] = Step{Call: c}
 		}
-		if err := runSteps(d, r, steps); err != nil {
+		if err := runSteps(d, r, steps, schemas, nil); err != nil {
 			return err
 		}
 	}
@@ -165,9 +165,10 @@ func Loop(d Driver, r *Run, answers map[string]Answer, o *LoopOptions) error {
 // resume acts on answers to the waiting calls of r: answered calls run or
 // are refused, held-back calls run once nothing before them waits.
 func resume(d Driver, r *Run, answers map[string]Answer) error {
+	before := r.Waiting
 	steps, still := Plan(r, answers)
 	r.Waiting = still
-	return runSteps(d, r, steps)
+	return runSteps(d, r, steps, nil, before)
 }
 
 // runSteps records the known results of steps (refused calls, external
@@ -175,8 +176,10 @@ func resume(d Driver, r *Run, answers map[string]Answer) error {
 // conversation and each call that waits to r.Waiting. A call asking for
 // approval that an "always" for an earlier call of the batch would allow
 // waits held back, and is judged again after the answer, instead of a
-// second prompt.
-func runSteps(d Driver, r *Run, steps []Step) error {
+// second prompt. A waiting call gets its tool's title and annotations
+// from offered, the schemas of the model's step, or, when it waited
+// before (a resumption), from before.
+func runSteps(d Driver, r *Run, steps []Step, offered []tool.Schema, before []Waiting) error {
 	var run []Step
 	for _, st := range steps {
 		if st.Result != nil {
@@ -220,7 +223,9 @@ func runSteps(d Driver, r *Run, steps []Step) error {
 		}
 		switch res.Status {
 		case tool.StatusAsking, tool.StatusSubmitted, tool.StatusPending:
-			r.Waiting = append(r.Waiting, Waiting{Call: c, Status: res.Status, Decision: res.Decision})
+			w := Waiting{Call: c, Status: res.Status, Decision: res.Decision}
+			describe(&w, offered, before)
+			r.Waiting = append(r.Waiting, w)
 			continue
 		}
 		res.ID = c.ID
@@ -229,6 +234,40 @@ func runSteps(d Driver, r *Run, steps []Step) error {
 		}
 	}
 	return nil
+}
+
+// describe sets the Title and Annotations of w: those it had when it
+// waited before, or those of its tool's schema in offered.
+func describe(w *Waiting, offered []tool.Schema, before []Waiting) {
+	for i := range before {
+		if before[i].Call.ID == w.Call.ID {
+			w.Title, w.Annotations = before[i].Title, before[i].Annotations
+			return
+		}
+	}
+	for i := range offered {
+		if s := &offered[i]; s.Name == w.Call.Name {
+			w.Title = s.Title
+			if s.Annotations != (tool.Annotations{}) {
+				w.Annotations = cloneAnnotations(s.Annotations)
+			}
+			return
+		}
+	}
+}
+
+// cloneAnnotations is a copy of a that shares no hint with it: the run's
+// record cannot change the toolkit's tool.
+func cloneAnnotations(a tool.Annotations) *tool.Annotations {
+	hint := func(p *bool) *bool {
+		if p == nil {
+			return nil
+		}
+		v := *p
+		return &v
+	}
+	return &tool.Annotations{ReadOnlyHint: hint(a.ReadOnlyHint), DestructiveHint: hint(a.DestructiveHint),
+		IdempotentHint: hint(a.IdempotentHint), OpenWorldHint: hint(a.OpenWorldHint)}
 }
 
 // emitResult saves a call's result to the conversation and reports it.

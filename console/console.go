@@ -4,7 +4,9 @@
 // tool calls with the decision that let them run or stopped them, their
 // results) and the calls waiting for a person, shown exactly as they will
 // run: a shell command with each part's verdict, a Write or Edit as a
-// unified diff against the file on disk, an MCP call with its server.
+// unified diff against the file on disk, an MCP call with its server and
+// what the server declares of the tool (its title and hints, recorded in
+// the run's agent.Waiting and shown as the server's unchecked claims).
 // A person answers there: approve, approve an edited input (judged again),
 // deny with a word to the model, or approve "always" with the rules that
 // adds shown first.

@@ -50,7 +50,8 @@ func call(id, name string, input any) agent.ToolCall {
 
 // pausedRun is a run that read a file (a long result), and waits on an
 // Edit of notes.txt, a compound Bash command, a Write outside the project
-// and an MCP call.
+// and two MCP calls: one of a tool whose server gave it a title (with
+// markup and control characters) and hints, one of a tool with neither.
 func pausedRun(t testing.TB, project, outside string) *agent.Run {
 	st := tool.NewState(&permission.Context{WorkingDirs: []string{project}})
 	r := agent.NewRun(st)
@@ -60,13 +61,14 @@ func pausedRun(t testing.TB, project, outside string) *agent.Run {
 	bash := call("c2", "Bash", map[string]any{"command": "ls && rm -rf build", "description": "clean"})
 	write := call("c3", "Write", map[string]any{"file_path": filepath.Join(outside, "secret.txt"), "content": "x"})
 	mcp := call("c4", "mcp__fs__read_file", map[string]any{"path": "/x"})
+	plain := call("c5", "mcp__fs__stat", map[string]any{"path": "/x"})
 	r.Messages = []agent.Message{
 		{Role: agent.User, Text: "tidy the notes"},
 		{Role: agent.Assistant, Text: "Reading first.", ToolCalls: []agent.ToolCall{read}},
 		{Role: agent.ToolRole, Result: &tool.Result{ID: "c0", Name: "Read", Status: tool.StatusSuccess,
 			Content:  []tool.Block{tool.TextBlock(strings.Repeat("line of the file\n", 500) + "THE END")},
 			Decision: &permission.Decision{Behavior: permission.Allow, Message: "read-only", Reason: "read-only tool"}}},
-		{Role: agent.Assistant, Text: "Now the changes.", ToolCalls: []agent.ToolCall{edit, bash, write, mcp}},
+		{Role: agent.Assistant, Text: "Now the changes.", ToolCalls: []agent.ToolCall{edit, bash, write, mcp, plain}},
 	}
 	ask := func(sugg ...string) *permission.Decision {
 		d := &permission.Decision{Behavior: permission.Ask, Message: "Permission required", Reason: "mode default"}
@@ -75,11 +77,14 @@ func pausedRun(t testing.TB, project, outside string) *agent.Run {
 		}
 		return d
 	}
+	yes, no := true, false
 	r.Waiting = []agent.Waiting{
 		{Call: edit, Status: tool.StatusAsking, Decision: ask("Edit(notes.txt)")},
 		{Call: bash, Status: tool.StatusAsking, Decision: ask("Bash(rm -rf build)")},
 		{Call: write, Status: tool.StatusAsking, Decision: ask()},
-		{Call: mcp, Status: tool.StatusAsking, Decision: ask("mcp__fs__read_file")},
+		{Call: mcp, Status: tool.StatusAsking, Decision: ask("mcp__fs__read_file"),
+			Title: "Read <b>a</b> file\x1b]0;pwned\x07", Annotations: &tool.Annotations{ReadOnlyHint: &yes, IdempotentHint: &yes, OpenWorldHint: &no}},
+		{Call: plain, Status: tool.StatusAsking, Decision: ask("mcp__fs__stat")},
 	}
 	return r
 }
@@ -220,6 +225,47 @@ func TestRunPageShowsExactlyWhatWillRun(t *testing.T) {
 	_, all, _ := get(t, f.client(t), f.srv.URL+"/runs/local/run.json/result/c0")
 	if !strings.Contains(all, "THE END") || strings.Count(all, "line of the file") != 500 {
 		t.Error("show all does not show the whole result")
+	}
+}
+
+// article is the part of a run page that shows the call id.
+func article(t *testing.T, page, id string) string {
+	t.Helper()
+	_, rest, ok := strings.Cut(page, ` id="call-`+id+`"`)
+	if !ok {
+		t.Fatalf("the run page has no call %s", id)
+	}
+	a, _, _ := strings.Cut(rest, "</article>")
+	return a
+}
+
+// An MCP call shows its server and tool, and what the run file recorded
+// of the tool: its title and each hint its server declares, said to be
+// the server's unchecked claims, escaped; a tool with none says so.
+func TestRunPageShowsMCPToolHints(t *testing.T) {
+	f := newFixture(t)
+	_, body, _ := get(t, f.client(t), f.srv.URL+"/runs/local/run.json")
+	if strings.ContainsAny(body, "\x1b\x07") || strings.Contains(body, "<b>a</b>") {
+		t.Error("the tool's title reached the page unescaped")
+	}
+	hinted := article(t, body, "c4")
+	for _, want := range []string{
+		`MCP server <b class="mono">fs</b>, tool <b class="mono">read_file</b>, titled <b class="title">Read &lt;b&gt;a&lt;/b&gt; file\u001b]0;pwned\u0007</b> by its server.`,
+		"Hints the server declares about its own tool. Nothing checks them",
+		`"trustHints": true`,
+		"<li><b>read-only</b>: yes", "<li><b>idempotent</b>: yes", "<li><b>open-world</b>: no",
+	} {
+		if !strings.Contains(hinted, want) {
+			t.Errorf("the MCP call with hints lacks %q:\n%s", want, hinted)
+		}
+	}
+	if strings.Contains(hinted, "destructive") || strings.Contains(hinted, "records no annotations") {
+		t.Errorf("the MCP call shows a hint its server did not declare:\n%s", hinted)
+	}
+	plain := article(t, body, "c5")
+	if !strings.Contains(plain, `tool <b class="mono">stat</b>.`) || !strings.Contains(plain, "The run file records no annotations for this tool") ||
+		strings.Contains(plain, "titled") || strings.Contains(plain, `class="hints"`) {
+		t.Errorf("the MCP call without annotations:\n%s", plain)
 	}
 }
 

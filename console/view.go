@@ -72,6 +72,36 @@ type waitingView struct {
 	MCPServer   string
 	MCPTool     string
 	Description string
+	// MCPTitle and MCPHints are what the run file recorded of the MCP
+	// tool (agent.Waiting's Title and Annotations): its server's words.
+	MCPTitle string
+	MCPHints []hintView
+}
+
+// hintView is one hint an MCP server declares about its tool.
+type hintView struct{ Name, Value, Meaning string }
+
+// hintsOf lists the hints a declares, in MCP's order, each with what its
+// value claims.
+func hintsOf(a *tool.Annotations) []hintView {
+	if a == nil {
+		return nil
+	}
+	var out []hintView
+	add := func(h *bool, name, yes, no string) {
+		switch {
+		case h == nil:
+		case *h:
+			out = append(out, hintView{name, "yes", yes})
+		default:
+			out = append(out, hintView{name, "no", no})
+		}
+	}
+	add(a.ReadOnlyHint, "read-only", "it does not change its environment", "it may change its environment")
+	add(a.DestructiveHint, "destructive", "it may delete or overwrite", "it only adds")
+	add(a.IdempotentHint, "idempotent", "calling it again with the same input has no further effect", "calling it again may have a further effect")
+	add(a.OpenWorldHint, "open-world", "it reaches things outside the server (the web, other services)", "it works within a closed domain")
+	return out
 }
 
 func decisionOf(d *permission.Decision) *decisionView {
@@ -285,6 +315,7 @@ func waitingOf(r *Run, w agent.Waiting) *waitingView {
 	case strings.HasPrefix(name, "mcp__"):
 		server, tl, _ := strings.Cut(strings.TrimPrefix(name, "mcp__"), "__")
 		v.MCPServer, v.MCPTool = inputview.Escape(server), inputview.Escape(tl)
+		v.MCPTitle, v.MCPHints = inputview.Escape(w.Title), hintsOf(w.Annotations)
 	}
 	return v
 }

@@ -253,6 +253,13 @@ func TestHeldBackCalls(t *testing.T) {
 	if len(pending) != 2 || pending[0].Status != tool.StatusAsking || pending[1].Status != tool.StatusPending {
 		t.Fatalf("waiting after the first turn: %+v", pending)
 	}
+	// Each waiting call has its tool's title and annotations, from the
+	// schemas the workflow offered the model.
+	for _, w := range pending {
+		if a := w.Annotations; w.Title != "Run a shell command" || a == nil || a.DestructiveHint == nil || !*a.DestructiveHint || a.ReadOnlyHint == nil || *a.ReadOnlyHint {
+			t.Errorf("waiting call %s: title %q, annotations %+v", w.Call.ID, w.Title, a)
+		}
+	}
 	if len(*rejected) != 2 || !strings.Contains((*rejected)[0], "held back") || !strings.Contains((*rejected)[1], `no call "nope" waits`) {
 		t.Fatalf("rejected answers: %q", *rejected)
 	}

@@ -399,3 +399,58 @@ func TestConsoleRefusesChatRuns(t *testing.T) {
 		t.Errorf("the chat's run file changed: %v", err)
 	}
 }
+
+// A run paused on calls of a go-sdk MCP server's tools: the run file keeps
+// what the server declares of each tool, and the console shows it as the
+// server's claims, escaped; a tool with no annotations shows none.
+func TestConsoleShowsMCPToolAnnotations(t *testing.T) {
+	// The server is this test binary (testscript puts it on $PATH as
+	// mcpserver), not the CLI it is for the console.
+	r := newConsoleRig(t, `{"text":"","tool_calls":[{"id":"d1","name":"mcp__peer__drop_table","arguments":{"table":"users"}},{"id":"n1","name":"mcp__peer__count","arguments":{}}]}
+{"text":"Dropped."}
+`, `{"mcpServers": {"peer": {"command": "mcpserver", "args": ["annotated"], "env": {"TOOLSCOPE_TEST_AS_CLI": "0"}}}}`)
+	file := r.pause(t, "mcp.json", "Drop the users table")
+	ar, err := host.LoadRun(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ar.Waiting) != 2 {
+		t.Fatalf("waiting: %+v", ar.Waiting)
+	}
+	if w := ar.Waiting[0]; w.Title != "Drop <i>a</i> table\x1b[2J" || w.Annotations == nil || w.Annotations.DestructiveHint == nil || !*w.Annotations.DestructiveHint {
+		t.Errorf("the run file's drop_table: title %q, annotations %+v", w.Title, w.Annotations)
+	}
+	resp, err := r.client(t).Get(r.base + "/runs/local/mcp.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	page := string(b)
+	if strings.Contains(page, "\x1b") || strings.Contains(page, "<i>a</i>") {
+		t.Error("the server's title reached the page unescaped")
+	}
+	call := func(id string) string {
+		_, rest, ok := strings.Cut(page, ` id="call-`+id+`"`)
+		if !ok {
+			t.Fatalf("the run page has no call %s:\n%s", id, page)
+		}
+		a, _, _ := strings.Cut(rest, "</article>")
+		return a
+	}
+	drop := call("d1")
+	for _, want := range []string{
+		`MCP server <b class="mono">peer</b>, tool <b class="mono">drop_table</b>, titled <b class="title">Drop &lt;i&gt;a&lt;/i&gt; table\u001b[2J</b> by its server.`,
+		"Hints the server declares about its own tool. Nothing checks them",
+		"<li><b>read-only</b>: no", "<li><b>destructive</b>: yes", "<li><b>idempotent</b>: no", "<li><b>open-world</b>: yes",
+	} {
+		if !strings.Contains(drop, want) {
+			t.Errorf("drop_table's call lacks %q:\n%s", want, drop)
+		}
+	}
+	count := call("n1")
+	if !strings.Contains(count, `tool <b class="mono">count</b>.`) || !strings.Contains(count, "The run file records no annotations for this tool") ||
+		strings.Contains(count, `class="hints"`) {
+		t.Errorf("count's call:\n%s", count)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -12,7 +13,8 @@ import (
 
 // mcpServerMain is a small MCP server over stdio, made with the go-sdk,
 // for the scripts: echo (read-only) and note (writes notes.txt in its
-// working directory, so asks); resources, and a prompt.
+// working directory, so asks); resources, and a prompt. With the argument
+// "annotated", also drop_table and count (see there).
 func mcpServerMain() {
 	s := sdk.NewServer(&sdk.Implementation{Name: "scripted", Version: "1"}, nil)
 	type echoIn struct {
@@ -69,6 +71,17 @@ func mcpServerMain() {
 		func(_ context.Context, r *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
 			return &sdk.GetPromptResult{Messages: []*sdk.PromptMessage{{Role: "user", Content: &sdk.TextContent{Text: "Review " + r.Params.Arguments["file"] + " for " + r.Params.Arguments["focus"]}}}}, nil
 		})
+	if slices.Contains(os.Args[1:], "annotated") {
+		// drop_table has a title (with markup and a control character)
+		// and hints; count has neither.
+		yes := true
+		done := func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "done"}}}, nil
+		}
+		s.AddTool(&sdk.Tool{Name: "drop_table", Description: "Drop a table.", InputSchema: map[string]any{"type": "object"},
+			Annotations: &sdk.ToolAnnotations{Title: "Drop <i>a</i> table\x1b[2J", ReadOnlyHint: false, DestructiveHint: &yes, OpenWorldHint: &yes}}, done)
+		s.AddTool(&sdk.Tool{Name: "count", Description: "Count rows.", InputSchema: map[string]any{"type": "object"}}, done)
+	}
 	if err := s.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
 		os.Exit(1)
 	}
