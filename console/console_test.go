@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/toolscope/toolscope/agent"
+	"github.com/toolscope/toolscope/internal/live"
 	"github.com/toolscope/toolscope/host"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
@@ -397,6 +398,7 @@ func TestAnswerChecks(t *testing.T) {
 		{"edited input not an object", url.Values{"csrf": {tok}, "call": {"c1"}, "action": {"edit"}, "input": {`["x"]`}}, nil, 400},
 		{"edited input with a duplicate key", url.Values{"csrf": {tok}, "call": {"c1"}, "action": {"edit"}, "input": {`{"file_path":"a","file_path":"b"}`}}, nil, 400},
 		{"always without rules", url.Values{"csrf": {tok}, "call": {"c3"}, "action": {"always"}}, nil, 400},
+		{"an input other than the one waiting", url.Values{"csrf": {tok}, "call": {"c1"}, "action": {"approve"}, "input_sha256": {live.InputSHA256([]byte(`{"command":"ls"}`))}}, nil, 409},
 	} {
 		code, body := f.post(t, c, tc.form, tc.hdr)
 		if code != tc.code {

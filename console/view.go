@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolscope/toolscope/agent"
 	"github.com/toolscope/toolscope/internal/inputview"
+	"github.com/toolscope/toolscope/internal/live"
 	"github.com/toolscope/toolscope/internal/udiff"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/shell"
@@ -63,7 +64,10 @@ type waitingView struct {
 	Unshowable   string
 	// EditInput is the input for the edit box: the same JSON, with every
 	// character a display would obey written as a \u escape.
-	EditInput   string
+	EditInput string
+	// InputSHA is the SHA-256 of the input shown: an answer counts only
+	// for it (the call may wait with another by the time it comes).
+	InputSHA    string
 	Command     string
 	Parts       []partView
 	Diff        string
@@ -275,7 +279,7 @@ func fillResult(cv *callView, res *tool.Result) {
 
 // waitingOf shows exactly what an answer to w would run.
 func waitingOf(r *Run, w agent.Waiting) *waitingView {
-	v := &waitingView{Asking: w.Status == tool.StatusAsking, Status: string(w.Status), EditInput: editable(w.Call.Input)}
+	v := &waitingView{Asking: w.Status == tool.StatusAsking, Status: string(w.Status), EditInput: editable(w.Call.Input), InputSHA: live.InputSHA256(w.Call.Input)}
 	v.Unshowable = unshowable(w.Call.Input)
 	if d := w.Decision; d != nil {
 		v.BypassImmune = d.BypassImmune

@@ -24,8 +24,15 @@ import (
 // run page's form, as the browser does.
 func (r *consoleRig) answerAt(t *testing.T, c *http.Client, kind, run string, form url.Values) (int, string) {
 	t.Helper()
-	if m := formToken.FindStringSubmatch(r.page(t, c, "/runs/"+kind+"/"+run)); m != nil {
+	page := r.page(t, c, "/runs/"+kind+"/"+run)
+	if m := formToken.FindStringSubmatch(page); m != nil {
 		r.csrf = m[1]
+	}
+	// As the browser sends it: the input shown, by its hash.
+	if m := regexp.MustCompile(`name="call" value="` + regexp.QuoteMeta(form.Get("call")) + `"><input type="hidden" name="input_sha256" value="([0-9a-f]{64})"`).FindStringSubmatch(page); m != nil {
+		form.Set("input_sha256", m[1])
+	} else if strings.Contains(page, `name="call" value="`+form.Get("call")+`"`) {
+		t.Fatalf("the form of call %s carries no input_sha256", form.Get("call"))
 	}
 	form.Set("csrf", r.csrf)
 	req, _ := http.NewRequest("POST", r.base+"/runs/"+kind+"/"+run+"/answer", strings.NewReader(form.Encode()))

@@ -39,6 +39,7 @@ func startHub(dir, command string) (*live.Hub, error) {
 type serveLive struct {
 	mcp.ElicitAsker
 	hub     *live.Hub
+	tk      *tool.Toolkit // for the titles and hints of waiting calls; set after setup
 	project string
 	dirs    []string
 	stderr  io.Writer
@@ -175,8 +176,21 @@ func (l *serveLive) AskApproval(ctx context.Context, call *tool.Call, d permissi
 	}
 	s := l.session(ctx, call.State)
 	c := agent.ToolCall{ID: id, Name: call.Name, Input: call.Input}
+	w := agent.Waiting{Call: c, Status: tool.StatusAsking, Decision: &d}
+	if l.tk != nil && call.State != nil {
+		for _, sc := range l.tk.Schemas(ctx, call.State.ActiveGroups()) {
+			if sc.Name == call.Name {
+				w.Title = sc.Title
+				if sc.Annotations != (tool.Annotations{}) {
+					a := sc.Annotations
+					w.Annotations = &a
+				}
+				break
+			}
+		}
+	}
 	s.mu.Lock()
-	s.ar.Waiting = append(s.ar.Waiting, agent.Waiting{Call: c, Status: tool.StatusAsking, Decision: &d})
+	s.ar.Waiting = append(s.ar.Waiting, w)
 	answers, done := s.run.Expect([]agent.ToolCall{c})
 	s.publish()
 	s.mu.Unlock()

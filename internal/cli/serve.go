@@ -99,7 +99,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	defer s.close()
 	if sl != nil {
-		sl.project = s.Root
+		sl.project, sl.tk = s.Root, s.Toolkit
 		sl.dirs = append([]string{s.Root}, s.effective.WorkingDirs...)
 	}
 	opts := &mcp.ServerOptions{Version: version(), SessionIdle: *idle, MaxSessions: *maxSessions, DrainTimeout: drainTimeout,
