@@ -18,8 +18,8 @@ import (
 	"time"
 
 	"github.com/toolscope/toolscope/agent"
-	"github.com/toolscope/toolscope/internal/live"
 	"github.com/toolscope/toolscope/host"
+	"github.com/toolscope/toolscope/internal/live"
 	"github.com/toolscope/toolscope/permission"
 	"github.com/toolscope/toolscope/tool"
 )
