@@ -15,6 +15,7 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolscope/toolscope/host"
 )
 
@@ -218,6 +219,52 @@ func TestConsoleBrowser(t *testing.T) {
 		}
 	}
 	shot(t, ctx, shots, "run-edited-refused")
+
+	// A serve --console session: it appears live with its calls; a call
+	// that needs approval waits for the page's answer, and the client
+	// gets the result of the approved call.
+	if err := do(ctx, chromedp.Navigate(r.base+"/"), text("write.json")); err != nil {
+		t.Fatal(err)
+	}
+	sess := serveStdio(t, nil, "--cwd", r.proj, "--config", filepath.Join(r.work, "cfg.json"), "--console", r.runs)
+	if _, isErr := callTool(t, sess, "Glob", map[string]any{"pattern": "*.txt"}); isErr {
+		t.Fatal("Glob failed")
+	}
+	if err := do(ctx, chromedp.WaitVisible(chromedp.CSS(`tr.status-live`))); err != nil {
+		t.Fatalf("the serve session did not appear live: %v", err)
+	}
+	served := make(chan string, 1)
+	go func() {
+		res, err := sess.CallTool(context.Background(), &sdk.CallToolParams{Name: "Write", Arguments: map[string]any{"file_path": filepath.Join(r.proj, "served.txt"), "content": "from the page\n"}})
+		switch {
+		case err != nil:
+			served <- "error: " + err.Error()
+		case res.IsError:
+			served <- fmt.Sprintf("error: %v", res.Content)
+		default:
+			served <- "ok"
+		}
+	}()
+	if err := do(ctx, chromedp.WaitVisible(chromedp.CSS(`tr.status-waiting a[href^="/runs/live/"]`)),
+		chromedp.Click(chromedp.CSS(`tr.status-waiting a[href^="/runs/live/"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`article[data-call="c2"] pre.diff`)), text("+from the page")); err != nil {
+		t.Fatalf("the session's waiting Write: %v", err)
+	}
+	shot(t, ctx, shots, "serve-session")
+	if err := do(ctx, chromedp.Click(chromedp.CSS(`article[data-call="c2"] button.approve`))); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case got := <-served:
+		if strings.HasPrefix(got, "error: ") {
+			t.Fatalf("the approved Write: %s", got)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the approved Write did not return")
+	}
+	if b, _ := os.ReadFile(filepath.Join(r.proj, "served.txt")); string(b) != "from the page\n" {
+		t.Errorf("served.txt = %q", b)
+	}
 
 	// Without JavaScript the pages read the same.
 	if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
