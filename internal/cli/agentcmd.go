@@ -454,7 +454,7 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if file != "" {
 		if cl = startChatLive(file, r, stderr); cl != nil {
 			defer cl.close()
-			lines = newAsyncLines(in)
+			lines = newAsyncLines(in, stderr)
 			defer lines.close()
 			in = lines
 		}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -314,4 +315,31 @@ func TestConsoleServeSessions(t *testing.T) {
 	var mu sync.Mutex
 	mu.Lock()
 	defer mu.Unlock()
+}
+
+// A prompt that stopped waiting (the console answered) leaves the line
+// the user was typing to the next reader, unless it only answers that
+// prompt: a "y" then is dropped, not sent to the model.
+func TestAsyncLinesDropsStaleAnswer(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	var notes strings.Builder
+	lines := newAsyncLines(bufio.NewReader(pr), &notes)
+	stop := make(chan struct{})
+	close(stop)
+	if _, _, ok := lines.next(stop); ok {
+		t.Fatal("a stopped prompt got a line")
+	}
+	go io.WriteString(pw, "y\nhello\nn\n")
+	if s, err := lines.ReadString('\n'); err != nil || s != "hello\n" {
+		t.Errorf("after a stale answer: %q %v", s, err)
+	}
+	if !strings.Contains(notes.String(), `"y" is not sent`) {
+		t.Errorf("notes: %q", notes.String())
+	}
+	// Not stale: an answer is an answer.
+	if s, err := lines.ReadString('\n'); err != nil || s != "n\n" {
+		t.Errorf("a fresh line: %q %v", s, err)
+	}
+	lines.close()
 }

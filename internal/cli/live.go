@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/toolscope/toolscope/agent"
@@ -276,6 +277,12 @@ type asyncLines struct {
 	req     chan struct{}
 	out     chan lineResult
 	pending bool // a line was asked for and not taken
+	// stale is set when a prompt stopped waiting (the console answered):
+	// the line the user was typing then, if it is only an answer to that
+	// prompt ("y", "n", "always", or empty), is dropped, with a note to
+	// notes, instead of going to the model as the next message.
+	stale bool
+	notes io.Writer
 }
 
 type lineResult struct {
@@ -283,8 +290,8 @@ type lineResult struct {
 	err error
 }
 
-func newAsyncLines(in lineReader) *asyncLines {
-	return &asyncLines{in: in, req: make(chan struct{}), out: make(chan lineResult, 1)}
+func newAsyncLines(in lineReader, notes io.Writer) *asyncLines {
+	return &asyncLines{in: in, notes: notes, req: make(chan struct{}), out: make(chan lineResult, 1)}
 }
 
 func (a *asyncLines) start() {
@@ -306,12 +313,26 @@ func (a *asyncLines) next(stop <-chan struct{}) (s string, err error, ok bool) {
 		a.req <- struct{}{}
 		a.pending = true
 	}
-	select {
-	case r := <-a.out:
-		a.pending = false
-		return r.s, r.err, true
-	case <-stop:
-		return "", nil, false
+	for {
+		select {
+		case r := <-a.out:
+			a.pending = false
+			if a.stale {
+				a.stale = false
+				if w := strings.ToLower(strings.TrimSpace(r.s)); r.err == nil && slices.Contains([]string{"", "y", "yes", "n", "no", "a", "always"}, w) {
+					if a.notes != nil {
+						fmt.Fprintf(a.notes, "(%q is not sent: the call it answered was answered in toolscope console)\n", w)
+					}
+					a.req <- struct{}{}
+					a.pending = true
+					continue
+				}
+			}
+			return r.s, r.err, true
+		case <-stop:
+			a.stale = a.pending
+			return "", nil, false
+		}
 	}
 }
 
