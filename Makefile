@@ -7,7 +7,7 @@ test:
 	# skip); and the CLI's scripts, whose hundreds of toolscope processes
 	# each start ten times slower race-built (100 s instead of 3 s; the Go
 	# tests of the same code run under -race below).
-	go test -count=1 -run 'RSS|MemoryBounded|Allocs' ./builtin ./internal/proc ./internal/textfile ./internal/search ./mcp ./host ./tracing
+	go test -count=1 -run 'RSS|MemoryBounded|Allocs' ./builtin ./internal/proc ./internal/textfile ./internal/search ./mcp ./host ./tracing ./internal/cli
 	go test -count=1 -run '^TestScripts$$' ./internal/cli
 	cd temporal && go vet ./...
 	# The core's tests, and beside them the Temporal module's (its own

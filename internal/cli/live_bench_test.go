@@ -68,3 +68,32 @@ func BenchmarkServeLiveCall(b *testing.B) {
 		}
 	}
 }
+
+// The console's record of a served call costs a bounded number of
+// allocations (a message pair, the result kept, the context value), the
+// same for the 1st call as for the 2,000th (the session is not encoded
+// per call).
+func TestServeLiveAllocs(t *testing.T) {
+	if raceEnabled || testing.Short() {
+		t.Skip("allocation counts are measured without the race detector and -short")
+	}
+	hub, err := live.Start(t.TempDir(), "serve", make([]byte, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hub.Close()
+	in := json.RawMessage(`{"text":"hi"}`)
+	count := func(tk *tool.Toolkit) float64 {
+		st := tool.NewState(&permission.Context{Mode: permission.Default})
+		for range 2000 { // a long session first
+			tk.Call(context.Background(), &tool.Call{ID: "1", Name: "echo", Input: in, State: st})
+		}
+		return testing.AllocsPerRun(200, func() {
+			tk.Call(context.Background(), &tool.Call{ID: "1", Name: "echo", Input: in, State: st})
+		})
+	}
+	plain, withConsole := count(liveKit(t, nil)), count(liveKit(t, hub))
+	if withConsole > plain+16 {
+		t.Errorf("a served call with the console's record: %.0f allocations, without: %.0f; want at most 16 more", withConsole, plain)
+	}
+}
