@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -343,3 +344,61 @@ func TestAsyncLinesDropsStaleAnswer(t *testing.T) {
 	}
 	lines.close()
 }
+
+// Over HTTP, each MCP session of serve --console is a run of its own; an
+// answer to one session's call reaches that session only.
+func TestConsoleServeHTTPSessions(t *testing.T) {
+	r := newConsoleRig(t, "", "")
+	url := serveHTTP(t, "--cwd", r.proj, "--console", r.runs)
+	a, b := httpSession(t, url), httpSession(t, url)
+	c := r.client(t)
+	callTool(t, a, "Glob", map[string]any{"pattern": "*"})
+	callTool(t, b, "Glob", map[string]any{"pattern": "*"})
+	var ids []string
+	waitFor(t, "two sessions listed", func() bool {
+		ids = nil
+		for _, m := range liveRunID.FindAllStringSubmatch(r.page(t, c, "/"), -1) {
+			if !slices.Contains(ids, m[1]) {
+				ids = append(ids, m[1])
+			}
+		}
+		return len(ids) == 2
+	}, func() string { return r.page(t, c, "/") })
+	done := make(chan bool, 1)
+	go func() {
+		res, err := a.CallTool(context.Background(), &sdk.CallToolParams{Name: "Write", Arguments: map[string]any{"file_path": filepath.Join(r.proj, "a.txt"), "content": "a\n"}})
+		done <- err == nil && !res.IsError
+	}()
+	var waiting string
+	waitFor(t, "a's Write waiting", func() bool {
+		for _, id := range ids {
+			if strings.Contains(r.page(t, c, "/runs/live/"+id), `name="call" value="c2"`) {
+				waiting = id
+			}
+		}
+		return waiting != ""
+	}, func() string { return r.page(t, c, "/") })
+	other := ids[0]
+	if other == waiting {
+		other = ids[1]
+	}
+	if m := formToken.FindStringSubmatch(r.page(t, c, "/runs/live/"+waiting)); m != nil {
+		r.csrf = m[1] // the other session's page has no form
+	}
+	if code, _ := r.answerAt(t, c, "live", other, url2("c2", "approve")); code != http.StatusConflict {
+		t.Errorf("the other session's answer: %d, want 409", code)
+	}
+	if code, body := r.answerAt(t, c, "live", waiting, url2("c2", "approve")); code != http.StatusOK && code != http.StatusSeeOther {
+		t.Fatalf("approve: %d %s", code, body)
+	}
+	if !<-done {
+		t.Fatal("the approved Write failed")
+	}
+	if got, _ := os.ReadFile(filepath.Join(r.proj, "a.txt")); string(got) != "a\n" {
+		t.Errorf("a.txt = %q", got)
+	}
+	a.Close()
+	waitFor(t, "a's run gone", func() bool { return !strings.Contains(r.page(t, c, "/"), waiting) }, func() string { return r.page(t, c, "/") })
+}
+
+func url2(call, action string) url.Values { return url.Values{"call": {call}, "action": {action}} }
