@@ -266,6 +266,11 @@ func TestConsoleBrowser(t *testing.T) {
 		t.Errorf("served.txt = %q", b)
 	}
 
+	// The page follows the session: the call's result comes in.
+	if err := do(ctx, text("has been created successfully")); err != nil {
+		t.Fatalf("the session's page after the answer: %v", err)
+	}
+
 	// Without JavaScript the pages read the same.
 	if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
 		t.Fatal(err)
