@@ -116,7 +116,9 @@ func (l *serveLive) session(ctx context.Context, st *tool.State) *liveSession {
 // publish says the session changed (the console reads it when it looks).
 // s.mu is held.
 func (s *liveSession) publish() {
-	if n := len(s.ar.Messages) - 2*maxLiveCalls; n > 0 {
+	// The oldest go 64 calls at a time: a long session does not move
+	// its whole record at every call.
+	if n := len(s.ar.Messages) - 2*maxLiveCalls; n > 2*64 {
 		s.ar.Messages = slices.Delete(s.ar.Messages, 0, n)
 	}
 	s.run.Changed()
@@ -137,10 +139,13 @@ func (l *serveLive) middleware(next tool.Handler) tool.Handler {
 			r := &tool.Result{ID: id, Name: call.Name, Input: call.Input}
 			defer func() {
 				r.Finish()
-				if len(r.Content) > 0 {
-					if text := r.Text(); len(text) > maxLiveResult {
-						r.Content = []tool.Block{tool.TextBlock(text[:maxLiveResult] + fmt.Sprintf("\n[%d more bytes not shown in the console]", len(text)-maxLiveResult))}
-					}
+				n := 0
+				for _, b := range r.Content {
+					n += len(b.Text) + len(b.Data)
+				}
+				if n > maxLiveResult {
+					text := r.Text()
+					r.Content = []tool.Block{tool.TextBlock(text[:min(len(text), maxLiveResult)] + fmt.Sprintf("\n[the result's %d bytes are cut to %d in the console]", n, maxLiveResult))}
 				}
 				s.mu.Lock()
 				s.ar.Messages = append(s.ar.Messages, agent.Message{Role: agent.ToolRole, Result: r})
