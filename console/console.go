@@ -126,10 +126,10 @@ func New(opts *Options) (*Server, error) {
 	rand.Read(s.key)
 	static, _ := fs.Sub(assets, "assets")
 	m := http.NewServeMux()
-	m.Handle("GET /{$}", s.guard(s.list))
-	m.Handle("GET /runs/{src}/{id}", s.guard(s.run))
-	m.Handle("GET /runs/{src}/{id}/result/{call}", s.guard(s.result))
-	m.Handle("GET /runs/{src}/{id}/file", s.guard(s.file))
+	m.Handle("GET /{$}", s.guard(s.versioned(s.list)))
+	m.Handle("GET /runs/{src}/{id}", s.guard(s.versioned(s.run)))
+	m.Handle("GET /runs/{src}/{id}/result/{call}", s.guard(s.versioned(s.result)))
+	m.Handle("GET /runs/{src}/{id}/file", s.guard(s.versioned(s.file)))
 	m.Handle("POST /runs/{src}/{id}/answer", s.guard(s.answer))
 	m.Handle("GET /events", s.guard(s.events))
 	files := http.FileServerFS(static)
@@ -168,8 +168,27 @@ type page struct {
 	Body    any
 }
 
+// versionKey holds in a page request's context the sources' version taken
+// before the page reads them.
+type versionKey struct{}
+
+// versioned takes the sources' version before next reads them for the
+// page: a change while the page is made then differs from the page's
+// version, and the live updates load the page again. (Taken after, the
+// version could name a change the page does not show, and the page
+// would stay behind it: a run shown answering that had ended.)
+func (s *Server) versioned(next func(w http.ResponseWriter, r *http.Request, who string)) func(w http.ResponseWriter, r *http.Request, who string) {
+	return func(w http.ResponseWriter, r *http.Request, who string) {
+		next(w, r.WithContext(context.WithValue(r.Context(), versionKey{}, s.version(r.Context()))), who)
+	}
+}
+
 func (s *Server) render(w http.ResponseWriter, r *http.Request, who, name, title string, body any) {
-	p := page{Title: title, CSRF: s.csrf(who), Who: who, Version: s.version(r.Context()), Body: body}
+	v, ok := r.Context().Value(versionKey{}).(string)
+	if !ok {
+		v = s.version(r.Context())
+	}
+	p := page{Title: title, CSRF: s.csrf(who), Who: who, Version: v, Body: body}
 	var b bytes.Buffer
 	if err := pages().ExecuteTemplate(&b, name, p); err != nil {
 		s.fail(w, http.StatusInternalServerError, "The page could not be made: "+err.Error())

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -439,6 +440,56 @@ func TestEvents(t *testing.T) {
 	os.WriteFile(filepath.Join(f.dir, "run2.json"), []byte("{}"), 0o644)
 	if v2, _ := f.local.Version(t.Context()); v2 == v {
 		t.Error("a new run file left the version as it was")
+	}
+}
+
+// changingSource is the run files, one of which changes while a run's
+// page reads them (another run file appears).
+type changingSource struct {
+	*Local
+	dir string
+}
+
+func (c changingSource) Load(ctx context.Context, id string) (*Run, error) {
+	r, err := c.Local.Load(ctx, id)
+	os.WriteFile(filepath.Join(c.dir, "run2.json"), []byte("{}"), 0o644)
+	return r, err
+}
+
+// A change while a page is made is not lost: the page's version is the
+// one before it, so the page's event stream says "change" at once and the
+// page is loaded again.
+func TestEventsAfterAChangeDuringThePage(t *testing.T) {
+	f := newFixture(t)
+	srv, err := New(&Options{Sources: []Source{changingSource{f.local, f.dir}}, Tokens: map[string]string{"alice": testToken}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	defer func() { srv.Close(); hs.Close() }()
+	f.srv = hs
+	c := f.client(t)
+	_, body, _ := get(t, c, hs.URL+"/runs/local/run.json")
+	m := regexp.MustCompile(`data-events="([^"]+)"`).FindStringSubmatch(body)
+	if m == nil {
+		t.Fatalf("the run page names no event stream:\n%s", body)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", hs.URL+html.UnescapeString(m[1]), nil)
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	buf := make([]byte, 4096)
+	var got strings.Builder
+	for !strings.Contains(got.String(), "event: change") {
+		n, err := resp.Body.Read(buf)
+		if err != nil {
+			t.Fatalf("the page's stream said no change (%v): the page stays behind the run file that changed while it was made (%q)", err, got.String())
+		}
+		got.Write(buf[:n])
 	}
 }
 

@@ -30,6 +30,10 @@ type Tools struct {
 	// Mode, when set, is the mode of every run on this workspace, whatever
 	// mode the run asked for: the workspace's owner decides.
 	Mode permission.Mode
+	// Root is the workspace's project root, recorded in the runs it
+	// prepares (their Meta "cwd", as the toolscope command records its
+	// runs'): where the console shows a waiting call's files from.
+	Root string
 	// PromptHook and StopHook, when set, are the workspace's hooks, as
 	// agent.Agent's: a run's prompt goes through PromptHook before the
 	// model sees it, and StopHook may keep a reply going.
@@ -109,7 +113,7 @@ func (t *Tools) Prepare(ctx context.Context, in PrepareInput) (*PrepareOutput, e
 	if t.Mode != "" {
 		merged.Mode = t.Mode
 	}
-	return &PrepareOutput{Permissions: merged, Hooks: &HookFlags{Prompt: t.PromptHook != nil, Stop: t.StopHook != nil, PreCompact: t.PreCompactHook != nil}}, nil
+	return &PrepareOutput{Permissions: merged, Root: t.Root, Hooks: &HookFlags{Prompt: t.PromptHook != nil, Stop: t.StopHook != nil, PreCompact: t.PreCompactHook != nil}}, nil
 }
 
 // Turn begins a model turn ([TurnActivity]): the tools of the active

@@ -103,6 +103,9 @@ func TestConsoleTemporalRuns(t *testing.T) {
 	if !strings.Contains(page, "echo ran &gt;&gt; ran.txt") {
 		t.Fatalf("the waiting command is not shown whole:\n%s", page)
 	}
+	if !strings.Contains(page, "<dt>Project</dt><dd class=\"mono\">"+dir+"</dd>") {
+		t.Fatalf("the run page does not name the worker's project %s (where the waiting calls' files are shown from):\n%s", dir, page)
+	}
 	answer(approveID, url.Values{"action": {"approve"}})
 	answer(denyID, url.Values{"action": {"deny"}, "message": {"keep it, it is the only copy"}})
 	ended := func(id string) *temporal.Status {

@@ -3,6 +3,7 @@ module github.com/toolscope/toolscope/temporal
 go 1.26.0
 
 require (
+	github.com/chromedp/chromedp v0.23.1
 	github.com/toolscope/toolscope v0.0.0-00010101000000-000000000000
 	go.temporal.io/api v1.64.3
 	go.temporal.io/sdk v1.51.0
@@ -15,9 +16,11 @@ require (
 	github.com/bmatcuk/doublestar/v4 v4.10.4 // indirect
 	github.com/buger/jsonparser v1.1.2 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/chromedp/cdproto v0.160.1 // indirect
 	github.com/coder/websocket v1.8.15 // indirect
 	github.com/davecgh/go-spew v1.1.1 // indirect
 	github.com/facebookgo/clock v0.0.0-20150410010913-600d898af40a // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/go-logr/logr v1.4.3 // indirect
 	github.com/go-logr/stdr v1.2.2 // indirect
 	github.com/gogo/protobuf v1.3.2 // indirect

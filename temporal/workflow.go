@@ -168,6 +168,8 @@ type (
 	PrepareOutput struct {
 		Permissions *permission.Context `json:"permissions"`
 		Hooks       *HookFlags          `json:"hooks,omitempty"`
+		// Root is the workspace's project root ("": not told).
+		Root string `json:"root,omitempty"`
 	}
 	// HookFlags say which of the agent's hooks the workspace has.
 	HookFlags struct {
@@ -325,6 +327,13 @@ func (w *wfRun) run(ctx workflow.Context) (*RunOutput, error) {
 		}
 		w.r.State.SetPermissions(out.Permissions)
 		w.in.Hooks = out.Hooks
+		if out.Root != "" {
+			// Where the run's files are: the console shows them from there.
+			if w.r.Meta == nil {
+				w.r.Meta = map[string]string{}
+			}
+			w.r.Meta["cwd"] = out.Root
+		}
 	}
 	if in.Prompt != "" {
 		if len(w.r.Waiting) > 0 {

@@ -1,7 +1,9 @@
 // The console's only script: live updates. The server says when a run
 // changed (server-sent events); the page then fetches itself again and
 // swaps in the new content, unless the person is typing in a form (the
-// update waits until they leave it). Without this script the pages work
+// update waits until they leave it). What they typed and have not sent
+// is kept across an update: an edited input swapped back to the call's
+// own would be approved as the edit. Without this script the pages work
 // the same, only without updating themselves.
 (function () {
   "use strict";
@@ -13,6 +15,23 @@
   function typing() {
     var a = document.activeElement;
     return a && live.contains(a) && (a.tagName === "TEXTAREA" || (a.tagName === "INPUT" && a.type === "text"));
+  }
+
+  // fieldKey names a form field by its call and name (each call's forms
+  // have one field of a name).
+  function fieldKey(f) {
+    var art = f.closest("[data-call]");
+    return (art ? art.getAttribute("data-call") : "") + "|" + f.name;
+  }
+
+  // changedFields are the fields whose value is not the one the page came
+  // with: typed and not sent.
+  function changedFields() {
+    var kept = {};
+    live.querySelectorAll("textarea, input[type=text]").forEach(function (f) {
+      if (f.value !== f.defaultValue) kept[fieldKey(f)] = f.value;
+    });
+    return kept;
   }
 
   function openDetails() {
@@ -36,10 +55,15 @@
         var fresh = doc.getElementById("live");
         if (!fresh) return;
         var nodes = Array.prototype.map.call(fresh.childNodes, function (n) { return document.importNode(n, true); });
+        var typed = changedFields();
         live.replaceChildren.apply(live, nodes);
         live.querySelectorAll("details").forEach(function (d) {
           var art = d.closest("[data-call]");
           if (keep.indexOf((art ? art.getAttribute("data-call") : "") + "|" + d.className) >= 0) d.open = true;
+        });
+        live.querySelectorAll("textarea, input[type=text]").forEach(function (f) {
+          var k = fieldKey(f);
+          if (Object.prototype.hasOwnProperty.call(typed, k)) f.value = typed[k];
         });
         document.body.setAttribute("data-updated", String(Date.now()));
       })

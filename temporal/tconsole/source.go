@@ -127,10 +127,16 @@ func (s *Source) Load(ctx context.Context, id string) (*console.Run, error) {
 	if run.Agent != nil && run.Agent.State != nil {
 		pc := run.Agent.State.Permissions()
 		run.Mode = string(pc.Mode)
-		// The working directories are the worker's: its files are shown
-		// when the console runs where they are.
+		// The working directories are the worker's (its root, which the
+		// run records, and its settings' other directories): its files
+		// are shown when the console runs where they are.
 		run.WorkingDirs = slices.Clone(pc.WorkingDirs)
-		if len(run.WorkingDirs) > 0 {
+		if root := run.Agent.Meta["cwd"]; root != "" {
+			run.Project = root
+			if !slices.Contains(run.WorkingDirs, root) {
+				run.WorkingDirs = append([]string{root}, run.WorkingDirs...)
+			}
+		} else if len(run.WorkingDirs) > 0 {
 			run.Project = run.WorkingDirs[0]
 		}
 	}

@@ -118,7 +118,7 @@ func runWorker(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		}
 		defer ws.Close()
 		opts.TaskQueue = *queue
-		opts.Tools = &temporal.Tools{Toolkit: ws.Toolkit, Permissions: ws.Permissions, Mode: mode,
+		opts.Tools = &temporal.Tools{Toolkit: ws.Toolkit, Permissions: ws.Permissions, Mode: mode, Root: ws.Root,
 			PromptHook: ws.PromptHook(), StopHook: ws.StopHook(), PreCompactHook: ws.PreCompact()}
 		// The runs may start sub-agents (child workflows) of the kinds
 		// of the workspace's agent files.
