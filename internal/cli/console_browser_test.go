@@ -17,82 +17,17 @@ import (
 	"github.com/chromedp/chromedp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolscope/toolscope/host"
+	"github.com/toolscope/toolscope/internal/browsertest"
 )
 
-// browser starts a headless Chromium (Debian's chromium package, which
-// .ci/run installs) with a fresh profile; without it the test is skipped,
-// except in CI, where it fails.
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	path, err := exec.LookPath("chromium")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("chromium is not installed; .ci/run installs Debian's chromium package for the console's browser tests")
-		}
-		t.Skip("chromium is not installed (apt-get install chromium): the console's browser tests need it")
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 1000),
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelCtx := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelCtx(); cancelAlloc() })
-	// The first action starts the browser, on a context without a timeout
-	// (a timeout there would end the browser); the steps get one each.
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("starting chromium: %v", err)
-	}
-	return ctx
-}
+var (
+	browser = browsertest.Start
+	do      = browsertest.Do
+	shot    = browsertest.Shot
+)
 
-// do runs steps with a time limit.
-func do(ctx context.Context, steps ...chromedp.Action[chromedp.Void]) error {
-	ctx, cancel := context.WithTimeout(ctx, 90*time.Second)
-	defer cancel()
-	return chromedp.Do(ctx, steps...)
-}
-
-// shot saves a screenshot of the page into dir and checks it is a PNG.
-func shot(t *testing.T, ctx context.Context, dir, name string) {
-	t.Helper()
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatalf("screenshot %s: %v", name, err)
-	}
-	if len(png) < 1000 || !bytes.HasPrefix(png, []byte("\x89PNG")) {
-		t.Fatalf("screenshot %s is not a picture (%d bytes)", name, len(png))
-	}
-	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if fi, err := os.Stat(filepath.Join(dir, name+".png")); err != nil || fi.Size() == 0 {
-		t.Fatalf("screenshot %s: %v", name, err)
-	}
-}
-
-// text waits until the page's text contains want, across page loads
-// (a form's answer loads the run page again; a poll does not survive it).
-func text(want string) chromedp.Action[chromedp.Void] {
-	return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
-		expr := fmt.Sprintf("!!(document.body && document.body.innerText.includes(%q))", want)
-		for {
-			ok, err := chromedp.Evaluate[bool](expr)(ctx, tg)
-			if err == nil && ok {
-				return chromedp.Void{}, nil
-			}
-			select {
-			case <-ctx.Done():
-				var page string
-				page, _ = chromedp.Evaluate[string]("document.body ? document.body.innerText : ''")(context.WithoutCancel(ctx), tg)
-				return chromedp.Void{}, fmt.Errorf("the page never said %q (%v); it says:\n%s", want, ctx.Err(), page)
-			case <-time.After(100 * time.Millisecond):
-			}
-		}
-	}
-}
+// text waits until the page's text contains want, across page loads.
+func text(want string) chromedp.Action[chromedp.Void] { return browsertest.Says("", want) }
 
 // The console in a real browser: a paused run appears live, its pending
 // Edit shows as a diff and is approved (the run goes on, the file
