@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -224,5 +225,46 @@ func TestWithdraw(t *testing.T) {
 	}
 	if infos, _ := c.Runs(context.Background(), ep); len(infos) != 1 || infos[0].Waiting != 0 || infos[0].File != "chat.json" {
 		t.Errorf("runs %+v", infos)
+	}
+}
+
+// Files an agent could leave where hubs register: a symbolic link in
+// place of the directory (no hub registers through it), a FIFO and a link
+// to one among the registrations (skipped, never opened: opening a FIFO
+// would block the console), a huge file (read up to a bound, refused).
+func TestRegistrationDirAttacks(t *testing.T) {
+	dir, key := t.TempDir(), newKey(t)
+	elsewhere := t.TempDir()
+	if err := os.Symlink(elsewhere, filepath.Join(dir, DirName)); err != nil {
+		t.Fatal(err)
+	}
+	if h, err := Start(dir, "serve", key); err == nil {
+		h.Close()
+		t.Fatal("a hub registered through a symbolic link")
+	}
+	if ents, _ := os.ReadDir(elsewhere); len(ents) != 0 {
+		t.Errorf("a registration was written through the link: %v", ents)
+	}
+	dir = t.TempDir()
+	h, err := Start(dir, "serve", key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	reg := filepath.Join(dir, DirName)
+	if err := syscall.Mkfifo(filepath.Join(reg, "fifo.json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.Symlink(filepath.Join(reg, "fifo.json"), filepath.Join(reg, "link.json"))
+	os.WriteFile(filepath.Join(reg, "huge.json"), bytes.Repeat([]byte(" "), 1<<20), 0o600)
+	done := make(chan []Endpoint, 1)
+	go func() { done <- NewClient(dir, key).Endpoints() }()
+	select {
+	case eps := <-done:
+		if len(eps) != 1 || eps[0].Addr != h.Addr() {
+			t.Errorf("endpoints: %+v", eps)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("listing the registrations blocked")
 	}
 }
